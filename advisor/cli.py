@@ -1,0 +1,73 @@
+"""Entry point `gpu-advisor`: the TUI by default, and the headless subcommands of DESIGN.md.
+
+Each subcommand lives in `advisor/commands/<name>.py` with `add_arguments(parser)` and
+`run(args) -> int`; those modules import their heavy dependencies inside `run`, so that
+`gpu-advisor estimate` never pays for Textual or durable-rules. No traceback reaches the user:
+a broken knowledge file, a bad path or an unexpected error ends with one clear line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from advisor import __version__
+
+SUBCOMMANDS = {
+    "chat": ("advisor.commands.chat", "Run the conversation without a terminal UI."),
+    "recommend": ("advisor.commands.recommend", "Recommend from a saved profile (JSON or YAML)."),
+    "estimate": ("advisor.commands.estimate", "Memory, time, power and cost of one configuration."),
+    "gpus": ("advisor.commands.catalog", "List the GPU catalogue."),
+    "models": ("advisor.commands.catalog", "List the model catalogue."),
+    "kb": ("advisor.commands.kb", "Search the knowledge base."),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gpu-advisor",
+        description="Which GPUs to buy or rent to train, fine-tune or serve a model — and why.",
+    )
+    parser.add_argument("--version", action="version", version=f"gpu-advisor {__version__}")
+    parser.add_argument("--lang", choices=["en", "zh-Hans", "zh-Hant"], help="force the language")
+    parser.add_argument("--resume", action="store_true", help="restore the unfinished consultation")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        module = importlib.import_module(module_name)
+        sp = sub.add_parser(name, help=help_text, description=help_text)
+        module.add_arguments(sp, name)
+        sp.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from advisor.knowledge import KnowledgeError
+
+    try:
+        if args.command is None:
+            from advisor.tui.app import run_app
+
+            return run_app(lang=args.lang, resume=args.resume)
+        return int(args._module.run(args) or 0)
+    except KnowledgeError as exc:
+        print(f"gpu-advisor: the knowledge base is broken — {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # last line of defence: one clear line, never a traceback
+        print(f"gpu-advisor: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print("Set GPU_ADVISOR_DEBUG=1 to see the details.", file=sys.stderr)
+        import os
+
+        if os.environ.get("GPU_ADVISOR_DEBUG"):
+            raise
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Headless subcommands of `gpu-advisor`; each module has `add_arguments(parser, name)` and `run(args)`."""

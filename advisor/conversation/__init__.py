@@ -1,0 +1,1 @@
+"""The conversation: questions, slot-filling parsers, dialogue flow. Pure Python, no Textual."""

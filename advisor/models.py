@@ -1,0 +1,236 @@
+"""Frozen domain types shared by every layer: what a GPU, a model, a profile and a recommendation are.
+
+These are the contracts between the numeric core, the rules, the conversation, the reports and
+the TUI. Units are in the field names or docstrings (bytes, watts, seconds, USD); the core never
+works in GB. Every type is frozen: a changed answer makes a new Profile (``model_copy(update=)``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+Locale = Literal["en", "zh-Hans", "zh-Hant"]
+LOCALES: tuple[Locale, ...] = ("en", "zh-Hans", "zh-Hant")
+
+Task = Literal["pretrain", "finetune", "lora", "qlora", "inference"]
+Precision = Literal["bf16-mixed", "fp16-mixed", "bf16", "fp32", "fp8-mixed"]
+Optimizer = Literal["adamw", "adamw-8bit", "sgd", "adafactor"]
+Checkpointing = Literal["none", "selective", "full"]
+Acquisition = Literal["buy", "rent", "either"]
+Deployment = Literal["cloud", "on-prem", "either"]
+Cooling = Literal["air", "liquid"]
+Severity = Literal["info", "tip", "warning", "critical"]
+
+
+class Frozen(BaseModel):
+    """Base: immutable, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+class Localized(Frozen):
+    """One human-facing text in the three product languages."""
+
+    en: str = Field(min_length=1, description="English text.")
+    zh_Hans: str = Field(alias="zh-Hans", min_length=1, description="Simplified Chinese (mainland) text.")
+    zh_Hant: str = Field(alias="zh-Hant", min_length=1, description="Traditional Chinese text for Taiwan readers.")
+
+    def get(self, locale: Locale) -> str:
+        """The text in `locale`."""
+        return {"en": self.en, "zh-Hans": self.zh_Hans, "zh-Hant": self.zh_Hant}[locale]
+
+
+class PriceRange(Frozen):
+    """A dated price range in USD; low == high when sources agree."""
+
+    low_usd: float = Field(gt=0, description="Lowest price seen, USD.")
+    high_usd: float = Field(gt=0, description="Highest price seen, USD.")
+    date: str = Field(description="When the prices were seen, YYYY-MM.")
+    source: str = Field(min_length=1, description="Where the prices come from.")
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def mid_usd(self) -> float:
+        """Geometric-free midpoint used for ranking, USD."""
+        return (self.low_usd + self.high_usd) / 2
+
+
+class GpuSpec(Frozen):
+    """One accelerator as its datasheet and the market describe it."""
+
+    id: str = Field(description="Stable catalogue id, e.g. 'h100-sxm'.")
+    name: str = Field(description="Display name, e.g. 'NVIDIA H100 SXM5 80GB'.")
+    aliases: tuple[str, ...] = Field(default=(), description="Other names users type.")
+    vendor: Literal["nvidia", "amd", "intel"]
+    architecture: str = Field(description="volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3, gaudi2, gaudi3.")
+    segment: Literal["datacenter", "workstation", "consumer"]
+    memory_gb: float = Field(gt=0, description="Memory as the vendor prints it, decimal GB (1e9 bytes).")
+    memory_type: str = Field(description="HBM3, GDDR6X, ...")
+    bandwidth_tbps: float = Field(gt=0, description="Memory bandwidth, TB/s (1e12 bytes/s).")
+    bf16_tflops: float | None = Field(description="Dense BF16 tensor TFLOPS (FP32 accumulate for GeForce); None if no BF16.")
+    fp16_tflops: float = Field(gt=0, description="Dense FP16 tensor TFLOPS (FP32 accumulate for GeForce).")
+    fp8_tflops: float | None = Field(default=None, description="Dense FP8 tensor TFLOPS; None if no FP8 hardware.")
+    fp32_tflops: float | None = Field(default=None, description="Non-tensor FP32 TFLOPS.")
+    tdp_w: float = Field(gt=0, description="Maximum board power, W.")
+    ecc: bool = Field(description="ECC on the GPU memory.")
+    interconnect: str = Field(description="GPU-to-GPU link, e.g. 'NVLink 4' or 'PCIe only'.")
+    interconnect_gbps: float = Field(gt=0, description="GPU-to-GPU bandwidth per direction, GB/s (PCIe when no link).")
+    nvlink: bool = Field(description="True when a high-bandwidth GPU-to-GPU fabric (NVLink, Infinity Fabric, Gaudi RoCE) links a node's GPUs.")
+    form_factor: str = Field(description="sxm, pcie, oam, ...")
+    max_per_node: int = Field(default=8, ge=1, description="GPUs one server holds.")
+    launch_year: int
+    price: PriceRange | None = Field(default=None, description="Purchase price per GPU.")
+    cloud_hourly: PriceRange | None = Field(default=None, description="Cloud on-demand price per GPU-hour.")
+    source: str = Field(min_length=1, description="Sources of the specifications.")
+    notes: str = ""
+
+    @property
+    def memory_bytes(self) -> int:
+        """Memory in bytes."""
+        return int(round(self.memory_gb * 1e9))
+
+    @property
+    def bandwidth_bytes_per_s(self) -> float:
+        """Memory bandwidth, bytes/s."""
+        return self.bandwidth_tbps * 1e12
+
+
+class ModelSpec(Frozen):
+    """One model's architecture: enough to count parameters and activations exactly."""
+
+    id: str = Field(description="Stable catalogue id, e.g. 'llama-3-8b'.")
+    name: str
+    aliases: tuple[str, ...] = ()
+    family: str = Field(description="llama, mistral, mixtral, qwen2, gemma, phi3, gpt2, bert, resnet, vit, unet, ...")
+    kind: Literal["decoder", "moe", "encoder", "cnn", "vit", "diffusion"]
+    params: int = Field(gt=0, description="Total parameters (published or exact count).")
+    active_params: int | None = Field(default=None, description="Parameters used per token (MoE).")
+    hidden_size: int | None = None
+    num_layers: int | None = None
+    num_heads: int | None = None
+    num_kv_heads: int | None = None
+    head_dim: int | None = None
+    intermediate_size: int | None = None
+    vocab_size: int | None = None
+    max_context: int | None = Field(default=None, description="Longest context the model supports, tokens.")
+    tie_embeddings: bool = False
+    qkv_bias: bool = False
+    num_experts: int | None = None
+    experts_per_token: int | None = None
+    activation_bytes_per_sample: int | None = Field(
+        default=None, description="Non-LLM: bytes saved for backward per training sample at the reference resolution."
+    )
+    input_resolution: int | None = Field(default=None, description="Non-LLM: the input side in pixels the figures assume.")
+    source: str = Field(min_length=1)
+
+
+class OwnedGpus(Frozen):
+    """GPUs the user already has."""
+
+    gpu: str = Field(description="GPU catalogue id.")
+    count: int = Field(ge=1)
+
+
+class Profile(Frozen):
+    """Everything the conversation collected; the input of a recommendation. Unknown = None."""
+
+    language: Locale = "en"
+    task: Task | None = None
+    model: str | None = Field(default=None, description="Model catalogue id, when known.")
+    model_text: str | None = Field(default=None, description="The model as the user named it (or a config.json path).")
+    params: int | None = Field(default=None, gt=0, description="Model parameters (total).")
+    active_params: int | None = Field(default=None, gt=0, description="Parameters active per token (MoE).")
+    tokens: int | None = Field(default=None, gt=0, description="Training tokens in one epoch of the data set.")
+    samples: int | None = Field(default=None, gt=0, description="Training samples (images, examples) in one epoch.")
+    seq_len: int | None = Field(default=None, gt=0, description="Training sequence length, tokens.")
+    epochs: float = Field(default=1.0, gt=0, description="Passes over the data.")
+    concurrency: int | None = Field(default=None, gt=0, description="Serving: concurrent users/sequences.")
+    context_tokens: int | None = Field(default=None, gt=0, description="Serving: context length per sequence, tokens.")
+    requests_per_second: float | None = Field(default=None, gt=0)
+    precision: Precision = "bf16-mixed"
+    budget_usd: float | None = Field(default=None, gt=0, description="Budget converted to USD.")
+    budget_amount: float | None = Field(default=None, gt=0, description="Budget as the user gave it.")
+    budget_currency: str | None = Field(default=None, description="ISO code of budget_amount, e.g. CNY.")
+    acquisition: Acquisition = "either"
+    deadline_days: float | None = Field(default=None, gt=0)
+    deployment: Deployment = "either"
+    rack_kw: float | None = Field(default=None, gt=0, description="Usable continuous kW per rack.")
+    cooling: Cooling = "air"
+    electricity_usd_per_kwh: float = Field(default=0.12, gt=0, description="Electricity price, USD/kWh.")
+    pue: float = Field(default=1.4, ge=1.0, description="Facility power usage effectiveness.")
+    owned_gpus: tuple[OwnedGpus, ...] = ()
+
+
+class MemoryBreakdown(Frozen):
+    """Peak memory per GPU, term by term, bytes."""
+
+    weights: int = Field(ge=0, description="Model weights (and quantization constants), bytes.")
+    gradients: int = Field(ge=0, description="Gradients, bytes.")
+    optimizer: int = Field(ge=0, description="Optimizer state incl. fp32 master weights, bytes.")
+    activations: int = Field(ge=0, description="Tensors saved for backward at the peak, bytes.")
+    kv_cache: int = Field(ge=0, description="Inference KV cache, bytes.")
+    overhead: int = Field(ge=0, description="CUDA context, communication buffers, allocator margin, bytes.")
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def total(self) -> int:
+        """Sum of the terms, bytes."""
+        return self.weights + self.gradients + self.optimizer + self.activations + self.kv_cache + self.overhead
+
+
+class Finding(Frozen):
+    """A rule that fired: its id, how serious, its text in the report's language, what it rests on."""
+
+    rule_id: str
+    severity: Severity
+    text: str = Field(description="Localized, formatted text.")
+    cites: tuple[str, ...] = Field(default=(), description="Knowledge entry ids the finding rests on.")
+    bindings: dict[str, float | int | str | bool | None] = Field(default_factory=dict, description="Fact values used.")
+
+
+class Candidate(Frozen):
+    """One configuration: GPU model x count x strategy, with its numbers."""
+
+    gpu: str = Field(description="GPU catalogue id.")
+    gpu_name: str
+    count: int = Field(ge=1)
+    strategy: str = Field(description="e.g. 'single', 'ddp', 'zero3', 'fsdp', 'tp8', 'tp8-pp2', 'replicas'.")
+    acquisition: Literal["buy", "rent"]
+    memory_per_gpu: MemoryBreakdown
+    capacity_bytes: int = Field(description="Usable memory of one GPU, bytes.")
+    fits: bool
+    time_hours: float | None = Field(default=None, description="Expected wall-clock time of the run, hours.")
+    time_hours_low: float | None = None
+    time_hours_high: float | None = None
+    tokens_per_s: float | None = Field(default=None, description="Serving: aggregate decode tokens/s.")
+    power_w: float = Field(description="IT power of the whole configuration (GPUs + hosts), W.")
+    facility_w: float = Field(description="Power including cooling (x PUE), W.")
+    cost_usd: float = Field(description="Cost under `acquisition`: capex to buy, or rent for the run.")
+    buy_usd: float | None = None
+    rent_usd: float | None = None
+    energy_usd: float | None = None
+    score: float = 0.0
+    findings: tuple[Finding, ...] = ()
+
+
+class Rejected(Frozen):
+    """An option left out, and why."""
+
+    gpu: str
+    gpu_name: str
+    count: int
+    strategy: str
+    reasons: tuple[Finding, ...]
+
+
+class Recommendation(Frozen):
+    """The answer: ranked candidates, rejected options and profile-wide findings."""
+
+    schema_version: int = 1
+    profile: Profile
+    recommendations: tuple[Candidate, ...]
+    rejected: tuple[Rejected, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    assumptions: dict[str, str | float | int] = Field(default_factory=dict)

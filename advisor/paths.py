@@ -1,0 +1,33 @@
+"""Where the data folders are: `knowledge/`, `rules/`, `templates/`.
+
+In a clone (editable install) they sit at the repository root beside `advisor/`; in an installed
+wheel they travel inside the package as `advisor/_data/<name>` (see pyproject.toml). The
+environment variable ``GPU_ADVISOR_DATA`` points somewhere else (tests of broken data use it).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def data_dir(name: str) -> Path:
+    """Return the folder `name` (knowledge, rules or templates), wherever it was installed."""
+    override = os.environ.get("GPU_ADVISOR_DATA")
+    if override:
+        return Path(override) / name
+    for candidate in (_PACKAGE / "_data" / name, _PACKAGE.parent / name):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"gpu-advisor data folder {name!r} not found next to {_PACKAGE}")
+
+
+def state_dir() -> Path:
+    """Folder for the saved conversation (resume after a crash); created on demand."""
+    base = os.environ.get("GPU_ADVISOR_STATE") or os.environ.get("XDG_STATE_HOME")
+    root = Path(base) if base else Path.home() / ".local" / "state"
+    path = root / "gpu-advisor" if not os.environ.get("GPU_ADVISOR_STATE") else root
+    path.mkdir(parents=True, exist_ok=True)
+    return path
