@@ -119,6 +119,43 @@ class ModelSpec(Frozen):
     qkv_bias: bool = False
     num_experts: int | None = None
     experts_per_token: int | None = None
+    # --- What exact parameter counting needs beyond the basic shape (advisor/core/params.py).
+    # The defaults describe a Llama-style decoder, so older entries keep their meaning.
+    mlp: Literal["swiglu", "geglu", "gelu"] = Field(
+        default="swiglu", description="MLP shape: gated SwiGLU/GeGLU (three matrices) or plain GELU (two)."
+    )
+    norm: Literal["rmsnorm", "layernorm"] = Field(
+        default="rmsnorm", description="Normalisation: RMSNorm (weight only) or LayerNorm (weight and bias)."
+    )
+    norms_per_layer: int = Field(default=2, ge=0, description="Norms in each block (Gemma 2 and OLMo 2 have 4 or 2 around sublayers).")
+    qk_norm: Literal["none", "head", "full"] = Field(
+        default="none", description="Norm on queries and keys: per head_dim (Qwen3, Gemma 3) or over all heads (OLMo 2)."
+    )
+    attention_bias: bool = Field(default=False, description="Biases on q, k, v and the output projection (GPT-2, BERT, ViT, BLOOM).")
+    mlp_bias: bool = Field(default=False, description="Biases on the MLP projections.")
+    position: Literal["rope", "learned", "alibi", "none"] = Field(
+        default="rope", description="Position encoding; only 'learned' carries parameters."
+    )
+    max_position_embeddings: int | None = Field(
+        default=None, gt=0, description="Rows of a learned position table (default: max_context)."
+    )
+    type_vocab_size: int = Field(default=0, ge=0, description="BERT token-type embeddings.")
+    embedding_norm: bool = Field(default=False, description="A norm right after the embeddings (BERT, BLOOM).")
+    final_norm: bool = Field(default=True, description="A norm after the last block (absent in BERT).")
+    pooler: bool = Field(default=False, description="BERT pooler: one h x h dense layer with bias.")
+    moe_intermediate_size: int | None = Field(default=None, gt=0, description="MoE: width of each routed expert (default: intermediate_size).")
+    shared_expert_intermediate_size: int | None = Field(
+        default=None, gt=0, description="MoE: width of the always-on shared expert (Qwen-MoE, DeepSeek-MoE), if any."
+    )
+    shared_expert_gate: bool = Field(default=False, description="MoE: the shared expert has a sigmoid gate (h x 1).")
+    num_channels: int | None = Field(default=None, gt=0, description="ViT: input image channels.")
+    patch_size: int | None = Field(default=None, gt=0, description="ViT: patch side, pixels.")
+    num_labels: int | None = Field(default=None, ge=0, description="ViT: classifier outputs (0 = backbone only).")
+    stand_in: bool = Field(
+        default=False,
+        description="True when the dimensions are a plausible stand-in for a bare parameter count ('7B'): "
+        "`params` is what the user said; the dimensions only feed activation and KV estimates.",
+    )
     activation_bytes_per_sample: int | None = Field(
         default=None, description="Non-LLM: bytes saved for backward per training sample at the reference resolution."
     )
