@@ -1,0 +1,684 @@
+"""Reports: one `Recommendation` rendered as a chat bubble, a Markdown file, a self-contained HTML page or JSON.
+
+Why a module of its own: every front end (the TUI, `gpu-advisor chat`, `gpu-advisor recommend`)
+shows the same answer, and a user who saves it must get the same numbers in every format. The
+shapes live in `templates/` (Jinja2, one `Environment`, `StrictUndefined`, HTML autoescaped); the
+words come from `knowledge/ui/report.yaml`; the templates receive finished strings and do no
+arithmetic — formatting (bytes, hours, dollars, large counts the Chinese way) and chart geometry
+are computed here, in Python, once.
+
+Units as shown: GPU memory in decimal gigabytes (1 GB = 10^9 bytes), the unit vendors print on
+datasheets and boxes ("80GB"); power in W / kW; time in minutes, hours or days; money in US dollars.
+"""
+
+from __future__ import annotations
+
+import errno
+import functools
+import json
+import math
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from advisor.models import LOCALES, Candidate, Finding, Locale, Profile, Recommendation
+
+FORMATS: tuple[str, ...] = ("md", "html", "json", "chat")
+SUFFIX_FORMATS: dict[str, str] = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json"}
+TEMPLATES: dict[str, str] = {"md": "report.md.j2", "html": "report.html.j2", "chat": "chat.md.j2"}
+MEMORY_TERMS: tuple[str, ...] = ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")
+# Colour per memory term in the HTML charts (colour-blind-safe Okabe-Ito palette).
+TERM_COLOURS: dict[str, str] = {
+    "weights": "#0072B2",
+    "gradients": "#E69F00",
+    "optimizer": "#009E73",
+    "activations": "#CC79A7",
+    "kv_cache": "#56B4E9",
+    "overhead": "#999999",
+}
+GLOSSARY_TERMS: tuple[str, ...] = (
+    "vram", "precision", "activations", "optimizer", "kv_cache", "lora", "zero", "tensor_parallel",
+    "mfu", "tdp", "pue", "nvlink",
+)
+CHAT_TOP = 3
+REPORT_TOP = 5
+
+
+class ReportError(Exception):
+    """A report could not be written. `.key` is a UI string key in knowledge/ui/report.yaml ({path} filled)."""
+
+    def __init__(self, key: str, path: str | os.PathLike[str]):
+        self.key, self.path = key, str(path)
+        super().__init__(f"{key}: {self.path}")
+
+    def message(self, locale: Locale = "en") -> str:
+        """The localized sentence for the user."""
+        return _t(self.key, locale, path=self.path)
+
+
+# --------------------------------------------------------------------------------------------
+# Words
+
+
+def _t(key: str, locale: Locale, **values: Any) -> str:
+    from advisor.i18n import t
+
+    return t(key, locale, **values)
+
+
+def _t_or(key: str, locale: Locale, fallback: str, **values: Any) -> str:
+    """A UI string when the catalogue has it, else `fallback` (for open-ended keys such as assumptions)."""
+    from advisor.knowledge import knowledge
+
+    if key in knowledge().ui:
+        return _t(key, locale, **values)
+    return fallback
+
+
+# --------------------------------------------------------------------------------------------
+# Number formatting: the only place where figures become text.
+
+
+def sig(value: float, digits: int = 3) -> str:
+    """`value` to `digits` significant figures, no exponent, no trailing zeros: 7.241e9 -> '7240000000'."""
+    if value == 0:
+        return "0"
+    if not math.isfinite(value):
+        return str(value)
+    decimals = digits - 1 - math.floor(math.log10(abs(value)))
+    rounded = round(value, decimals)
+    if decimals <= 0:
+        return str(int(rounded))
+    return f"{rounded:.{decimals}f}".rstrip("0").rstrip(".")
+
+
+def fmt_bytes(n_bytes: float | int | None) -> str:
+    """Memory the vendor way, decimal units: 23_400_000_000 -> '23.4 GB'; 512e6 -> '512 MB'."""
+    if n_bytes is None:
+        return "—"
+    n = float(n_bytes)
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if abs(n) >= scale:
+            value = n / scale
+            text = f"{value:.1f}" if abs(value) < 100 else f"{value:.0f}"
+            return f"{text} {unit}"
+    return f"{int(n)} B"
+
+
+def fmt_gb(n_bytes: float | int) -> str:
+    """Always in GB so that a column compares: 1.2e9 -> '1.2 GB'; below 1 GB two decimals ('0.04 GB');
+    a non-zero term too small to show -> '<0.01 GB'; zero -> '0 GB'."""
+    gb = n_bytes / 1e9
+    if gb == 0:
+        return "0 GB"
+    if abs(gb) < 0.005:
+        return "<0.01 GB" if gb > 0 else "-<0.01 GB"
+    if abs(gb) < 1:
+        return f"{gb:.2f} GB"
+    return f"{gb:.1f} GB"
+
+
+def fmt_hours(hours: float | None, locale: Locale) -> str:
+    """Duration: '45 min' under an hour, '3.2 h' under two days, '4.5 days' beyond (localized units)."""
+    if hours is None:
+        return "—"
+    if hours < 1:
+        minutes = max(1, round(hours * 60))
+        return _t("report.unit.minutes", locale, n=minutes)
+    if hours < 48:
+        return _t("report.unit.hours", locale, n=f"{hours:.1f}" if hours < 10 else f"{hours:.0f}")
+    days = hours / 24
+    if days < 365 * 2:
+        return _t("report.unit.days", locale, n=f"{days:.1f}" if days < 10 else f"{days:.0f}")
+    return _t("report.unit.years", locale, n=f"{days / 365:.1f}")
+
+
+def fmt_hours_range(low: float | None, mid: float | None, high: float | None, locale: Locale) -> str:
+    """'3.2 h (2.5 h – 4.1 h)' when a range is known, else the single figure."""
+    text = fmt_hours(mid, locale)
+    if mid is not None and low is not None and high is not None and (low != mid or high != mid):
+        return _t("report.range", locale, mid=text, low=fmt_hours(low, locale), high=fmt_hours(high, locale))
+    return text
+
+
+def fmt_usd(usd: float | None) -> str:
+    """Money in US dollars: '$12,300' (3 significant figures from $1,000), '$840', '$2.49'."""
+    if usd is None:
+        return "—"
+    sign = "-" if usd < 0 else ""
+    usd = abs(usd)
+    if usd >= 1000:
+        return f"{sign}${int(float(sig(usd, 3))):,}"
+    if usd >= 10:
+        return f"{sign}${usd:,.0f}"
+    return f"{sign}${usd:,.2f}"
+
+
+def fmt_power(watts: float | None) -> str:
+    """Power: '450 W' below a kilowatt, '7.2 kW' above."""
+    if watts is None:
+        return "—"
+    if abs(watts) >= 1000:
+        kw = watts / 1000
+        return f"{kw:.1f} kW" if kw < 100 else f"{kw:.0f} kW"
+    return f"{watts:.0f} W"
+
+
+def fmt_count(n: float | int | None, locale: Locale) -> str:
+    """A large count: en '7.24 B' / '500 M'; zh-Hans '72.4 亿' / '500 万'; zh-Hant '72.4 億', 10^12 = '兆'."""
+    if n is None:
+        return "—"
+    n = float(n)
+    if locale == "en":
+        steps = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K"))
+    elif locale == "zh-Hans":
+        steps = ((1e12, "万亿"), (1e8, "亿"), (1e4, "万"))
+    else:
+        steps = ((1e12, "兆"), (1e8, "億"), (1e4, "萬"))
+    for scale, unit in steps:
+        if abs(n) >= scale:
+            return f"{sig(n / scale, 3)} {unit}"
+    return sig(n, 3) if n != int(n) else f"{int(n):,}"
+
+
+def fmt_number(value: float | int) -> str:
+    """A plain number as shown in assumptions: integers with separators, floats to 3 significant figures."""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int) or float(value).is_integer() and abs(value) >= 1:
+        return f"{int(value):,}"
+    return sig(float(value), 3)
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+
+
+def md_escape(text: Any) -> str:
+    """Text a user typed, made inert in Markdown: backslash before every Markdown punctuation mark."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+
+
+def md_cell(text: Any) -> str:
+    """A Markdown table cell: pipes escaped, no line breaks."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+# --------------------------------------------------------------------------------------------
+# Localized labels
+
+
+def strategy_label(strategy: str, locale: Locale) -> str:
+    """'zero3' -> 'ZeRO-3'; 'tp8-pp2' -> 'tensor parallel ×8 + pipeline ×2' (localized); unknown -> as given."""
+    s = strategy.strip().lower()
+    known = {"single", "ddp", "zero1", "zero2", "zero3", "fsdp", "replicas", "offload"}
+    if s in known:
+        return _t(f"report.strategy.{s}", locale)
+    parts = re.findall(r"(tp|pp|dp|ep)(\d+)", s)
+    if parts and "".join(f"{a}{b}" for a, b in parts) == re.sub(r"[-+_\s]", "", s):
+        return " + ".join(_t(f"report.strategy.{kind}", locale, n=n) for kind, n in parts)
+    return strategy
+
+
+def severity_label(severity: str, locale: Locale) -> str:
+    return _t_or(f"report.severity.{severity}", locale, severity)
+
+
+def finding_text(finding: Finding, locale: Locale, written_in: Locale) -> str:
+    """The finding's text in `locale`: as written when that is the language it was made in, otherwise
+    re-worded from knowledge/findings.yaml with the same bindings (falls back to the stored text)."""
+    if locale == written_in:
+        return finding.text
+    from advisor.knowledge import knowledge
+
+    words = knowledge().findings.get(finding.rule_id)
+    if words is None:
+        return finding.text
+    try:
+        return words.text.get(locale).format_map(_Bindings(finding.bindings, locale))
+    except (KeyError, ValueError, IndexError, AttributeError):
+        return finding.text
+
+
+class _Bindings(dict):
+    """Bindings for re-wording a finding; `_bytes`, `_w`, `_usd`, `_hours` values are formatted by unit."""
+
+    def __init__(self, values: dict[str, Any], locale: Locale):
+        super().__init__()
+        for key, value in values.items():
+            self[key] = _format_binding(key, value, locale)
+
+    def __missing__(self, key: str) -> str:
+        raise KeyError(key)
+
+
+def _format_binding(key: str, value: Any, locale: Locale) -> Any:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return value
+    if key.endswith("_bytes"):
+        return fmt_bytes(value)
+    if key.endswith("_w"):
+        return fmt_power(value)
+    if key.endswith("_usd"):
+        return fmt_usd(value)
+    if key.endswith("_hours"):
+        return fmt_hours(value, locale)
+    if isinstance(value, float):
+        return sig(value, 3)
+    return value
+
+
+def citation_titles(ids: Iterable[str], locale: Locale) -> list[dict[str, str]]:
+    """[{id, title}] for the cited knowledge entries; an unknown id keeps its id as the title."""
+    from advisor.knowledge import knowledge
+
+    entries = knowledge().entries
+    out = []
+    for ident in ids:
+        entry = entries.get(ident)
+        out.append({"id": ident, "title": entry.title.get(locale) if entry else ident})
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# The view: everything the templates show, as finished strings.
+
+
+def _profile_rows(profile: Profile, locale: Locale) -> list[dict[str, str]]:
+    """(label, value) for every profile field the user set or that matters to the answer."""
+    rows: list[tuple[str, str, bool]] = []
+
+    def add(key: str, value: str | None, user: bool = False) -> None:
+        if value not in (None, ""):
+            rows.append((_t(f"report.profile.{key}", locale), value, user))
+
+    p = profile
+    add("task", _t(f"report.task.{p.task}", locale) if p.task else None)
+    if p.model_text or p.model:
+        add("model", p.model_text or p.model, user=True)
+    add("params", fmt_count(p.params, locale) if p.params else None)
+    if p.active_params and p.active_params != p.params:
+        add("active_params", fmt_count(p.active_params, locale))
+    add("tokens", fmt_count(p.tokens, locale) if p.tokens else None)
+    add("samples", fmt_count(p.samples, locale) if p.samples else None)
+    add("seq_len", f"{p.seq_len:,}" if p.seq_len else None)
+    if p.task and p.task != "inference":
+        add("epochs", fmt_number(p.epochs))
+    add("concurrency", f"{p.concurrency:,}" if p.concurrency else None)
+    add("context_tokens", f"{p.context_tokens:,}" if p.context_tokens else None)
+    add("requests_per_second", sig(p.requests_per_second, 3) if p.requests_per_second else None)
+    add("precision", _t_or(f"report.precision.{p.precision}", locale, p.precision))
+    if p.budget_usd:
+        budget = fmt_usd(p.budget_usd)
+        if p.budget_currency and p.budget_currency.upper() != "USD" and p.budget_amount:
+            budget += paren(f"{fmt_number(p.budget_amount)} {p.budget_currency.upper()}", locale)
+        add("budget", budget)
+    add("acquisition", _t(f"report.acquisition.{p.acquisition}", locale))
+    add("deadline", _t("report.unit.days", locale, n=fmt_number(p.deadline_days)) if p.deadline_days else None)
+    add("deployment", _t(f"report.deployment.{p.deployment}", locale))
+    add("rack", f"{sig(p.rack_kw, 3)} kW" if p.rack_kw else None)
+    add("cooling", _t(f"report.cooling.{p.cooling}", locale))
+    add("electricity", f"${p.electricity_usd_per_kwh:.2f}/kWh")
+    add("pue", f"{p.pue:.2f}")
+    if p.owned_gpus:
+        add("owned", ", ".join(f"{o.count} × {_gpu_name(o.gpu)}" for o in p.owned_gpus))
+    return [{"label": label, "value": value, "user": user} for label, value, user in rows]
+
+
+def _gpu_name(gpu_id: str) -> str:
+    from advisor.knowledge import knowledge
+
+    spec = knowledge().gpus.get(gpu_id)
+    return spec.name if spec else gpu_id
+
+
+def _assumption_rows(rec: Recommendation, locale: Locale) -> list[dict[str, str]]:
+    """The recommendation's assumptions, then the dated prices of every GPU it names."""
+    from advisor.knowledge import knowledge
+
+    rows = []
+    for key, value in rec.assumptions.items():
+        label = _t_or(f"report.assumption.{key}", locale, key.replace("_", " "))
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if key.endswith("_usd") or key.endswith("_usd_per_hour") or key.endswith("_usd_per_kwh"):
+                shown = fmt_usd(value) if key.endswith("_usd") else f"${value:.2f}"
+            elif key.endswith("_bytes"):
+                shown = fmt_bytes(value)
+            elif key.endswith("_w"):
+                shown = fmt_power(value)
+            elif key in ("mfu", "utilization") or key.endswith("_fraction") or key.endswith("_util"):
+                shown = f"{value * 100:.0f}%" if value <= 1 else fmt_number(value)
+            else:
+                shown = fmt_number(value)
+        else:
+            shown = _t_or(f"report.value.{value}", locale, str(value))
+        rows.append({"label": label, "value": shown})
+    seen: list[str] = []
+    for item in (*rec.recommendations, *rec.rejected):
+        if item.gpu not in seen:
+            seen.append(item.gpu)
+    kb = knowledge()
+    for gpu_id in seen:
+        spec = kb.gpus.get(gpu_id)
+        if spec is None:
+            continue
+        if spec.price:
+            rows.append({
+                "label": _t("report.assumption.price_of", locale, gpu=spec.name),
+                "value": _t("report.assumption.price_value", locale, date=spec.price.date,
+                            price=_range(fmt_usd(spec.price.low_usd), fmt_usd(spec.price.high_usd))),
+            })
+        if spec.cloud_hourly:
+            rows.append({
+                "label": _t("report.assumption.rent_of", locale, gpu=spec.name),
+                "value": _t("report.assumption.rent_value", locale, date=spec.cloud_hourly.date,
+                            price=_range(f"${spec.cloud_hourly.low_usd:.2f}", f"${spec.cloud_hourly.high_usd:.2f}")),
+            })
+    return rows
+
+
+def _range(low: str, high: str) -> str:
+    """'$1,600–$3,000', or one figure when the sources agree."""
+    return low if low == high else f"{low}–{high}"
+
+
+def paren(text: str, locale: Locale) -> str:
+    """An aside: ' (text)' in English, '（text）' with full-width brackets in Chinese."""
+    return f" ({text})" if locale == "en" else f"（{text}）"
+
+
+def _finding_view(f: Finding, locale: Locale, written_in: Locale) -> dict[str, Any]:
+    return {
+        "rule_id": f.rule_id,
+        "severity": f.severity,
+        "severity_label": severity_label(f.severity, locale),
+        "text": finding_text(f, locale, written_in),
+        "cites": citation_titles(f.cites, locale),
+    }
+
+
+_SEVERITY_ORDER = {"critical": 0, "warning": 1, "tip": 2, "info": 3}
+
+
+def _sorted_findings(findings: Iterable[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: _SEVERITY_ORDER.get(f.severity, 9))
+
+
+def _candidate_view(rank: int, c: Candidate, locale: Locale, written_in: Locale) -> dict[str, Any]:
+    mem = c.memory_per_gpu
+    headroom = c.capacity_bytes - mem.total
+    terms = [
+        {"key": k, "label": _t(f"report.memory.{k}", locale), "bytes": getattr(mem, k),
+         "value": fmt_gb(getattr(mem, k)), "colour": TERM_COLOURS[k]}
+        for k in MEMORY_TERMS
+    ]
+    fits_text = (
+        _t("report.fits.yes", locale, headroom=fmt_gb(headroom)) if c.fits
+        else _t("report.fits.no", locale, over=fmt_gb(-headroom))
+    )
+    return {
+        "rank": rank,
+        "gpu": c.gpu,
+        "gpu_name": c.gpu_name,
+        "count": c.count,
+        "title": f"{c.count} × {c.gpu_name}",
+        "strategy": strategy_label(c.strategy, locale),
+        "acquisition": _t(f"report.acquisition.{c.acquisition}", locale),
+        "memory_total": fmt_gb(mem.total),
+        "capacity": fmt_gb(c.capacity_bytes),
+        "memory_of_capacity": _t("report.memory.of_capacity", locale, used=fmt_gb(mem.total),
+                                 capacity=fmt_gb(c.capacity_bytes)),
+        "fits": c.fits,
+        "fits_text": fits_text,
+        "memory_line": _t("report.memory.of_capacity", locale, used=fmt_gb(mem.total),
+                          capacity=fmt_gb(c.capacity_bytes)) + paren(fits_text, locale),
+        "headroom": fmt_gb(headroom),
+        "terms": terms,
+        "time": fmt_hours_range(c.time_hours_low, c.time_hours, c.time_hours_high, locale),
+        "time_short": fmt_hours(c.time_hours, locale),
+        "has_time": c.time_hours is not None,
+        "tokens_per_s": f"{c.tokens_per_s:,.0f}" if c.tokens_per_s else None,
+        "power": fmt_power(c.power_w),
+        "facility_power": fmt_power(c.facility_w),
+        "power_text": _t("report.power_text", locale, it=fmt_power(c.power_w), facility=fmt_power(c.facility_w)),
+        "cost": fmt_usd(c.cost_usd),
+        "buy": fmt_usd(c.buy_usd),
+        "rent": fmt_usd(c.rent_usd),
+        "energy": fmt_usd(c.energy_usd),
+        "has_energy": c.energy_usd is not None,
+        "findings": [_finding_view(f, locale, written_in) for f in _sorted_findings(c.findings)],
+    }
+
+
+def _memory_chart(cands: list[dict[str, Any]], recs: tuple[Candidate, ...]) -> dict[str, Any]:
+    """Geometry of the stacked memory bars (SVG user units): one row per candidate, capacity tick."""
+    label_w, bar_w, row_h, bar_h, top = 230, 470, 34, 20, 10
+    scale_bytes = max([max(c.memory_per_gpu.total, c.capacity_bytes) for c in recs] + [1])
+    rows = []
+    for i, (view, cand) in enumerate(zip(cands, recs)):
+        y = top + i * row_h
+        x = float(label_w)
+        segments = []
+        for term in view["terms"]:
+            w = term["bytes"] / scale_bytes * bar_w
+            if w > 0:
+                segments.append({"x": f"{x:.1f}", "w": f"{w:.1f}", "colour": term["colour"],
+                                 "tip": f"{term['label']}: {term['value']}"})
+            x += w
+        cap_x = label_w + cand.capacity_bytes / scale_bytes * bar_w
+        rows.append({
+            "y": y, "bar_y": y + (row_h - bar_h) // 2, "text_y": y + row_h // 2 + 5,
+            "label": f"{view['rank']}. {view['title']}", "segments": segments,
+            "cap_x": f"{cap_x:.1f}", "total_x": f"{min(x, label_w + bar_w) + 4:.1f}",
+            "total": view["memory_of_capacity"], "fits": view["fits"],
+        })
+    return {"rows": rows, "width": label_w + bar_w + 150, "height": top * 2 + row_h * len(rows),
+            "bar_h": 20, "label_w": label_w}
+
+
+def _scatter_chart(cands: list[dict[str, Any]], recs: tuple[Candidate, ...], locale: Locale) -> dict[str, Any] | None:
+    """Cost (x) against time (y) per candidate; None when fewer than two candidates have a time."""
+    pts = [(v, c) for v, c in zip(cands, recs) if c.time_hours is not None and c.cost_usd is not None]
+    if len(pts) < 2:
+        return None
+    left, right, top, bottom, w, h = 70, 30, 20, 50, 560, 300
+    costs = [c.cost_usd for _, c in pts]
+    times = [c.time_hours for _, c in pts]
+    x_max = max(costs) * 1.1 or 1.0
+    y_max = max(times) * 1.15 or 1.0  # type: ignore[type-var]
+    points = []
+    for v, c in pts:
+        px = left + c.cost_usd / x_max * (w - left - right)
+        py = h - bottom - c.time_hours / y_max * (h - top - bottom)  # type: ignore[operator]
+        points.append({"x": f"{px:.1f}", "y": f"{py:.1f}", "label": str(v["rank"]),
+                       "tip": f"{v['rank']}. {v['title']}: {v['cost']}, {v['time_short']}",
+                       "fits": v["fits"]})
+    ticks_x = [{"x": f"{left + f * (w - left - right):.1f}", "label": fmt_usd(x_max * f)} for f in (0, 0.5, 1)]
+    ticks_y = [{"y": f"{h - bottom - f * (h - top - bottom):.1f}", "label": fmt_hours(y_max * f, locale) if f else "0"}
+               for f in (0, 0.5, 1)]
+    return {"points": points, "width": w, "height": h, "left": left, "right": w - right, "top": top,
+            "bottom": h - bottom, "ticks_x": ticks_x, "ticks_y": ticks_y,
+            "x_label": _t("report.chart.cost_axis", locale), "y_label": _t("report.chart.time_axis", locale)}
+
+
+def _rejected_view(rec: Recommendation, locale: Locale, written_in: Locale) -> list[dict[str, Any]]:
+    out = []
+    for r in rec.rejected:
+        out.append({
+            "gpu": r.gpu,
+            "title": f"{r.count} × {r.gpu_name}",
+            "strategy": strategy_label(r.strategy, locale),
+            "reasons": [_finding_view(f, locale, written_in) for f in _sorted_findings(r.reasons)],
+        })
+    return out
+
+
+def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, Any]:
+    """Everything a template shows, as finished strings, in `locale` (default: the profile's language)."""
+    locale = _locale(rec, locale)
+    written_in = rec.profile.language
+    top = rec.recommendations[:REPORT_TOP]
+    cands = [_candidate_view(i + 1, c, locale, written_in) for i, c in enumerate(top)]
+    all_cites: dict[str, str] = {}
+    for f in _all_findings(rec):
+        for cite in citation_titles(f.cites, locale):
+            all_cites.setdefault(cite["id"], cite["title"])
+    return {
+        "locale": locale,
+        "html_lang": {"en": "en", "zh-Hans": "zh-Hans", "zh-Hant": "zh-Hant"}[locale],
+        "profile": _profile_rows(rec.profile, locale),
+        "assumptions": _assumption_rows(rec, locale),
+        "candidates": cands,
+        "best": cands[0] if cands else None,
+        "more_count": max(len(rec.recommendations) - REPORT_TOP, 0),
+        "findings": [_finding_view(f, locale, written_in) for f in _sorted_findings(rec.findings)],
+        "rejected": _rejected_view(rec, locale, written_in),
+        "references": [{"id": k, "title": v} for k, v in all_cites.items()],
+        "glossary": [
+            {"term": _t(f"report.glossary.{k}.term", locale), "text": _t(f"report.glossary.{k}.text", locale)}
+            for k in GLOSSARY_TERMS
+        ],
+        "memory_chart": _memory_chart(cands, top),
+        "scatter": _scatter_chart(cands, top, locale),
+        "legend": [{"label": _t(f"report.memory.{k}", locale), "colour": TERM_COLOURS[k]} for k in MEMORY_TERMS],
+        "schema_version": rec.schema_version,
+    }
+
+
+def _all_findings(rec: Recommendation) -> Iterable[Finding]:
+    yield from rec.findings
+    for c in rec.recommendations[:REPORT_TOP]:
+        yield from c.findings
+    for r in rec.rejected:
+        yield from r.reasons
+
+
+def _locale(rec: Recommendation, locale: Locale | None) -> Locale:
+    if locale is None:
+        return rec.profile.language
+    if locale not in LOCALES:
+        raise ValueError(f"unknown locale {locale!r}; expected one of {', '.join(LOCALES)}")
+    return locale
+
+
+# --------------------------------------------------------------------------------------------
+# Templates
+
+
+@functools.lru_cache(maxsize=1)
+def environment() -> Any:
+    """The one Jinja2 Environment: templates/ folder, StrictUndefined, autoescape for *.html templates."""
+    import jinja2
+
+    from advisor.paths import data_dir
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
+        undefined=jinja2.StrictUndefined,
+        autoescape=lambda name: bool(name) and ".html" in name,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["md"] = md_escape
+    env.filters["cell"] = md_cell
+    return env
+
+
+def render(rec: Recommendation, fmt: str, locale: Locale | None = None) -> str:
+    """The recommendation as `md`, `html`, `json` or `chat` (compact Markdown for a chat bubble)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    loc = _locale(rec, locale)
+    if fmt == "json":
+        return json.dumps(to_json(rec, loc), ensure_ascii=False, indent=2) + "\n"
+    view = build_view(rec, loc)
+    template = environment().get_template(TEMPLATES[fmt])
+    return template.render(v=view, t=functools.partial(_t, locale=loc), sep=_t("report.sep", loc),
+                           paren=functools.partial(paren, locale=loc))
+
+
+def to_json(rec: Recommendation, locale: Locale | None = None) -> dict[str, Any]:
+    """The JSON report (DESIGN.md): schema_version, profile, recommendations, rejected, findings; bytes, hours, W, USD."""
+    loc = _locale(rec, locale)
+    written_in = rec.profile.language
+
+    def finding(f: Finding) -> dict[str, Any]:
+        return {"rule_id": f.rule_id, "severity": f.severity, "text": finding_text(f, loc, written_in),
+                "cites": list(f.cites)}
+
+    def candidate(c: Candidate) -> dict[str, Any]:
+        return {
+            "gpu": c.gpu, "gpu_name": c.gpu_name, "count": c.count, "strategy": c.strategy,
+            "acquisition": c.acquisition,
+            "memory_per_gpu": c.memory_per_gpu.model_dump(mode="json"),
+            "capacity_bytes": c.capacity_bytes, "fits": c.fits,
+            "time_hours": c.time_hours, "time_hours_low": c.time_hours_low, "time_hours_high": c.time_hours_high,
+            "tokens_per_s": c.tokens_per_s,
+            "power_w": c.power_w, "facility_w": c.facility_w,
+            "cost_usd": c.cost_usd, "buy_usd": c.buy_usd, "rent_usd": c.rent_usd, "energy_usd": c.energy_usd,
+            "findings": [finding(f) for f in c.findings],
+        }
+
+    return {
+        "schema_version": rec.schema_version,
+        "language": loc,
+        "profile": rec.profile.model_dump(mode="json", by_alias=True),
+        "recommendations": [candidate(c) for c in rec.recommendations],
+        "rejected": [
+            {"gpu": r.gpu, "gpu_name": r.gpu_name, "count": r.count, "strategy": r.strategy,
+             "reasons": [finding(f) for f in r.reasons]}
+            for r in rec.rejected
+        ],
+        "findings": [finding(f) for f in rec.findings],
+        "assumptions": dict(rec.assumptions),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Saving
+
+
+def format_for(path: str | os.PathLike[str], fmt: str | None = None) -> str:
+    """The file format: `fmt` when given, else from the suffix. Raises ReportError('report.error.unknown_format')."""
+    if fmt is not None:
+        if fmt in ("md", "html", "json"):
+            return fmt
+        raise ReportError("report.error.unknown_format", path)
+    found = SUFFIX_FORMATS.get(Path(str(path)).suffix.lower())
+    if found is None:
+        raise ReportError("report.error.unknown_format", path)
+    return found
+
+
+def resolve_path(path: str | os.PathLike[str]) -> Path:
+    """`~` expanded; a path that names an existing folder raises ReportError('report.error.is_directory')."""
+    text = str(path).strip()
+    if not text:
+        raise ReportError("report.error.no_path", text)
+    target = Path(text).expanduser()
+    if target.is_dir() or text.endswith(("/", os.sep)):
+        raise ReportError("report.error.is_directory", target)
+    return target
+
+
+def save_report(rec: Recommendation, path: str | os.PathLike[str], fmt: str | None = None,
+                locale: Locale | None = None) -> Path:
+    """Write the report atomically to `path` (format from `fmt` or the suffix; `~` expanded; missing folders
+    created) and return the resolved path. Raises ReportError with a UI key: report.error.is_directory,
+    .unknown_format, .unwritable, .disk_full, .no_path."""
+    from advisor.fsutil import atomic_write_text
+
+    target = resolve_path(path)
+    kind = format_for(target, fmt)
+    text = render(rec, kind, locale)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return atomic_write_text(target, text)
+    except IsADirectoryError:
+        raise ReportError("report.error.is_directory", target) from None
+    except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise ReportError("report.error.disk_full", target) from None
+        raise ReportError("report.error.unwritable", target) from None

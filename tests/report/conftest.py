@@ -1,0 +1,93 @@
+"""A hand-built Recommendation for the report tests: the reports are checked on known figures, not on the
+output of `recommend` (which is tested on its own).
+
+Figures used:
+- Mistral-7B-v0.1 has 7,241,732,096 parameters (Hugging Face model card, safetensors metadata);
+  in bf16 its weights are 2 bytes each = 14,483,464,192 bytes, shown as "14.5 GB" (decimal, as vendors print).
+- The H100 SXM5 80GB is sold as 80 GB (NVIDIA H100 datasheet) = 80e9 bytes, shown as "80.0 GB".
+- The RTX 4090 has 24 GB of GDDR6X (NVIDIA product page) = 24e9 bytes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.knowledge import knowledge
+from advisor.models import Candidate, Finding, MemoryBreakdown, Profile, Recommendation, Rejected
+
+MISTRAL_7B_PARAMS = 7_241_732_096
+MISTRAL_7B_BF16_WEIGHTS_BYTES = 2 * MISTRAL_7B_PARAMS
+
+
+def cite_id() -> str:
+    """A knowledge entry that exists (the first one), so citations resolve to a real title."""
+    return next(iter(knowledge().entries))
+
+
+# Finding texts as `recommend` would write them, in the profile's language.
+TEXTS = {
+    "fits-one-gpu": {"en": "One GPU is enough: no multi-GPU setup needed.",
+                     "zh-Hans": "一张卡就够了，不需要多卡配置。", "zh-Hant": "一張卡就夠了，不需要多卡配置。"},
+    "no-ecc": {"en": "GeForce cards have no ECC memory.",
+               "zh-Hans": "GeForce 显卡的显存没有 ECC 校验。", "zh-Hant": "GeForce 顯示卡的顯存沒有 ECC 校驗。"},
+    "does-not-fit": {"en": "Needs 26.1 GB per GPU; the T4 has 16 GB.",
+                     "zh-Hans": "每卡需要 26.1 GB，T4 只有 16 GB。", "zh-Hant": "每張卡需要 26.1 GB，T4 只有 16 GB。"},
+    "rack-ok": {"en": "The 12 kW rack carries this comfortably.",
+                "zh-Hans": "12 kW 的机柜完全承受得了。", "zh-Hant": "12 kW 的機櫃完全承受得了。"},
+}
+
+
+def make_recommendation(language: str = "en", model_text: str = "Mistral 7B") -> Recommendation:
+    cite = cite_id()
+    words = {rule: texts[language] for rule, texts in TEXTS.items()}
+    profile = Profile(
+        language=language, task="lora", model="mistral-7b", model_text=model_text, params=MISTRAL_7B_PARAMS,
+        tokens=50_000_000, epochs=2, seq_len=4096, budget_usd=30_000, budget_amount=210_000, budget_currency="CNY",
+        acquisition="either", deployment="on-prem", rack_kw=12, cooling="air",
+    )
+    h100 = Candidate(
+        gpu="h100-sxm", gpu_name="NVIDIA H100 SXM5 80GB", count=1, strategy="single", acquisition="rent",
+        memory_per_gpu=MemoryBreakdown(
+            weights=MISTRAL_7B_BF16_WEIGHTS_BYTES, gradients=40_000_000, optimizer=240_000_000,
+            activations=9_800_000_000, kv_cache=0, overhead=1_500_000_000,
+        ),
+        capacity_bytes=80_000_000_000, fits=True,
+        time_hours=3.2, time_hours_low=2.5, time_hours_high=4.1,
+        power_w=1_200, facility_w=1_680, cost_usd=12_345, buy_usd=42_000, rent_usd=12_345, energy_usd=0.65,
+        findings=(
+            Finding(rule_id="fits-one-gpu", severity="tip", text=words["fits-one-gpu"],
+                    cites=(cite,)),
+        ),
+    )
+    rtx = Candidate(
+        gpu="rtx-4090", gpu_name="NVIDIA GeForce RTX 4090", count=2, strategy="ddp", acquisition="buy",
+        memory_per_gpu=MemoryBreakdown(
+            weights=MISTRAL_7B_BF16_WEIGHTS_BYTES, gradients=40_000_000, optimizer=240_000_000,
+            activations=6_100_000_000, kv_cache=0, overhead=1_200_000_000,
+        ),
+        capacity_bytes=24_000_000_000, fits=True,
+        time_hours=130.0, time_hours_low=100.0, time_hours_high=160.0,
+        power_w=1_500, facility_w=2_100, cost_usd=6_900, buy_usd=6_900, rent_usd=100, energy_usd=33,
+        findings=(
+            Finding(rule_id="no-ecc", severity="warning", text=words["no-ecc"],
+                    cites=(cite, "no-such-entry")),
+        ),
+    )
+    rejected = (
+        Rejected(gpu="t4", gpu_name="NVIDIA T4", count=1, strategy="single", reasons=(
+            Finding(rule_id="does-not-fit", severity="critical", text=words["does-not-fit"],
+                    cites=(cite,)),
+        )),
+    )
+    findings = (
+        Finding(rule_id="rack-ok", severity="info", text=words["rack-ok"], cites=(cite,)),
+    )
+    return Recommendation(
+        profile=profile, recommendations=(h100, rtx), rejected=rejected, findings=findings,
+        assumptions={"mfu": 0.4, "exchange_rates": "1 USD = 7.0 CNY (2026-08)", "checkpointing": "selective"},
+    )
+
+
+@pytest.fixture
+def rec() -> Recommendation:
+    return make_recommendation()

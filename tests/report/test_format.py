@@ -1,0 +1,101 @@
+"""Number formatting of the reports, checked against figures written out by hand from published numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor import report
+
+
+@pytest.mark.parametrize(
+    ("n_bytes", "shown"),
+    [
+        # Mistral-7B-v0.1: 7,241,732,096 parameters (HF model card) x 2 bytes (bf16) = 14,483,464,192 bytes.
+        (14_483_464_192, "14.5 GB"),
+        # H100 SXM5 80GB datasheet: 80 GB = 80e9 bytes.
+        (80_000_000_000, "80.0 GB"),
+        (512_000_000, "512 MB"),
+        (1_500_000_000_000, "1.5 TB"),
+        (999, "999 B"),
+    ],
+)
+def test_bytes_are_decimal_like_vendor_labels(n_bytes: int, shown: str) -> None:
+    assert report.fmt_bytes(n_bytes) == shown
+
+
+@pytest.mark.parametrize(
+    ("n_bytes", "shown"),
+    [(24_000_000_000, "24.0 GB"), (40_000_000, "0.04 GB"), (240_000_000, "0.24 GB"), (0, "0 GB"),
+     (1_000_000, "<0.01 GB")],
+)
+def test_gb_column_keeps_small_terms_visible(n_bytes: int, shown: str) -> None:
+    assert report.fmt_gb(n_bytes) == shown
+
+
+@pytest.mark.parametrize(
+    ("hours", "locale", "shown"),
+    [
+        (3.2, "en", "3.2 h"),
+        (3.2, "zh-Hans", "3.2 小时"),
+        (3.2, "zh-Hant", "3.2 小時"),
+        (0.5, "en", "30 min"),
+        (0.5, "zh-Hant", "30 分鐘"),
+        (108, "en", "4.5 days"),  # 108 h / 24 = 4.5 days
+        (108, "zh-Hans", "4.5 天"),
+        (20.0, "en", "20 h"),
+        (None, "en", "—"),
+    ],
+)
+def test_hours(hours: float | None, locale: str, shown: str) -> None:
+    assert report.fmt_hours(hours, locale) == shown  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("usd", "shown"),
+    [(12_345, "$12,300"), (12_300, "$12,300"), (1_234_567, "$1,230,000"), (840, "$840"), (2.49, "$2.49"),
+     (None, "—")],
+)
+def test_usd(usd: float | None, shown: str) -> None:
+    assert report.fmt_usd(usd) == shown
+
+
+@pytest.mark.parametrize(("watts", "shown"), [(450, "450 W"), (7_200, "7.2 kW"), (10_200, "10.2 kW"), (135_000, "135 kW")])
+def test_power(watts: float, shown: str) -> None:
+    # 10.2 kW: DGX H100 maximum input (NVIDIA DGX H100 user guide); 135 kW: GB300 NVL72 rack budget (NVIDIA).
+    assert report.fmt_power(watts) == shown
+
+
+@pytest.mark.parametrize(
+    ("n", "locale", "shown"),
+    [
+        (7_241_732_096, "en", "7.24 B"),
+        (7_241_732_096, "zh-Hans", "72.4 亿"),  # 1 亿 = 10^8
+        (7_241_732_096, "zh-Hant", "72.4 億"),
+        (50_000_000, "zh-Hans", "5000 万"),
+        (1_200_000_000_000, "zh-Hans", "1.2 万亿"),
+        (1_200_000_000_000, "zh-Hant", "1.2 兆"),  # Taiwan: 兆 = 10^12
+        (1_200_000_000_000, "en", "1.2 T"),
+    ],
+)
+def test_large_counts_the_local_way(n: int, locale: str, shown: str) -> None:
+    assert report.fmt_count(n, locale) == shown  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("strategy", "locale", "shown"),
+    [
+        ("zero3", "en", "ZeRO-3 (everything sharded)"),
+        ("single", "zh-Hant", "單卡"),
+        ("ddp", "zh-Hans", "数据并行（DDP）"),
+        ("tp8-pp2", "en", "tensor parallel ×8 + pipeline parallel ×2"),
+        ("tp4", "zh-Hant", "張量平行 ×4"),
+        ("something-new", "en", "something-new"),
+    ],
+)
+def test_strategy_labels(strategy: str, locale: str, shown: str) -> None:
+    assert report.strategy_label(strategy, locale) == shown  # type: ignore[arg-type]
+
+
+def test_markdown_escape_makes_user_text_inert() -> None:
+    assert report.md_escape("<b>x|y</b>") == "\\<b\\>x\\|y\\</b\\>"
+    assert report.md_escape("Mistral 7B") == "Mistral 7B"

@@ -1,0 +1,139 @@
+"""Every report format in every language from the same recommendation: content, headings, citations, escaping."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from advisor import report
+from advisor.i18n import SIMPLIFIED_ONLY, TRADITIONAL_ONLY
+from advisor.knowledge import knowledge
+from advisor.models import LOCALES
+
+from .conftest import cite_id, make_recommendation
+
+# Written out by hand (not produced by the code under test).
+HEADINGS = {
+    "en": ["Your requirements", "Recommended configurations", "Options ruled out", "Assumptions", "Glossary"],
+    "zh-Hans": ["你的需求", "推荐配置", "被排除的方案", "假设条件", "术语表"],
+    "zh-Hant": ["你的需求", "建議配置", "被排除的方案", "假設條件", "名詞解釋"],
+}
+TIME = {"en": "3.2 h", "zh-Hans": "3.2 小时", "zh-Hant": "3.2 小時"}
+RTX_TIME = {"en": "5.4 days", "zh-Hans": "5.4 天", "zh-Hant": "5.4 天"}  # 130 h / 24 = 5.42 days
+PARAMS = {"en": "7.24 B", "zh-Hans": "72.4 亿", "zh-Hant": "72.4 億"}
+WEIGHTS = {"en": "Weights", "zh-Hans": "模型权重", "zh-Hant": "模型權重"}
+NO_ECC = {"en": "no ECC memory", "zh-Hans": "没有 ECC", "zh-Hant": "沒有 ECC"}
+# Per-GPU totals summed by hand: 14,483,464,192 + 40e6 + 240e6 + 9.8e9 + 1.5e9 = 26,063,464,192 bytes.
+H100_TOTAL_BYTES = 26_063_464_192
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("fmt", ["md", "html", "chat"])
+def test_every_text_format_in_every_language(fmt: str, locale: str) -> None:
+    rec = make_recommendation(locale)
+    text = report.render(rec, fmt)
+    for must in ("NVIDIA H100 SXM5 80GB", "NVIDIA GeForce RTX 4090", "14.5 GB" if fmt != "chat" else "26.1 GB",
+                 "26.1 GB", "80.0 GB", "$12,300", TIME[locale], RTX_TIME[locale], NO_ECC[locale]):
+        assert must in text, (fmt, locale, must)
+    title = knowledge().entries[cite_id()].title.get(locale)  # type: ignore[arg-type]
+    assert title in text
+    if fmt != "chat":
+        for heading in HEADINGS[locale]:
+            assert heading in text, (fmt, locale, heading)
+        assert PARAMS[locale] in text
+        assert WEIGHTS[locale] in text
+        assert "NVIDIA T4" in text  # the rejected option
+        assert knowledge().gpus["h100-sxm"].cloud_hourly.date in text  # rates carry their date
+        assert "40%" in text  # MFU from the assumptions
+    if locale != "en":
+        assert "Recommended" not in text and "Glossary" not in text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_json_report_carries_the_contract(locale: str) -> None:
+    rec = make_recommendation(locale)
+    data = json.loads(report.render(rec, "json"))
+    assert data["schema_version"] == 1
+    assert data["profile"]["params"] == 7_241_732_096
+    assert data["profile"]["budget_usd"] == 30_000 and data["profile"]["budget_currency"] == "CNY"
+    assert data["profile"]["rack_kw"] == 12 and data["profile"]["cooling"] == "air"
+    best, second = data["recommendations"]
+    assert (best["gpu"], best["count"], best["strategy"], best["acquisition"]) == ("h100-sxm", 1, "single", "rent")
+    assert best["memory_per_gpu"] == {
+        "weights": 14_483_464_192, "gradients": 40_000_000, "optimizer": 240_000_000,
+        "activations": 9_800_000_000, "kv_cache": 0, "overhead": 1_500_000_000, "total": H100_TOTAL_BYTES,
+    }
+    assert best["time_hours"] == 3.2 and best["power_w"] == 1200 and best["cost_usd"] == 12_345
+    assert second["gpu"] == "rtx-4090" and second["count"] == 2
+    assert second["findings"][0]["rule_id"] == "no-ecc"
+    assert second["findings"][0]["severity"] == "warning"
+    assert NO_ECC[locale] in second["findings"][0]["text"]
+    assert second["findings"][0]["cites"] == [cite_id(), "no-such-entry"]
+    assert data["rejected"][0]["gpu"] == "t4" and data["rejected"][0]["reasons"][0]["severity"] == "critical"
+    assert data["findings"][0]["rule_id"] == "rack-ok"
+
+
+def test_report_language_can_differ_from_the_profile() -> None:
+    text = report.render(make_recommendation("en"), "md", "zh-Hant")
+    assert "## 建議配置" in text and "3.2 小時" in text
+    assert "## Recommended configurations" not in text
+
+
+def test_unknown_citation_shows_its_id_instead_of_failing() -> None:
+    assert "no-such-entry" in report.render(make_recommendation("en"), "md")
+
+
+def test_unknown_format_and_locale_are_refused() -> None:
+    rec = make_recommendation("en")
+    with pytest.raises(ValueError):
+        report.render(rec, "pdf")
+    with pytest.raises(ValueError):
+        report.render(rec, "md", "fr")  # type: ignore[arg-type]
+
+
+def test_html_escapes_a_hostile_model_name() -> None:
+    rec = make_recommendation("en", model_text="<script>alert(1)</script>")
+    html = report.render(rec, "html")
+    assert "<script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    md = report.render(rec, "md")
+    assert "\\<script\\>alert(1)\\</script\\>" in md
+
+
+def test_html_is_self_contained_with_charts() -> None:
+    html = report.render(make_recommendation("zh-Hant"), "html")
+    assert html.startswith("<!DOCTYPE html>") and '<html lang="zh-Hant">' in html
+    assert "<style>" in html
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html), "no external assets"
+    assert "<link" not in html and "@import" not in html
+    assert html.count("<svg") == 2  # memory breakdown bars + cost/time scatter
+    # One bar segment per non-zero memory term: 5 terms (KV cache is 0) x 2 candidates.
+    assert html.count("<rect") == 10
+    assert "Noto Sans CJK TC" in html  # a Traditional Chinese font first for zh-Hant
+
+
+def test_chat_is_short() -> None:
+    chat = report.render(make_recommendation("en"), "chat")
+    assert len(chat.splitlines()) < 25
+    assert "/save" in chat
+
+
+def _report_strings(locale: str) -> list[str]:
+    return [v.get(locale) for k, v in knowledge().ui.items() if k.startswith("report.")]  # type: ignore[arg-type]
+
+
+def test_traditional_strings_use_taiwan_vocabulary() -> None:
+    mainland = ["內存", "帶寬", "數據", "集群", "軟件", "默認", "支持", "優化", "推理", "視頻", "信息", "文件夾", "硬盤"]
+    for text in _report_strings("zh-Hant"):
+        assert not any(ch in SIMPLIFIED_ONLY for ch in text), text
+        for word in mainland:
+            assert word not in text, (word, text)
+
+
+def test_simplified_strings_use_mainland_script() -> None:
+    for text in _report_strings("zh-Hans"):
+        assert not any(ch in TRADITIONAL_ONLY for ch in text), text
+        for word in ("頻寬", "資料", "叢集", "軟體", "預設", "支援", "最佳化", "推論"):
+            assert word not in text
