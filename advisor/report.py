@@ -470,7 +470,7 @@ def _memory_chart(cands: list[dict[str, Any]], recs: tuple[Candidate, ...]) -> d
         rows.append({
             "y": y, "bar_y": y + (row_h - bar_h) // 2, "text_y": y + row_h // 2 + 5,
             "label": f"{view['rank']}. {view['title']}", "segments": segments,
-            "cap_x": f"{cap_x:.1f}", "total_x": f"{min(x, label_w + bar_w) + 4:.1f}",
+            "cap_x": f"{cap_x:.1f}", "total_x": f"{min(max(x, cap_x), label_w + bar_w) + 6:.1f}",
             "total": view["memory_of_capacity"], "fits": view["fits"],
         })
     return {"rows": rows, "width": label_w + bar_w + 150, "height": top * 2 + row_h * len(rows),
@@ -494,7 +494,8 @@ def _scatter_chart(cands: list[dict[str, Any]], recs: tuple[Candidate, ...], loc
         points.append({"x": f"{px:.1f}", "y": f"{py:.1f}", "label": str(v["rank"]),
                        "tip": f"{v['rank']}. {v['title']}: {v['cost']}, {v['time_short']}",
                        "fits": v["fits"]})
-    ticks_x = [{"x": f"{left + f * (w - left - right):.1f}", "label": fmt_usd(x_max * f)} for f in (0, 0.5, 1)]
+    ticks_x = [{"x": f"{left + f * (w - left - right):.1f}", "label": fmt_usd(x_max * f) if f else "$0"}
+               for f in (0, 0.5, 1)]
     ticks_y = [{"y": f"{h - bottom - f * (h - top - bottom):.1f}", "label": fmt_hours(y_max * f, locale) if f else "0"}
                for f in (0, 0.5, 1)]
     return {"points": points, "width": w, "height": h, "left": left, "right": w - right, "top": top,
