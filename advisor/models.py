@@ -222,6 +222,7 @@ class Finding(Frozen):
 
     rule_id: str
     severity: Severity
+    title: str = Field(default="", description="Localized short title of the finding.")
     text: str = Field(description="Localized, formatted text.")
     cites: tuple[str, ...] = Field(default=(), description="Knowledge entry ids the finding rests on.")
     bindings: dict[str, float | int | str | bool | None] = Field(default_factory=dict, description="Fact values used.")
@@ -269,5 +270,8 @@ class Recommendation(Frozen):
     profile: Profile
     recommendations: tuple[Candidate, ...]
     rejected: tuple[Rejected, ...] = ()
+    alternatives: tuple[Candidate, ...] = Field(
+        default=(), description="Options that passed every rule but ranked below the recommendations, best first."
+    )
     findings: tuple[Finding, ...] = ()
     assumptions: dict[str, str | float | int] = Field(default_factory=dict)
