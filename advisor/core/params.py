@@ -331,7 +331,7 @@ def spec_from_param_count(n: int) -> ModelSpec:
     per_layer = _attention_params(spec) + _ffn_block_params(spec, None) + 2 * h
     fixed = _transformer_params(spec, None) - layers * per_layer
     wanted = round((n - fixed) / per_layer) if n > fixed else 1
-    adjusted = max(1, max(layers // 2, min(2 * layers, wanted))) if wanted > 0 else 1
+    adjusted = max(1, layers // 3, min(2 * layers, wanted))
     return ModelSpec.model_validate(_shape_spec(row, adjusted, n).model_dump())
 
 
@@ -368,7 +368,7 @@ def _int_field(config: Mapping[str, Any], key: str, *, required: bool, minimum: 
         raise ConfigError(
             f"config.json: {key} must be a whole number of at least {minimum}, got {value!r}",
             "config_error.bad_value",
-            key=key,
+            field=key,
             value=repr(value),
         )
     return int(value)
@@ -409,7 +409,7 @@ def _bool_field(config: Mapping[str, Any], key: str, default: bool) -> bool:
         raise ConfigError(
             f"config.json: {key} must be true or false, got {value!r}",
             "config_error.bad_value",
-            key=key,
+            field=key,
             value=repr(value),
         )
     return value
@@ -504,7 +504,7 @@ def _read_llama(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
                 f"config.json: hidden_size {dims['hidden_size']} is not divisible by num_attention_heads "
                 f"{dims['num_heads']} and no head_dim is given",
                 "config_error.bad_value",
-                key="head_dim",
+                field="head_dim",
                 value="null",
             )
         head_dim = dims["hidden_size"] // dims["num_heads"]
@@ -512,7 +512,7 @@ def _read_llama(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
         raise ConfigError(
             f"config.json: num_attention_heads {dims['num_heads']} is not a multiple of num_key_value_heads {kv}",
             "config_error.bad_value",
-            key="num_key_value_heads",
+            field="num_key_value_heads",
             value=kv,
         )
     out: dict[str, Any] = {
@@ -548,7 +548,7 @@ def _read_llama(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
                 "config.json: Qwen-MoE with dense layers mixed in (decoder_sparse_step > 1 or mlp_only_layers) "
                 "is not supported",
                 "config_error.bad_value",
-                key="decoder_sparse_step",
+                field="decoder_sparse_step",
                 value=sparse_step,
             )
     return out
