@@ -160,6 +160,9 @@ class ModelSpec(Frozen):
         default=None, description="Non-LLM: bytes saved for backward per training sample at the reference resolution."
     )
     input_resolution: int | None = Field(default=None, description="Non-LLM: the input side in pixels the figures assume.")
+    forward_flops_per_sample: float | None = Field(
+        default=None, gt=0, description="Non-LLM: forward FLOPs per sample at input_resolution (2 x multiply-adds)."
+    )
     source: str = Field(min_length=1)
 
 

@@ -1,16 +1,29 @@
 """Candidate configurations and their numbers: the contract between the numeric core and `recommend`.
 
-`sweep(workload, gpus)` evaluates every GPU x count x strategy that makes sense for a workload and
-returns `CandidateMetrics`, plain frozen dataclasses (no pydantic in the hot loop: the sweep must
-reach >= 100,000 evaluations/s). `advisor.recommend` shortlists them, asks the rules, ranks.
+Why this module exists: a recommendation compares many ways to do one job — GPU model x count x
+parallelism strategy — and every comparison needs the same numbers (memory per GPU, time, power,
+cost). `workload_from_profile` turns what the conversation collected into a `Workload` (a frozen
+dataclass with every default decided and written down in `assumptions`); `sweep(workload, gpus)`
+evaluates every GPU x count x strategy that makes sense for the task and returns `CandidateMetrics`,
+plain frozen dataclasses (no pydantic in the hot loop: the sweep must reach >= 100,000
+evaluations/s). `advisor.recommend` shortlists them, asks the rules, ranks.
 
-THIS FILE IS A CONTRACT STUB: the numeric-core work fills in `Workload`, `workload_from_profile`
-and `sweep`; the field names of `MemoryTerms` and `CandidateMetrics` are what `recommend` relies on.
+Speed: memory terms depend on the configuration but not on the GPU model, so they are computed once
+per (count, strategy, checkpointing) and shared by every GPU; power and cost are computed once per
+(GPU, count); what is left per candidate is a few multiplications.
+
+The field names of `MemoryTerms` and `CandidateMetrics` are the contract; fields added later come
+at the end with defaults.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from advisor.core import compute, cost, memory, power
+from advisor.core.memory import Shape
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,3 +73,455 @@ class CandidateMetrics:
     rent_usd: float | None      # rent for the run (training) or for 30 days (inference), USD
     energy_usd: float | None    # electricity for the run (training) or 30 days (inference) when owned, USD
     crosses_pcie_tp: bool       # tensor parallelism over PCIe (no NVLink) or across nodes
+    # --- added after the first contract (all defaulted)
+    buy_usd_low: float | None = None       # capex range, USD
+    buy_usd_high: float | None = None
+    rent_usd_low: float | None = None      # rent range for the same period as rent_usd, USD
+    rent_usd_high: float | None = None
+    ttft_s: float | None = None            # inference: prefill of one full context on one replica, s
+    host_ram_bytes: int = 0                # CPU RAM per node needed by offloaded state, bytes
+    break_even_hours: float | None = None  # hours of use after which buying beats renting (mid prices)
+
+
+TRAINING_TASKS = ("pretrain", "finetune", "lora", "qlora")
+TASKS = (*TRAINING_TASKS, "inference")
+
+DEFAULT_SEQ = {"pretrain": 4096, "finetune": 2048, "lora": 2048, "qlora": 2048}
+"""Training sequence length when the user gives none. Pretraining: 4096 — Llama 2 pretrained at 4K
+and Llama 3 at 8K, so 4K is the modern floor; fine-tuning: 2048, the common SFT length (Alpaca-style
+data fits; longer data needs the user's figure). Capped at the model's max context."""
+
+DEFAULT_FINETUNE_TOKENS = 100_000_000
+"""Tokens of one fine-tuning epoch when the user gives none: 100M (e.g. 50k examples x 2K tokens) —
+an assumption the report states."""
+
+CHINCHILLA_TOKENS_PER_PARAM = 20
+"""Pretraining tokens when none are given: ~20 per parameter, compute-optimal (Hoffmann et al. 2022,
+arXiv:2203.15556)."""
+
+DEFAULT_LORA_RANK = 16
+DEFAULT_LORA_TARGETS = frozenset({"q", "k", "v", "o", "gate", "up", "down"})
+"""LoRA on every linear layer: the QLoRA paper found adapting all linear layers necessary to match full
+fine-tuning (arXiv:2305.14314 §4); rank 16 is the common modern default (PEFT's own default is 8 on q, v)."""
+
+DEFAULT_CONTEXT = 4096
+DEFAULT_IMAGE_BATCH = 32
+SERVING_DAYS = 30
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    """One job, fully specified: what to train or serve, on how much data, at which precision.
+
+    Built by `workload_from_profile`; every default it chose is listed in `assumptions`.
+    """
+
+    task: str                       # pretrain | finetune | lora | qlora | inference
+    model_id: str                   # catalogue id (or 'custom-<n>' / the config's name)
+    model_name: str
+    shape: Shape
+    params: int                     # total parameters
+    active_params: int              # parameters per token (MoE)
+    trainable_params: int           # what the optimizer updates (LoRA: adapters only; inference: 0)
+    tokens: float | None            # training tokens, epochs included (LLMs)
+    samples: float | None           # training samples, epochs included (images)
+    seq_len: int                    # training sequence length, tokens
+    micro_batch: int                # sequences (or images) per GPU per step
+    precision: str = "bf16-mixed"
+    optimizer: str = "adamw"
+    attention: str = "sdpa"
+    lora_rank: int = DEFAULT_LORA_RANK
+    lora_targets: frozenset[str] = DEFAULT_LORA_TARGETS
+    concurrency: int = 1            # serving: concurrent sequences
+    context_tokens: int = DEFAULT_CONTEXT  # serving: tokens per sequence
+    weights_dtype: str = "bf16"     # serving weights
+    kv_dtype: str = "bf16"          # serving KV cache
+    pue: float = 1.4
+    electricity_usd_per_kwh: float = 0.12
+    forward_flops_per_sample: float | None = None  # non-LLM
+    max_gpus: int = 1024
+    assumptions: tuple[tuple[str, str], ...] = ()
+    _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @property
+    def is_training(self) -> bool:
+        return self.task != "inference"
+
+
+def _model_spec(profile, kb):
+    from advisor.core import params as params_mod
+
+    if profile.model:
+        spec = kb.model(profile.model)
+        if spec is None:
+            raise ValueError(f"unknown model {profile.model!r}")
+        return spec
+    text = (profile.model_text or "").strip()
+    if text.lower().endswith(".json"):
+        return params_mod.load_hf_config(text)
+    if profile.params:
+        return params_mod.spec_from_param_count(profile.params)
+    if text:
+        spec = kb.model(text)
+        if spec is not None:
+            return spec
+    raise ValueError("the profile names no model and no parameter count")
+
+
+def workload_from_profile(profile, kb) -> Workload:
+    """A `Workload` from a `Profile` and the knowledge base.
+
+    Model: `profile.model` via `kb.model`, else a config.json path in `model_text`, else a
+    Llama-shaped stand-in for `profile.params`. Missing figures take the defaults above and are
+    recorded in `assumptions` (key, value) for the report. Raises ValueError when no model is known.
+    """
+    from advisor.core import params as params_mod
+
+    spec = _model_spec(profile, kb)
+    shape = memory.shape_from_spec(spec)
+    notes: list[tuple[str, str]] = []
+    task = profile.task
+    if task is None:
+        task = "finetune"
+        notes.append(("task", "finetune"))
+    llm = spec.kind in ("decoder", "moe", "encoder")
+    seq = profile.seq_len
+    if seq is None:
+        seq = DEFAULT_SEQ.get(task, 2048)
+        if spec.max_context:
+            seq = min(seq, spec.max_context)
+        if llm and task != "inference":
+            notes.append(("seq_len", str(seq)))
+    epochs = profile.epochs or 1.0
+    tokens = samples = None
+    if task != "inference":
+        if llm:
+            if profile.tokens:
+                tokens = profile.tokens * epochs
+            elif profile.samples:
+                tokens = profile.samples * seq * epochs
+                notes.append(("tokens", f"{profile.samples} samples x {seq} tokens"))
+            elif task == "pretrain":
+                tokens = CHINCHILLA_TOKENS_PER_PARAM * shape.params * epochs
+                notes.append(("tokens", f"{CHINCHILLA_TOKENS_PER_PARAM} per parameter (Chinchilla)"))
+            else:
+                tokens = DEFAULT_FINETUNE_TOKENS * epochs
+                notes.append(("tokens", f"{DEFAULT_FINETUNE_TOKENS:,}"))
+        else:
+            samples = (profile.samples or 1_000_000) * epochs
+            if not profile.samples:
+                notes.append(("samples", "1,000,000 images"))
+    micro_batch = 1 if llm or spec.kind == "moe" else DEFAULT_IMAGE_BATCH
+    if not llm and task != "inference":
+        notes.append(("micro_batch", str(micro_batch)))
+    trainable = shape.params
+    rank, targets = DEFAULT_LORA_RANK, DEFAULT_LORA_TARGETS
+    if task in ("lora", "qlora"):
+        try:
+            trainable = params_mod.lora_trainable_params(spec, rank, targets)
+        except ValueError:
+            trainable = int(shape.params * 0.005)
+            notes.append(("trainable_params", "0.5 % of the model (no transformer dimensions)"))
+        notes.append(("lora", f"rank {rank} on q,k,v,o,gate,up,down"))
+    elif task == "inference":
+        trainable = 0
+    context = profile.context_tokens or min(DEFAULT_CONTEXT, spec.max_context or DEFAULT_CONTEXT)
+    if task == "inference" and not profile.context_tokens:
+        notes.append(("context_tokens", str(context)))
+    concurrency = profile.concurrency or 1
+    if task == "inference" and not profile.concurrency:
+        notes.append(("concurrency", "1"))
+    max_gpus = {"pretrain": 16384, "finetune": 512, "lora": 128, "qlora": 64, "inference": 1024}[task]
+    return Workload(
+        task=task, model_id=spec.id, model_name=spec.name, shape=shape, params=shape.params,
+        active_params=shape.active_params, trainable_params=int(trainable), tokens=tokens, samples=samples,
+        seq_len=int(seq), micro_batch=micro_batch, precision=profile.precision, optimizer="adamw",
+        lora_rank=rank, lora_targets=targets, concurrency=int(concurrency), context_tokens=int(context),
+        pue=profile.pue, electricity_usd_per_kwh=profile.electricity_usd_per_kwh,
+        forward_flops_per_sample=getattr(spec, "forward_flops_per_sample", None),
+        max_gpus=max_gpus, assumptions=tuple(notes),
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# Sweep
+
+
+def _counts(limit: int) -> list[int]:
+    out, n = [], 1
+    while n <= limit:
+        out.append(n)
+        n *= 2
+    return out
+
+
+def _training_configs(w: Workload, count: int) -> list[tuple[str, int, int]]:
+    """(strategy, tp, pp) worth evaluating at `count` GPUs (tp within one 8-GPU node)."""
+    if count == 1:
+        return [("single", 1, 1)]
+    lora = w.task in ("lora", "qlora")
+    configs: list[tuple[str, int, int]] = [("ddp", 1, 1)]
+    if lora:
+        configs.append(("zero3", 1, 1))  # FSDP/ZeRO-3 sharding of the frozen base (FSDP + QLoRA)
+        return configs
+    configs += [("zero2", 1, 1), ("zero3", 1, 1)]
+    if not w.shape.is_transformer or w.shape.kind in ("vit", "cnn", "diffusion"):
+        return configs
+    for t in (2, 4, 8):
+        if t <= count and t <= w.shape.heads:
+            configs.append((f"tp{t}", t, 1))
+    if count >= 16:
+        t = 8
+        p = 2
+        while t * p <= count and p <= max(1, w.shape.layers // 2) and p <= 64:
+            configs.append((f"tp{t}-pp{p}", t, p))
+            p *= 2
+    return configs
+
+
+def _checkpoint_order(w: Workload, megatron: bool) -> tuple[str, ...]:
+    if megatron or w.attention == "eager":
+        return ("none", "selective", "full")
+    return ("none", "full")
+
+
+def _training_memory(w: Workload, count: int, strategy: str, tp: int, pp: int, ckpt: str) -> memory.TrainingMemory:
+    key = ("mem", count, strategy, tp, pp, ckpt)
+    hit = w._cache.get(key)
+    if hit is None:
+        hit = memory.training_memory(
+            w.shape, task=w.task, batch=w.micro_batch, seq=w.seq_len, count=count,
+            strategy=strategy if tp == 1 and pp == 1 else "megatron", tp=tp, pp=pp, checkpointing=ckpt,
+            attention=w.attention, precision=w.precision, optimizer=w.optimizer, lora_rank=w.lora_rank,
+            lora_targets=w.lora_targets, trainable_params=w.trainable_params,
+        )
+        w._cache[key] = hit
+    return hit
+
+
+def _gpu_consts(w: Workload, gpu) -> dict:
+    key = ("gpu", gpu.id)
+    hit = w._cache.get(key)
+    if hit is None:
+        cap = memory.usable_bytes(gpu.memory_gb)
+        hit = {"cap": cap, "serve_cap": int(cap * memory.SERVING_MEMORY_FRACTION)}
+        w._cache[key] = hit
+    return hit
+
+
+def sweep(workload: Workload, gpus: Iterable) -> list[CandidateMetrics]:
+    """Every sensible GPU x count x strategy for the workload, with its numbers.
+
+    Training: counts 1, 2, 4, ... up to `workload.max_gpus` (and the GPU's node size times 2^k);
+    strategies single / ddp / zero2 / zero3 (LoRA: ddp, zero3) and, for transformers, tensor
+    parallelism inside a node (tp2, tp4, tp8) and tp8 x pipeline stages from 16 GPUs up. For each,
+    activation checkpointing is chosen automatically: none if that fits, else selective (Megatron or
+    eager attention), else full; when nothing fits the candidate carries full checkpointing and
+    fits=False.
+    Inference: replicas of tp1/tp2/tp4/tp8 groups; counts double until the concurrency is served
+    (then one more), up to `workload.max_gpus`.
+    """
+    gpus = list(gpus)
+    if workload.is_training:
+        return _sweep_training(workload, gpus)
+    return _sweep_inference(workload, gpus)
+
+
+def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, ckpt: str):
+    """GPU-independent numbers of one configuration: memory terms and run volumes (cached per workload)."""
+    key = ("cfg", count, strategy, tp, pp, ckpt)
+    hit = w._cache.get(key)
+    if hit is None:
+        mem = _training_memory(w, count, strategy, tp, pp, ckpt)
+        terms = MemoryTerms(int(mem.weights), int(mem.gradients), int(mem.optimizer), int(mem.activations),
+                            0, int(mem.overhead))
+        vol = None
+        shape = w.shape
+        if w.tokens is not None and shape.is_transformer and shape.kind != "vit":
+            vol = compute.training_volumes(
+                shape, tokens=w.tokens, seq=w.seq_len, count=count, task=w.task, precision=w.precision,
+                checkpointing=ckpt, tp=tp, pp=pp, zero_stage=memory.ZERO_STAGE.get(strategy, 1),
+                micro_batch=w.micro_batch, trainable_params=w.trainable_params,
+            )
+        elif w.samples is not None:
+            fwd = w.forward_flops_per_sample
+            if fwd is None and shape.kind == "vit" and shape.tokens_per_sample:
+                n = shape.tokens_per_sample
+                # 2·N per token for the weights + 4·L·n·h for scores and values (PaLM-style), per image
+                fwd = 2.0 * shape.params * n + 4.0 * shape.layers * n * n * shape.hidden
+            if fwd is not None:
+                flops = (4.0 if ckpt == "full" else 3.0) * fwd * w.samples  # forward + backward (2x) [+ recompute]
+                vol = compute.TrainingVolumes(flops, 0.0, 0.0, 0.0, 0.0, 2.0 / 3.0)
+        hit = (terms, terms.total, vol, int(mem.host_ram))
+        w._cache[key] = hit
+    return hit
+
+
+def _gpu_count_consts(w: Workload, gpu, count: int) -> tuple:
+    """Power, MFU range, capex and rent of `count` GPUs of one model (workload-wide PUE and tariff), cached."""
+    key = ("gc", id(gpu), count)
+    hit = w._cache.get(key)
+    if hit is not None and hit[0] is gpu:
+        return hit[1]
+    it_w, node_w, nodes = power.configuration_power_w(gpu, count)
+    avg_kw = power.average_power_w(it_w) / 1000.0
+    buy = cost.capex_usd(gpu, count)
+    rate = cost.rent_usd_per_hour(gpu, count)
+    be = None
+    if buy is not None and rate is not None:
+        be = cost.break_even_hours(buy.mid, rate.mid, avg_kw, w.electricity_usd_per_kwh, w.pue)
+        be = None if math.isinf(be) else be
+    value = (it_w, node_w, nodes, avg_kw, it_w * w.pue, compute.mfu_range(gpu.architecture, nodes), buy, rate, be)
+    w._cache[key] = (gpu, value)
+    return value
+
+
+def _training_plan(w: Workload) -> list[tuple[int, list]]:
+    """Per count: (strategy, tp, pp, dp, records in checkpointing order) — all GPU-independent, cached."""
+    plan = w._cache.get("plan")
+    if plan is None:
+        plan = []
+        for count in _counts(w.max_gpus):
+            rows = []
+            for strategy, tp, pp in _training_configs(w, count):
+                order = _checkpoint_order(w, tp > 1 or pp > 1)
+                recs = [(ckpt, *_config_record(w, count, strategy, tp, pp, ckpt)) for ckpt in order]
+                rows.append((strategy, tp, pp, count // (tp * pp), recs))
+            plan.append((count, rows))
+        w._cache["plan"] = plan
+    return plan
+
+
+def _sweep_training(w: Workload, gpus: list) -> list[CandidateMetrics]:
+    out: list[CandidateMetrics] = []
+    append = out.append
+    plan = _training_plan(w)
+    pue = w.pue
+    price_kwh = w.electricity_usd_per_kwh
+    time_range = compute.time_range_s
+    for gpu in gpus:
+        cap = _gpu_consts(w, gpu)["cap"]
+        per_node = max(1, gpu.max_per_node)
+        peak = compute.peak_flops(gpu, w.precision)
+        hbm = gpu.bandwidth_tbps * 1e12
+        pcie_tp = not gpu.nvlink
+        gid = gpu.id
+        for count, rows in plan:
+            it_w, node_w, nodes, avg_kw, facility, mfu, buy, rate, be = _gpu_count_consts(w, gpu, count)
+            buy_mid, buy_lo, buy_hi = (buy.mid, buy.low, buy.high) if buy else (None, None, None)
+            rate_mid = rate.mid if rate else None
+            links: dict[int, tuple[float, float]] = {}
+            for strategy, tp, pp, dp, recs in rows:
+                if tp > per_node:
+                    continue
+                for rec in recs:
+                    if rec[2] <= cap:
+                        break
+                ckpt, terms, total, vol, host_ram = rec
+                crosses = tp > 1 and pcie_tp
+                if vol is None:
+                    append(CandidateMetrics(
+                        gid, count, nodes, strategy, tp, pp, dp, ckpt, terms, cap, total <= cap, cap - total,
+                        None, None, None, None, None, None, it_w, facility, node_w, None,
+                        buy_mid, rate_mid, None, None, crosses, buy_lo, buy_hi, None, None, None, host_ram, be,
+                    ))
+                    continue
+                link = links.get(tp)
+                if link is None:
+                    link = links[tp] = compute.gpu_links(gpu, count, tp)
+                low_s, mid_s, high_s = time_range(vol, count, peak, mfu, link[0], link[1], hbm)
+                hours = mid_s / 3600.0
+                kwh = avg_kw * hours * pue
+                if rate is not None:
+                    rent_mid, rent_lo, rent_hi = rate_mid * hours, rate.low * hours, rate.high * hours
+                else:
+                    rent_mid = rent_lo = rent_hi = None
+                append(CandidateMetrics(
+                    gid, count, nodes, strategy, tp, pp, dp, ckpt, terms, cap, total <= cap, cap - total,
+                    mid_s, low_s, high_s, mfu[1], None, None, it_w, facility, node_w, kwh,
+                    buy_mid, rate_mid, rent_mid, kwh * price_kwh, crosses,
+                    buy_lo, buy_hi, rent_lo, rent_hi, None, host_ram, be,
+                ))
+    return out
+
+
+def _inference_tp(w: Workload, tp: int) -> tuple:
+    """GPU-independent serving numbers of a tp-way replica: (memory at one sequence, KV bytes of one
+    sequence, KV bytes per token on the whole replica, fixed bytes per GPU), cached."""
+    key = ("inf", tp)
+    hit = w._cache.get(key)
+    if hit is None:
+        shape = w.shape
+        base = memory.inference_memory(shape, context=w.context_tokens, concurrency=1,
+                                       weights_dtype=w.weights_dtype, kv_dtype=w.kv_dtype, tp=tp)
+        kv_seq = memory.kv_cache_bytes(shape, w.context_tokens, 1, w.kv_dtype, tp) if shape.is_transformer else 0.0
+        kv_tok = memory.kv_bytes_per_token(shape, w.kv_dtype, tp=1) if shape.is_transformer else 0.0
+        m = memory.ALLOCATOR_MARGIN
+        fixed = (base.weights + base.workspace + base.communication) * (1 + m) + base.cuda_context
+        hit = (base, kv_seq, kv_tok, fixed)
+        w._cache[key] = hit
+    return hit
+
+
+def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
+    out: list[CandidateMetrics] = []
+    shape = w.shape
+    conc = w.concurrency
+    m = memory.ALLOCATOR_MARGIN
+    wbytes = memory.weight_bytes(shape.params, w.weights_dtype)
+    hours = 24.0 * SERVING_DAYS
+    for gpu in gpus:
+        cap = _gpu_consts(w, gpu)["serve_cap"]
+        per_node = max(1, gpu.max_per_node)
+        options = []
+        for tp in (1, 2, 4, 8):
+            if tp > per_node or (shape.is_transformer and tp > shape.heads):
+                continue
+            base, kv_seq, kv_tok, fixed = _inference_tp(w, tp)
+            room = cap - fixed
+            per_seq = kv_seq * (1 + m)
+            if room <= 0:
+                max_seq = 0
+            elif per_seq <= 0:
+                max_seq = conc
+            else:
+                max_seq = int(room // per_seq)
+            ttft = compute.prefill_seconds(shape, gpu, tokens=w.context_tokens, tp=tp) if max_seq else None
+            options.append((tp, base, kv_seq, kv_tok, fixed, max_seq, ttft))
+        served_at = 0
+        count = 1
+        while count <= w.max_gpus and not (served_at and count > 2 * served_at):
+            it_w, node_w, nodes, avg_kw, facility, _mfu, buy, rate, be = _gpu_count_consts(w, gpu, count)
+            kwh = avg_kw * hours * w.pue
+            e_usd = kwh * w.electricity_usd_per_kwh
+            buy_mid, buy_lo, buy_hi = (buy.mid, buy.low, buy.high) if buy else (None, None, None)
+            if rate is not None:
+                rate_mid, rent_mid, rent_lo, rent_hi = rate.mid, rate.mid * hours, rate.low * hours, rate.high * hours
+            else:
+                rate_mid = rent_mid = rent_lo = rent_hi = None
+            for tp, base, kv_seq, kv_tok, fixed, max_seq, ttft in options:
+                if tp > count:
+                    continue
+                replicas = count // tp
+                batch = -(-conc // replicas)  # sequences per replica
+                kv_b = kv_seq * batch
+                terms = MemoryTerms(int(base.weights), 0, 0, 0, int(kv_b), int(fixed - base.weights + m * kv_b))
+                total = terms.total
+                fits = total <= cap
+                if max_seq > 0:
+                    eff_batch = batch if batch < max_seq else max_seq
+                    step = compute.decode_step_seconds(shape, gpu, weights_bytes=wbytes, context=w.context_tokens,
+                                                       batch=eff_batch, kv_bytes_per_token=kv_tok, tp=tp)
+                    tps = replicas * eff_batch / step
+                else:
+                    tps = 0.0
+                out.append(CandidateMetrics(
+                    gpu.id, count, nodes, "replicas" if tp == 1 else f"tp{tp}", tp, 1, replicas, "none", terms, cap,
+                    fits, cap - total, None, None, None, None, tps, max_seq * replicas, it_w, facility, node_w, kwh,
+                    buy_mid, rate_mid, rent_mid, e_usd, tp > 1 and not gpu.nvlink,
+                    buy_lo, buy_hi, rent_lo, rent_hi, ttft, 0, be,
+                ))
+                if fits and not served_at:
+                    served_at = count
+            count *= 2  # stops one doubling after the first count that serves everyone
+    return out

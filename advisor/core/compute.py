@@ -1,0 +1,381 @@
+"""Time: how long a training run takes on a configuration, and how fast a serving replica answers.
+
+Why this module exists: after "does it fit", buyers ask "how long" and "how many users". Both come
+from arithmetic that published runs can check: training FLOPs (6·N·D, 8·N·D with full recompute,
+plus attention) divided by what the GPUs achieve (peak x model-FLOPs utilisation, a range by GPU
+family and scale), plus the communication the overlap cannot hide; decode speed from memory
+bandwidth (bytes read per token / (bandwidth x 0.76)); prefill from compute (x 0.68). Results are
+(low, expected, high) ranges, never one point. Seconds, FLOP/s, bytes/s.
+
+Sources (shared/reference/numeric-anchors.md "NA", gpu-catalogue.md "GC"):
+- 6·N·D and the forward 2N + attention (Kaplan et al. arXiv:2001.08361; EleutherAI "Transformer Math
+  101"); PaLM's 6N + 12·L·H·Q·T per token for attention; 8·N·D with full recompute
+  (ml-engineering, Megatron-LM 2021) — NA §1.6.
+- MFU priors: Llama 3 405B 38-43 % on H100; LLaMA/Llama 2 on A100 0.39-0.48 (implied); Megatron
+  41.5-56.3 % — NA §1.6, GT-07, GT-26. Scaled per GPU family by achievable matmul (MAMF) / peak,
+  GC §2a (A100 86.9 %, H100 80.3 %, B200 77.6 %, MI300X 51.4 %, Gaudi 2 96.9 %, Gaudi 3 74.1 %).
+- Decode efficiency 0.76: FasterTransformer 13B fp16 on A100-40GB, 22.0 ms/token measured vs
+  16.7 ms ideal; prefill 0.68: the same run's 63.17 ms prefill of 512 tokens vs 42.7 ms ideal (GT-21).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from advisor.core.memory import QLORA_NF4_BITS, Shape
+
+DECODE_BANDWIDTH_EFFICIENCY = 0.76
+"""Achieved / peak HBM bandwidth while decoding: FasterTransformer 13B fp16, A100-40GB, 22.0 ms/token
+measured vs 26 GB / 1555 GB/s = 16.7 ms ideal (kipply via cli99/llm-analysis; NA GT-21)."""
+
+PREFILL_FLOPS_EFFICIENCY = 0.68
+"""Achieved / peak tensor FLOP/s in prefill: the same FasterTransformer run, 63.17 ms for 512 tokens vs
+2 x 13e9 x 512 / 312 TFLOPS = 42.7 ms ideal (NA GT-21); llm-analysis: "up to 0.7 for inference"."""
+
+LINK_EFFICIENCY = 0.8
+"""Bus bandwidth NCCL collectives reach as a share of the link's per-direction peak (our assumption,
+typical of nccl-tests on NVLink and InfiniBand); applied to every link below."""
+
+COLLECTIVE_LATENCY_S = 10e-6
+"""Fixed cost of one small all-reduce inside a node (our assumption: nccl-tests small-message latency
+on NVLink is of the order of 10 us). Matters for TP decode, where each layer waits on two of them."""
+
+MAMF_EFFICIENCY: dict[str, float] = {
+    "ampere": 0.869, "hopper": 0.803, "blackwell": 0.776, "cdna3": 0.514,
+    "gaudi2": 0.969, "gaudi3": 0.741,
+}
+"""Maximum achievable matmul FLOPS / theoretical dense BF16, by architecture (ml-engineering MAMF table,
+GC §2a; MI325X 60.4 % is not separable by architecture, so cdna3 takes MI300X's 51.4 %)."""
+
+_MAMF_REFERENCE = MAMF_EFFICIENCY["hopper"]
+_MAMF_DEFAULT = 0.80  # architectures without a published MAMF figure (volta, turing, ada, cdna2): as Hopper
+
+MFU_SINGLE_NODE = (0.30, 0.42, 0.52)
+"""Model-FLOPs utilisation (low, expected, high) of a well-tuned run on Hopper inside one node.
+Llama 3 405B: 38-43 % on H100 (arXiv:2407.21783 Table 4); implied 6ND MFU of LLaMA/Llama 2 on A100
+0.39-0.48 (NA GT-26); Megatron with SP + selective recompute 41.5-56.3 % (GT-07). Other families are
+scaled by their MAMF/peak ratio relative to Hopper (A100 -> 0.45 expected, MI300X -> 0.27)."""
+
+MFU_SCALE_PER_DOUBLING = 0.01
+"""MFU lost per doubling of nodes beyond one, floored at 0.9x: Llama 3 measured 43 % on 8K GPUs and
+41 % on 16K (arXiv:2407.21783 Table 4) — a couple of points per doubling at the largest scale."""
+
+NETWORK_BYTES_PER_S_PER_GPU_NVLINK_NODE = 50e9
+"""Inter-node bandwidth per GPU in an NVLink (HGX/DGX-class) server: one 400 Gb/s InfiniBand/RoCE port
+per GPU (DGX H100: eight ConnectX-7 400 Gb/s; supercluster.blog DGX H100 hardware)."""
+
+NETWORK_BYTES_PER_NODE_OTHER = 25e9
+"""Inter-node bandwidth of a PCIe server or workstation: 200 Gb/s per node (our assumption: one
+dual-port 100 GbE or one 200 Gb/s NIC); Dettmers asks for >= 50 Gb/s InfiniBand beyond two machines."""
+
+GLOBAL_BATCH_TOKENS = {"pretrain": 4_000_000, "finetune": 262_144, "lora": 262_144, "qlora": 262_144}
+"""Tokens per optimizer step, which sets how often gradients are synchronised and the pipeline bubble:
+Llama 2/3 pretraining used 4M-token batches; fine-tunes commonly 64-128 sequences of 2-4K tokens (our
+assumption: 128 x 2048)."""
+
+
+def mamf_efficiency(architecture: str) -> float:
+    """Achievable / peak dense matmul FLOPS for an architecture (GC §2a), 0.80 when unpublished."""
+    return MAMF_EFFICIENCY.get(architecture, _MAMF_DEFAULT)
+
+
+def mfu_range(architecture: str, nodes: int = 1) -> tuple[float, float, float]:
+    """(low, expected, high) MFU for a GPU family at a node count (see MFU_SINGLE_NODE)."""
+    scale = mamf_efficiency(architecture) / _MAMF_REFERENCE
+    if nodes > 1:
+        scale *= max(0.9, 1.0 - MFU_SCALE_PER_DOUBLING * math.log2(nodes))
+    lo, mid, hi = MFU_SINGLE_NODE
+    return (lo * scale, mid * scale, min(0.75, hi * scale))
+
+
+def peak_flops(gpu, precision: str = "bf16-mixed") -> float:
+    """Dense tensor FLOP/s a training or inference precision runs at on `gpu` (a GpuSpec).
+
+    bf16/fp16 paths use the dense 16-bit tensor rate (FP32-accumulate on GeForce: the catalogue
+    already stores it), fp8 uses the FP8 rate where the hardware has one, fp32 the non-tensor FP32
+    rate (TF32 is not assumed: PyTorch leaves it off for matmuls by default).
+    """
+    if precision.startswith("fp8") and gpu.fp8_tflops:
+        return gpu.fp8_tflops * 1e12
+    if precision == "fp32":
+        return (gpu.fp32_tflops or gpu.fp16_tflops / 8) * 1e12
+    if precision.startswith("fp16"):
+        return gpu.fp16_tflops * 1e12
+    return (gpu.bf16_tflops or gpu.fp16_tflops) * 1e12
+
+
+# ------------------------------------------------------------------------------------------------
+# Training FLOPs
+
+
+def training_flops_per_token(shape: Shape, seq: int, *, task: str = "pretrain", checkpointing: str = "none") -> float:
+    """Training FLOPs per token.
+
+    Weight matmuls: forward 2·N, backward 4·N (gradient w.r.t. inputs and w.r.t. weights), 6·N in
+    all (Kaplan); N counts the parameters used per token (MoE: active) without the input embedding
+    (a lookup). LoRA/QLoRA: the frozen base skips the weight gradient, so forward 2·N + backward
+    2·N = 4·N, plus 6·T for the adapters (our derivation from the two backward matmuls of a
+    linear layer). Full recompute runs the forward again: +2·N (8·N·D, ml-engineering).
+    Attention scores and values: 12·L·s·(a·d) per token for forward + backward (PaLM's MFU formula,
+    arXiv:2204.02311 App. B), +4·L·s·(a·d) when recomputed; the same for LoRA (attention has no weights).
+    """
+    n = float(shape.active_params)
+    if shape.vocab and shape.kind in ("decoder", "moe") and not shape.tied:
+        n -= shape.embedding_params
+    elif shape.kind == "encoder":
+        n -= shape.embedding_params
+    lora = task in ("lora", "qlora")
+    weight_factor = 4.0 if lora else 6.0
+    if checkpointing == "full":
+        weight_factor += 2.0
+    attn = 0.0
+    if shape.is_transformer and shape.kind != "cnn":
+        s = shape.tokens_per_sample or seq
+        attn = 12.0 * shape.layers * s * shape.heads * shape.head_dim
+        if checkpointing in ("full", "selective"):
+            attn *= 16.0 / 12.0
+    return weight_factor * n + attn
+
+
+def training_flops(shape: Shape, tokens: float, seq: int, *, task: str = "pretrain", checkpointing: str = "none",
+                   trainable_params: float = 0.0) -> float:
+    """Training FLOPs for `tokens` tokens (already multiplied by epochs)."""
+    per_token = training_flops_per_token(shape, seq, task=task, checkpointing=checkpointing)
+    if task in ("lora", "qlora"):
+        per_token += 6.0 * trainable_params
+    return per_token * tokens
+
+
+# ------------------------------------------------------------------------------------------------
+# Communication
+
+
+def interconnect_bytes_per_s(gpu) -> float:
+    """GPU-to-GPU bandwidth inside a node, per direction, bytes/s (NVLink, or PCIe when none)."""
+    return gpu.interconnect_gbps * 1e9
+
+
+def network_bytes_per_s_per_gpu(gpu) -> float:
+    """Bandwidth each GPU gets to other nodes, bytes/s."""
+    if gpu.nvlink and gpu.segment == "datacenter":
+        return NETWORK_BYTES_PER_S_PER_GPU_NVLINK_NODE
+    return NETWORK_BYTES_PER_NODE_OTHER / max(1, gpu.max_per_node)
+
+
+def pipeline_bubble_fraction(pp: int, microbatches: int) -> float:
+    """Idle share of a 1F1B pipeline: (p - 1) / (m + p - 1) (Narayanan et al. 2021, arXiv:2104.04473)."""
+    if pp <= 1:
+        return 0.0
+    return (pp - 1) / (max(1, microbatches) + pp - 1)
+
+
+# ------------------------------------------------------------------------------------------------
+# Training time
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingTime:
+    """Wall-clock range of a run, seconds, and the MFU assumed at the expected point."""
+
+    low_s: float
+    expected_s: float
+    high_s: float
+    mfu: float
+    flops: float
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingVolumes:
+    """What a run has to move and compute, independent of the GPU model (so the planner computes it
+    once per configuration and reuses it for every GPU)."""
+
+    flops: float                # model FLOPs of the whole run
+    tp_bytes: float             # tensor-parallel traffic per GPU over the run, bytes (exposed)
+    dp_bytes: float             # gradient-sync traffic per GPU over the run, bytes (overlappable)
+    dequant_bytes: float        # QLoRA: HBM traffic per GPU for NF4 dequantisation over the run, bytes
+    bubble: float               # pipeline idle share
+    backward_share: float       # share of compute in the backward pass (what DP sync can hide behind)
+
+
+def training_volumes(
+    shape: Shape,
+    *,
+    tokens: float,
+    seq: int,
+    count: int,
+    task: str = "pretrain",
+    precision: str = "bf16-mixed",
+    checkpointing: str = "none",
+    tp: int = 1,
+    pp: int = 1,
+    zero_stage: int = 0,
+    micro_batch: int = 1,
+    trainable_params: float = 0.0,
+) -> TrainingVolumes:
+    """FLOPs and communication of a run (see `training_time` for how they become seconds).
+
+    Tensor parallelism (Megatron): the layer output is all-reduced twice in forward and twice in
+    backward (attention and MLP), e·h bytes per token each (three times forward with full
+    recompute); a ring all-reduce moves 2(t-1)/t of it per GPU; sequence parallelism turns it into
+    reduce-scatter + all-gather of the same volume. On the critical path: never overlapped.
+    Data parallelism: once per optimizer step (GLOBAL_BATCH_TOKENS) a ring all-reduce moves
+    2(dp-1)/dp of the gradient bytes; ZeRO-3/FSDP adds parameter all-gathers, 1.5x the volume of
+    plain data parallelism (ZeRO paper §7: 3Ψ vs 2Ψ). Overlapped with the backward pass.
+    """
+    if tokens <= 0 or count < 1:
+        raise ValueError("tokens and GPU count must be positive")
+    dp = max(1, count // (tp * pp))
+    element = 4 if precision == "fp32" else 2
+    flops = training_flops(shape, tokens, seq, task=task, checkpointing=checkpointing,
+                           trainable_params=trainable_params)
+    tp_bytes = 0.0
+    if tp > 1 and shape.is_transformer:
+        per_layer = 6 if checkpointing == "full" else 4
+        per_token = per_layer * shape.layers * element * shape.hidden * 2 * (tp - 1) / tp
+        tp_bytes = per_token * tokens / dp  # each TP group handles tokens/dp tokens
+    lora = task in ("lora", "qlora")
+    grad_bytes = (trainable_params if lora else shape.params) * element / (tp * pp)
+    global_tokens = max(GLOBAL_BATCH_TOKENS.get(task, 262_144), dp * micro_batch * seq)
+    steps = tokens / global_tokens
+    dp_bytes = 0.0
+    if dp > 1:
+        dp_bytes = 2.0 * (dp - 1) / dp * grad_bytes * steps * (1.5 if zero_stage >= 3 else 1.0)
+    microbatches = max(1, int(global_tokens / (dp * micro_batch * seq)))
+    bubble = pipeline_bubble_fraction(pp, microbatches)
+    dequant = 0.0
+    if task == "qlora" and shape.linear_params:
+        passes = 3 if checkpointing == "full" else 2
+        per_pass = shape.linear_params / (tp * pp) * (QLORA_NF4_BITS / 8 + 2 + 2)
+        dequant = passes * per_pass * tokens / (dp * micro_batch * seq)
+    return TrainingVolumes(flops, tp_bytes, dp_bytes, dequant, bubble, 0.5 if lora else 2.0 / 3.0)
+
+
+def time_from_volumes(
+    v: TrainingVolumes,
+    *,
+    count: int,
+    peak_flops_per_s: float,
+    mfu: tuple[float, float, float],
+    tp_link_bytes_per_s: float,
+    dp_link_bytes_per_s: float,
+    hbm_bytes_per_s: float,
+) -> TrainingTime:
+    """Turn volumes into a (low, expected, high) wall-clock range on one GPU model."""
+    low, mid, high = time_range_s(v, count, peak_flops_per_s, mfu, tp_link_bytes_per_s, dp_link_bytes_per_s,
+                                  hbm_bytes_per_s)
+    return TrainingTime(low, mid, high, mfu[1], v.flops)
+
+
+def time_range_s(v: TrainingVolumes, count: int, peak_flops_per_s: float, mfu: tuple[float, float, float],
+                 tp_link_bytes_per_s: float, dp_link_bytes_per_s: float, hbm_bytes_per_s: float,
+                 ) -> tuple[float, float, float]:
+    """(low, expected, high) seconds: compute at the high / expected / low MFU, plus exposed TP traffic
+    and QLoRA dequantisation, over (1 - bubble), plus the DP traffic the backward pass cannot hide."""
+    tp_s = v.tp_bytes / (tp_link_bytes_per_s * LINK_EFFICIENCY) if v.tp_bytes else 0.0
+    dp_s = v.dp_bytes / (dp_link_bytes_per_s * LINK_EFFICIENCY) if v.dp_bytes else 0.0
+    fixed = tp_s + (v.dequant_bytes / (hbm_bytes_per_s * DECODE_BANDWIDTH_EFFICIENCY) if v.dequant_bytes else 0.0)
+    work = v.flops / (count * peak_flops_per_s)
+    keep = 1.0 - v.bubble
+    share = v.backward_share
+    c_lo, c_mid, c_hi = work / mfu[2], work / mfu[1], work / mfu[0]
+    e_lo, e_mid, e_hi = dp_s - c_lo * share, dp_s - c_mid * share, dp_s - c_hi * share
+    return ((c_lo + fixed) / keep + (e_lo if e_lo > 0 else 0.0),
+            (c_mid + fixed) / keep + (e_mid if e_mid > 0 else 0.0),
+            (c_hi + fixed) / keep + (e_hi if e_hi > 0 else 0.0))
+
+
+def gpu_links(gpu, count: int, tp: int) -> tuple[float, float]:
+    """(TP link, DP link) bandwidth per direction for `count` GPUs, bytes/s: NVLink/PCIe inside a node,
+    the network (or the slower of the two) once the group spans nodes."""
+    per_node = max(1, gpu.max_per_node)
+    intra = interconnect_bytes_per_s(gpu)
+    net = network_bytes_per_s_per_gpu(gpu)
+    tp_link = intra if tp <= per_node else min(intra, net)
+    dp_link = intra if count <= per_node else min(intra, net)
+    return tp_link, dp_link
+
+
+def training_time(
+    shape: Shape,
+    gpu,
+    *,
+    tokens: float,
+    seq: int,
+    count: int,
+    task: str = "pretrain",
+    precision: str = "bf16-mixed",
+    checkpointing: str = "none",
+    tp: int = 1,
+    pp: int = 1,
+    zero_stage: int = 0,
+    micro_batch: int = 1,
+    trainable_params: float = 0.0,
+) -> TrainingTime:
+    """Time to train on `tokens` tokens (epochs included) on `count` GPUs of one kind.
+
+    compute = FLOPs / (count x peak x MFU); plus exposed TP communication (PCIe or across nodes
+    makes it large), plus the part of gradient synchronisation that the backward pass cannot hide,
+    all divided by (1 - pipeline bubble); QLoRA adds the NF4 dequantisation of every frozen weight
+    in each forward and backward pass (read 4.127 bits + write and re-read 16 bits per weight,
+    memory-bound). The range uses the MFU range; communication is the same at both ends.
+    """
+    v = training_volumes(shape, tokens=tokens, seq=seq, count=count, task=task, precision=precision,
+                         checkpointing=checkpointing, tp=tp, pp=pp, zero_stage=zero_stage,
+                         micro_batch=micro_batch, trainable_params=trainable_params)
+    nodes = math.ceil(count / max(1, gpu.max_per_node))
+    tp_link, dp_link = gpu_links(gpu, count, tp)
+    return time_from_volumes(v, count=count, peak_flops_per_s=peak_flops(gpu, precision),
+                             mfu=mfu_range(gpu.architecture, nodes), tp_link_bytes_per_s=tp_link,
+                             dp_link_bytes_per_s=dp_link, hbm_bytes_per_s=gpu.bandwidth_tbps * 1e12)
+
+
+def time_from_achieved(flops: float, count: int, achieved_flops_per_gpu: float) -> float:
+    """Seconds to do `flops` on `count` GPUs that each achieve `achieved_flops_per_gpu` FLOP/s
+    (Megatron-LM's end-to-end estimate 8·T·P / (n·X) when `flops` = 8·T·P)."""
+    return flops / (count * achieved_flops_per_gpu)
+
+
+# ------------------------------------------------------------------------------------------------
+# Inference
+
+
+def decode_step_seconds(
+    shape: Shape,
+    gpu,
+    *,
+    weights_bytes: float,
+    context: int,
+    batch: int = 1,
+    kv_bytes_per_token: float,
+    tp: int = 1,
+) -> float:
+    """One decode step of `batch` sequences at `context` tokens on a replica of `tp` GPUs.
+
+    Memory-bound: (weights read + KV read) / (tp x bandwidth x 0.76); MoE reads the routed experts
+    only (active share of the weights at batch 1, all experts once batch x top-k covers them).
+    Compute-bound floor: 2·N_active·batch / (tp x peak x 0.68). TP adds two all-reduces per layer
+    (latency-bound at decode sizes).
+    """
+    share = 1.0
+    if shape.experts and shape.params:
+        active = shape.active_params / shape.params
+        coverage = min(1.0, batch * max(1, shape.experts_per_token) / shape.experts)
+        share = active + (1.0 - active) * coverage
+    bytes_read = weights_bytes * share + kv_bytes_per_token * context * batch
+    mem_s = bytes_read / (tp * gpu.bandwidth_tbps * 1e12 * DECODE_BANDWIDTH_EFFICIENCY)
+    compute_s = 2.0 * shape.active_params * batch / (tp * peak_flops(gpu, "bf16") * PREFILL_FLOPS_EFFICIENCY)
+    comm_s = 0.0
+    if tp > 1 and shape.is_transformer:
+        per_allreduce = COLLECTIVE_LATENCY_S + 2.0 * batch * shape.hidden * 2 * (tp - 1) / tp / (
+            interconnect_bytes_per_s(gpu) * LINK_EFFICIENCY)
+        comm_s = 2 * shape.layers * per_allreduce
+    return max(mem_s, compute_s) + comm_s
+
+
+def prefill_seconds(shape: Shape, gpu, *, tokens: int, tp: int = 1, precision: str = "bf16") -> float:
+    """Prefill of `tokens` prompt tokens: (2·N_active·n + 2·L·n²·a·d causal attention) / (tp x peak x 0.68)."""
+    flops = 2.0 * shape.active_params * tokens
+    if shape.is_transformer:
+        flops += 2.0 * shape.layers * tokens * tokens * shape.heads * shape.head_dim
+    return flops / (tp * peak_flops(gpu, precision) * PREFILL_FLOPS_EFFICIENCY)

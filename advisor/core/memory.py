@@ -1,0 +1,726 @@
+"""GPU memory per device, term by term: what a training step or a serving replica keeps on each GPU.
+
+Why this module exists: "will it fit?" is the first question every GPU purchase has to answer, and
+the answer is only trustworthy when each term is visible and sourced (DESIGN.md; the style of
+EleutherAI/cookbook `calc/calc_transformer_mem.py`). A peak is the persistent terms (weights,
+gradients, optimizer state) plus the largest phase (the tensors saved for backward, the loss and
+recompute transients), plus explicit overheads (CUDA context, communication buffers, allocator
+margin). Bytes everywhere; the caller formats GB/GiB.
+
+Sources (shared/reference/numeric-anchors.md, "NA" below):
+- ZeRO (Rajbhandari et al., arXiv:1910.02054) model states, K = 12: 16 bytes/param, sharded per stage (NA §1.2).
+- Korthikanti et al. (arXiv:2205.05198) activations per layer, TP/SP/selective/full recompute, pipeline
+  in-flight micro-batches and the interleave penalty (NA §1.3) — the "megatron" flavour.
+- The "hf" flavour: tensors that PyTorch autograd saves for backward in a Hugging Face transformers
+  decoder (sdpa attention, RMSNorm upcast to fp32, unfused SwiGLU), derived op by op below and
+  checked against measurements with `torch.autograd.graph.saved_tensors_hooks`
+  (tools/calibrate_activations.py, tests/core/data/activation_calibration.json).
+- QLoRA NF4 + double quantisation 4.127 bits/param (Dettmers et al., arXiv:2305.14314; NA §1.4).
+- Overheads: CUDA context, NCCL init (stas00/ml-engineering, NA §1.7); DDP bucket copy (PyTorch
+  DistributedDataParallel docs, `gradient_as_bucket_view`); serving engines' 0.90 pre-allocation.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+GIB = 1 << 30
+GB = 1_000_000_000
+
+# ------------------------------------------------------------------------------------------------
+# Constants, each with its source
+
+CUDA_CONTEXT_BYTES = int(0.5 * GIB)
+"""CUDA context + kernels per process: 0.47 GiB lazy loading (PyTorch 2.1.1, A100), 0.5-2 GiB
+across versions (stas00/ml-engineering training/performance/README.md; NA §1.7)."""
+
+NCCL_BYTES = int(1.5 * GIB)
+"""torch.distributed / NCCL initialisation: +1.5 GiB after the first barrier (0.55 -> 2.00 GiB),
+"~1-2GiB" (stas00/ml-engineering; NA §1.7). Charged whenever more than one GPU talks."""
+
+ALLOCATOR_MARGIN = 0.05
+"""Caching-allocator fragmentation and small temporaries, as a share of the other terms. Megatron-LM
+`theoretical_memory_usage.py` multiplies activations by 1.05 for "optimizer and miscellaneous
+temporaries"; vidur keeps 10 % (NA §1.7). We take 5 % because the big transients are modelled."""
+
+SERVING_MEMORY_FRACTION = 0.90
+"""vLLM `gpu_memory_utilization` and TensorRT-LLM `free_gpu_memory_fraction` default to 0.9: a serving
+engine plans its KV cache inside 90 % of the card (NA §1.5)."""
+
+USABLE_FRACTION = 0.985
+"""Memory a process can allocate, as a share of the vendor's figure read as GiB. PyTorch reports
+"total capacity of 79.19 GiB" on an 80 GB H100 (0.990), 39.59 GiB on an A100-40GB (0.990) and
+23.64 GiB on an RTX 4090 (0.985); the vendor's "80 GB" is 80 GiB of HBM (gpu-catalogue.md
+convention 3: memory "GB" is often really GiB). We take the lower ratio."""
+
+QLORA_NF4_BITS = 4 + 8 / 64 + 32 / (64 * 256)
+"""NF4 with block-64 absmax, double-quantised to 8 bits with block-256 fp32 constants:
+4 + 8/64 + 32/(64*256) = 4.127 bits/param (QLoRA, arXiv:2305.14314; NA §1.4)."""
+
+WEIGHT_BITS: dict[str, float] = {
+    # Nominal widths (stas00/ml-engineering inference/README.md, NA §1.5)
+    "fp32": 32.0, "fp16": 16.0, "bf16": 16.0, "fp8": 8.0, "int8": 8.0, "int4": 4.0,
+    "fp6": 6.0, "int3": 3.0, "int2": 2.0,
+    # MX formats: one E8M0 scale per 32 values (ml-engineering)
+    "mxfp8": 8.25, "mxfp6": 6.25, "mxfp4": 4.25,
+    # QLoRA storage
+    "nf4": QLORA_NF4_BITS,
+    # GGUF files as measured on Llama-3.1-8B (ggml-org/llama.cpp tools/quantize/README.md, NA §1.5)
+    "q2_k": 3.1593, "q4_k_m": 4.8944, "q5_k_m": 5.7036, "q8_0": 8.5008, "f16": 16.0005,
+}
+"""Bits per weight by storage format."""
+
+KV_BITS: dict[str, float] = {
+    "fp32": 32.0, "fp16": 16.0, "bf16": 16.0, "fp8": 8.0, "int8": 8.0, "int4": 4.0,
+    # llama.cpp cache types: 32 values + one fp16 scale per block (q8_0: 34 bytes, q4_0: 18 bytes per 32)
+    "q8_0": 8.5, "q4_0": 4.5,
+}
+"""Bits per KV-cache element by cache dtype."""
+
+PRECISIONS = ("bf16-mixed", "fp16-mixed", "bf16", "fp32", "fp8-mixed")
+OPTIMIZERS = ("adamw", "adamw-8bit", "sgd", "adafactor")
+STRATEGIES = ("single", "ddp", "zero1", "zero2", "zero3", "fsdp")
+CHECKPOINTING = ("none", "selective", "full")
+ATTENTION = ("sdpa", "eager", "flash")
+
+ZERO_STAGE = {"single": 0, "ddp": 0, "zero1": 1, "zero2": 2, "zero3": 3, "fsdp": 3}
+"""FSDP FULL_SHARD shards parameters, gradients and optimizer state like ZeRO-3 (llm-analysis README, NA §1.2)."""
+
+
+# ------------------------------------------------------------------------------------------------
+# Model states: bytes per parameter
+
+
+@dataclass(frozen=True, slots=True)
+class StateBytes:
+    """Bytes per parameter of the three model-state terms under one precision regime and optimizer."""
+
+    weights: float     # the copy the forward pass reads (16-bit under mixed precision)
+    gradients: float
+    optimizer: float   # fp32 master weights (mixed precision) + the optimizer's moments
+
+    @property
+    def total(self) -> float:
+        return self.weights + self.gradients + self.optimizer
+
+
+def state_bytes_per_param(precision: str, optimizer: str, *, fp32_grads: bool = False) -> StateBytes:
+    """Model-state bytes per parameter.
+
+    Mixed precision (`bf16-mixed`, `fp16-mixed`): 16-bit weights (2) and gradients (2), fp32 master
+    weights (4) + AdamW m and v (4 + 4): 16 bytes, the ZeRO paper's accounting (K = 12,
+    arXiv:1910.02054). 18 bytes apply when gradients are kept in fp32 (Megatron-LM main_grads,
+    DeepSpeed's FusedAdam conversion, ml-engineering's "18 bytes" anatomy; NA §1.2): pass
+    `fp32_grads=True`.
+    Pure `bf16` (a bf16 model with torch.optim.AdamW, as in PEFT's method comparison): 2 + 2 + 4
+    (bf16 m, v) = 8 bytes. `fp32`: 4 + 4 + 8 = 16. `fp8-mixed` (Transformer Engine): as bf16-mixed
+    plus an fp8 copy of the weights cached for the matmuls (+1 byte).
+    Optimizers: AdamW keeps two moments; 8-bit AdamW (bitsandbytes) two 1-byte moments ("2 bytes *
+    number of parameters", ml-engineering); SGD with momentum one; Adafactor a factored second
+    moment (rows + columns, ~0 per parameter; we charge 0.05 byte to cover vectors and norms).
+    """
+    if precision not in PRECISIONS:
+        raise ValueError(f"unknown precision {precision!r}; choose among {', '.join(PRECISIONS)}")
+    if optimizer not in OPTIMIZERS:
+        raise ValueError(f"unknown optimizer {optimizer!r}; choose among {', '.join(OPTIMIZERS)}")
+    if precision == "fp32":
+        w, g, master, moment = 4.0, 4.0, 0.0, 4.0
+    elif precision == "bf16":
+        w, g, master, moment = 2.0, 2.0, 0.0, 2.0
+    else:  # mixed: 16-bit compute copy, fp32 master weights in the optimizer
+        w, g, master, moment = 2.0, 2.0, 4.0, 4.0
+        if precision == "fp8-mixed":
+            w += 1.0
+    if fp32_grads:
+        g = 4.0
+    if optimizer == "adamw":
+        states = 2 * moment
+    elif optimizer == "adamw-8bit":
+        states = 2.0
+    elif optimizer == "sgd":
+        states = moment
+    else:  # adafactor
+        states = 0.05
+    return StateBytes(w, g, master + states)
+
+
+def zero_model_states(params: float, state: StateBytes, stage: int, dp: int) -> tuple[float, float, float]:
+    """Per-device (weights, gradients, optimizer) bytes under ZeRO stage 0-3 over `dp` data-parallel ranks.
+
+    ZeRO paper Table 1 / Figure 1 (K = 12): baseline (2 + 2 + K)Ψ; P_os 4Ψ + KΨ/N_d;
+    P_os+g 2Ψ + (2 + K)Ψ/N_d; P_os+g+p (4 + K)Ψ/N_d.
+    """
+    dp = max(1, dp)
+    w, g, o = params * state.weights, params * state.gradients, params * state.optimizer
+    if stage >= 1:
+        o /= dp
+    if stage >= 2:
+        g /= dp
+    if stage >= 3:
+        w /= dp
+    return w, g, o
+
+
+# ------------------------------------------------------------------------------------------------
+# The model's shape, as the memory and time arithmetic needs it
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """A model reduced to the numbers the arithmetic needs; built once per model (`shape_from_spec`)."""
+
+    kind: str                   # decoder, moe, encoder, vit, cnn, diffusion
+    params: int                 # total parameters
+    active_params: int          # per token (MoE), else = params
+    layers: int = 0
+    hidden: int = 0
+    heads: int = 0
+    kv_heads: int = 0
+    head_dim: int = 0
+    ffn: int = 0                # per expert for MoE
+    vocab: int = 0
+    tied: bool = False
+    gated_mlp: bool = True      # SwiGLU/GeGLU (three matrices) vs GELU (two)
+    experts: int = 0
+    experts_per_token: int = 0
+    embedding_params: int = 0   # input embedding rows x hidden (no FLOPs: a lookup)
+    largest_layer_params: int = 0
+    activation_bytes_per_sample: int = 0  # non-LLM: measured bytes saved per sample
+    tokens_per_sample: int = 0  # ViT: patches + class token
+    linear_params: int = 0      # parameters in quantisable linear layers (everything but embeddings/head/norms)
+
+    @property
+    def is_transformer(self) -> bool:
+        return self.kind in ("decoder", "moe", "encoder", "vit") and self.layers > 0 and self.hidden > 0
+
+    @property
+    def kv_bytes_per_token_16bit(self) -> int:
+        """KV cache per token at 2 bytes: 2 (K and V) x layers x kv_heads x head_dim x 2 bytes."""
+        return 2 * self.layers * self.kv_heads * self.head_dim * 2
+
+
+def shape_from_spec(spec) -> Shape:  # spec: advisor.models.ModelSpec
+    """A `Shape` from a `ModelSpec`, with exact counts from `advisor.core.params`."""
+    from advisor.core.params import active_param_count, param_count
+
+    total = param_count(spec)
+    active = active_param_count(spec)
+    if not (spec.hidden_size and spec.num_layers and spec.num_heads):
+        return Shape(
+            kind=spec.kind, params=total, active_params=active,
+            activation_bytes_per_sample=spec.activation_bytes_per_sample or 0,
+        )
+    h, layers, a = spec.hidden_size, spec.num_layers, spec.num_heads
+    kv = spec.num_kv_heads or a
+    d = spec.head_dim or h // a
+    experts = spec.num_experts or 0
+    ffn = (getattr(spec, "moe_intermediate_size", None) or spec.intermediate_size or 4 * h) if experts else (
+        spec.intermediate_size or 4 * h)
+    vocab = spec.vocab_size or 0
+    gated = getattr(spec, "mlp", "swiglu") != "gelu"
+    embed = vocab * h
+    head = 0 if (spec.tie_embeddings or spec.kind not in ("decoder", "moe")) else vocab * h
+    per_layer = (total - embed - head) / max(1, layers)
+    tokens_per_sample = 0
+    if spec.kind == "vit":
+        patch = getattr(spec, "patch_size", None) or 16
+        side = spec.input_resolution or 224
+        tokens_per_sample = (side // patch) ** 2 + 1
+        embed = 0
+        per_layer = total / max(1, layers)
+    linear = max(0, total - embed - head - layers * 2 * h)
+    return Shape(
+        kind=spec.kind, params=total, active_params=active, layers=layers, hidden=h, heads=a,
+        kv_heads=kv, head_dim=d, ffn=ffn, vocab=vocab, tied=bool(spec.tie_embeddings), gated_mlp=gated,
+        experts=experts, experts_per_token=spec.experts_per_token or (2 if experts else 0),
+        embedding_params=embed, largest_layer_params=int(max(per_layer, embed, head)),
+        activation_bytes_per_sample=spec.activation_bytes_per_sample or 0,
+        tokens_per_sample=tokens_per_sample, linear_params=linear,
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# Activations
+
+
+def layer_activation_bytes_per_token_hf(
+    shape: Shape,
+    seq: int,
+    *,
+    attention: str = "sdpa",
+    element_bytes: int = 2,
+    repeat_kv: bool = False,
+) -> float:
+    """Bytes one decoder layer of Hugging Face transformers saves for backward, per token (no TP).
+
+    Derived op by op from the autograd graph of `LlamaDecoderLayer` (and siblings) in a 16-bit
+    model (e = 2 bytes; e = 4 for an fp32 model):
+    - each RMSNorm: the fp32 upcast of its input (pow/mul save it, 4h) and the normalised value
+      cast back (saved by the weight multiply, e·h); two norms per layer;
+    - q/k/v projections save their common input (e·h); the MLP's gate/up theirs (e·h);
+    - sdpa (flash or memory-efficient kernel) saves q, k, v, its output (e each) and the fp32
+      log-sum-exp (4 bytes per head); k and v at kv_heads width (native GQA) or repeated to all
+      heads when transformers expands them first (`repeat_kv`);
+    - eager attention instead saves q and k (for QK^T), the fp32 softmax output (4·a·s), its
+      16-bit copy (e·a·s) and v — the a·s score terms flash/sdpa avoid;
+    - o_proj saves its contiguous input (e·a·d);
+    - SwiGLU: SiLU saves the gate output, the product saves SiLU's output and the up output,
+      down_proj saves the product: 4 tensors of f (e·4f); a GELU MLP saves 2 (e·2f);
+    - MoE: the expert MLP part once per routed expert.
+    Residual adds and RoPE (its cos/sin are shared across layers) save nothing of this size.
+    """
+    h, a, kv, d, f = shape.hidden, shape.heads, shape.kv_heads, shape.head_dim, shape.ffn
+    e = element_bytes
+    norms = 2 * (4 * h + e * h)  # fp32 input + normalised copy (an fp32 model: the input itself + fp32 copy)
+    inputs = e * h + e * h  # q/k/v input, mlp input
+    if attention == "eager":
+        attn = e * a * d * 3 + (4 + e) * a * seq  # q, k(repeated), v(repeated) + softmax fp32 and 16-bit copy
+    else:
+        kv_width = a * d if (repeat_kv and attention == "sdpa") else kv * d
+        attn = e * (2 * a * d + 2 * kv_width) + 4 * a  # q, out, k, v + fp32 log-sum-exp
+    o_in = e * a * d
+    mlp = e * (4 if shape.gated_mlp else 2) * f
+    if shape.experts:
+        mlp = mlp * max(1, shape.experts_per_token) + 4 * shape.experts  # router softmax output, fp32
+    return float(norms + inputs + attn + o_in + mlp)
+
+
+def layer_activation_bytes_per_token_megatron(
+    shape: Shape,
+    seq: int,
+    *,
+    attention: str = "eager",
+    tp: int = 1,
+    sp: bool = False,
+    recompute: str = "none",
+) -> float:
+    """Bytes one transformer layer keeps, per token, in Megatron-LM (Korthikanti et al. Table 2).
+
+    16-bit activations, 1-byte dropout masks. For a GPT layer (f = 4h, MHA) this is exactly
+    sbh(34 + 5as/h) without parallelism; sbh(10 + 24/t + 5as/(ht)) with tensor parallelism;
+    everything / t with sequence parallelism; the 5as/h score terms vanish with selective recompute
+    or flash attention (which saves an fp32 log-sum-exp instead); full recompute keeps the layer
+    input only, 2sbh (/t with SP). Generalised term by term: attention q (2·a·d), k and v
+    (2·kv·d each, GQA), projection input (2·a·d); a gated MLP keeps its fused fc1 output (4f) and
+    the SwiGLU output (2f) where GELU keeps 2f + 2f.
+    Replicated across TP ranks without SP: the two LayerNorm inputs (4h), the QKV and MLP inputs
+    (2h + 2h) and the two dropout masks (h + h) = 10h.
+    """
+    h, a, kv, d, f = shape.hidden, shape.heads, shape.kv_heads, shape.head_dim, shape.ffn
+    t = max(1, tp)
+    if recompute == "full":
+        return 2.0 * h / (t if sp else 1)
+    replicated = 10.0 * h
+    mlp = (6 if shape.gated_mlp else 4) * f
+    if shape.experts:
+        mlp *= max(1, shape.experts_per_token)
+    sharded = 2 * a * d + 4 * kv * d + 2 * a * d + mlp
+    if attention == "eager" and recompute != "selective":
+        sharded += 5 * a * seq
+    elif attention != "eager":
+        sharded += 4 * a  # flash log-sum-exp, fp32
+    if sp:
+        return (replicated + sharded) / t
+    return replicated + sharded / t
+
+
+def pipeline_inflight_factor(pp: int, microbatches: int | None = None, interleave: int = 1) -> float:
+    """How many layers' worth of activations the first pipeline stage holds, as a multiple of L/p·p = L.
+
+    1F1B: the first stage keeps min(p, m) micro-batches of its L/p layers, i.e. L·min(1, m/p) layers'
+    worth (Korthikanti §4.2.3; Megatron `theoretical_memory_usage.py`); interleaving with v virtual
+    stages multiplies by 1 + (p - 1)/(p·v) (applied when v > 1, as Megatron does).
+    """
+    if pp <= 1:
+        return 1.0
+    factor = 1.0 if microbatches is None else min(1.0, microbatches / pp)
+    if interleave > 1:
+        factor *= 1 + (pp - 1) / (pp * interleave)
+    return factor
+
+
+@dataclass(frozen=True, slots=True)
+class Activations:
+    """Activation memory of one micro-batch on the most loaded GPU, bytes."""
+
+    saved: float        # kept for backward at the end of the forward pass (DESIGN's `activations`)
+    transient: float    # extra at the worst moment: loss upcast, or the recomputed layer in backward
+
+
+def activation_bytes(
+    shape: Shape,
+    batch: int,
+    seq: int,
+    *,
+    framework: str = "hf",
+    attention: str = "sdpa",
+    checkpointing: str = "none",
+    tp: int = 1,
+    pp: int = 1,
+    sp: bool = False,
+    microbatches: int | None = None,
+    element_bytes: int = 2,
+    lora_input_bytes_per_token: float = 0.0,
+) -> Activations:
+    """Activations for one micro-batch of `batch` sequences of `seq` tokens on the most loaded GPU.
+
+    Transformers: layers x per-layer bytes x pipeline factor (first stage), plus the ends of the
+    model on that stage: embedding indices (int64), the final norm, the LM head input and the loss.
+    HF's loss upcasts the logits to fp32 and `log_softmax` keeps its fp32 output (4·V per token);
+    while the loss runs, the 16-bit logits and the fp32 copy are also alive (transient e·V + 4·V).
+    Megatron: output layer + cross-entropy `4·s·b·h·(1 + V/h)` bytes (Megatron
+    `theoretical_memory_usage.py`), vocabulary-parallel across TP ranks.
+    Full recompute keeps each layer's input; the backward pass then rebuilds one layer at a time
+    (transient: one layer's activations). `lora_input_bytes_per_token` adds what LoRA adapters save
+    per layer (see `lora_activation_bytes_per_token`).
+    Non-LLM models (cnn, diffusion, or a ViT without dimensions): `activation_bytes_per_sample`
+    x batch, from the catalogue; full checkpointing keeps ~1/sqrt(depth) of it (Chen et al. 2016,
+    arXiv:1604.06174, sqrt(n) checkpointing) — taken as 1/4 for the 50-100-layer CNNs we list.
+    """
+    if not shape.is_transformer or (shape.kind in ("cnn", "diffusion")):
+        per_sample = float(shape.activation_bytes_per_sample or 0)
+        if per_sample <= 0:
+            # No measurement: a rough bound of 4 x the fp16 weights per sample (say so upstream).
+            per_sample = 8.0 * shape.params
+        saved = per_sample * batch
+        if checkpointing == "full":
+            return Activations(saved / 4, saved / 4)
+        return Activations(saved, 0.0)
+    tokens = float(batch) * (shape.tokens_per_sample or seq) if shape.kind == "vit" else float(batch) * seq
+    s_eff = (shape.tokens_per_sample or seq) if shape.kind == "vit" else seq
+    h, V, L = shape.hidden, shape.vocab, shape.layers
+    e = element_bytes
+    if framework == "megatron" or shape.kind in ("encoder", "vit"):
+        rec = "selective" if checkpointing == "selective" else ("full" if checkpointing == "full" else "none")
+        per_layer = layer_activation_bytes_per_token_megatron(shape, s_eff, attention=attention, tp=tp, sp=sp,
+                                                              recompute=rec)
+        full_layer = layer_activation_bytes_per_token_megatron(shape, s_eff, attention=attention, tp=tp, sp=sp,
+                                                               recompute="selective" if rec == "selective" else "none")
+        ends = 0.0
+        if shape.kind in ("decoder", "moe") and V:
+            ends = 4.0 * h * (1 + V / h) / max(1, tp) + 8.0  # output layer + CE; token ids
+        elif shape.kind in ("encoder", "vit"):
+            ends = 2.0 * h + 8.0
+    else:
+        per_layer = layer_activation_bytes_per_token_hf(shape, s_eff, attention=attention, element_bytes=e)
+        if checkpointing == "selective" and attention == "eager":
+            per_layer -= (4 + e) * shape.heads * s_eff  # recompute the score path only
+        full_layer = per_layer
+        if checkpointing == "full":
+            per_layer = float(e * h)  # the checkpoint keeps the layer input
+        per_layer += lora_input_bytes_per_token
+        full_layer += lora_input_bytes_per_token
+        ends = 8.0 + (4 * h + e * h) + e * h + (4.0 * V + 8.0 if V else 0.0)  # ids, final norm, head input, loss
+    layers_held = L * pipeline_inflight_factor(pp, microbatches)
+    if pp > 1:
+        # The first stage is the most loaded (p micro-batches in flight); the loss sits on the last.
+        ends = 8.0 * min(pp, microbatches or pp)
+    saved = tokens * (per_layer * layers_held + ends)
+    # Transients: the loss (16-bit logits + fp32 upcast) or, with full recompute, one rebuilt layer.
+    loss_transient = 0.0 if pp > 1 else tokens * ((e + (4 if e < 4 else 0)) * V) / max(1, tp)
+    recompute_transient = tokens * full_layer if checkpointing == "full" else 0.0
+    return Activations(saved, max(loss_transient, recompute_transient))
+
+
+def lora_activation_bytes_per_token(shape: Shape, targets: frozenset[str] | set[str], rank: int,
+                                    *, autocast: bool = True) -> float:
+    """Extra bytes LoRA adapters save per token per layer (PEFT `lora.Linear.forward`).
+
+    PEFT casts each adapted module's input to the adapter dtype (fp32 by default,
+    `autocast_adapter_dtype=True`); under autocast (Trainer `bf16=True`) the matmul casts it back,
+    so lora_A keeps a 16-bit copy of its input (2·d_in) and lora_B keeps lora_A's output (2·r);
+    without autocast both stay fp32 (4·d_in, 4·r). Dropout 0 (PEFT's default) saves nothing.
+    """
+    h, a, kv, d, f = shape.hidden, shape.heads, shape.kv_heads, shape.head_dim, shape.ffn
+    d_in = {"q": h, "k": h, "v": h, "o": a * d, "gate": h, "up": h, "down": f}
+    e = 2 if autocast else 4
+    per_expert = {"gate", "up", "down"}
+    total = 0.0
+    for name in targets:
+        if name not in d_in or (name == "gate" and not shape.gated_mlp):
+            continue
+        mult = max(1, shape.experts_per_token) if (shape.experts and name in per_expert) else 1
+        total += mult * e * (d_in[name] + rank)
+    return total
+
+
+# ------------------------------------------------------------------------------------------------
+# Inference
+
+
+def weight_bytes(params: float, dtype: str) -> float:
+    """Weights at a storage format (`WEIGHT_BITS`), bytes."""
+    try:
+        return params * WEIGHT_BITS[dtype] / 8
+    except KeyError:
+        raise ValueError(f"unknown weights dtype {dtype!r}; choose among {', '.join(WEIGHT_BITS)}") from None
+
+
+def kv_bytes_per_token(shape: Shape, kv_dtype: str = "fp16", tp: int = 1) -> float:
+    """KV cache per token: 2 · L · kv_heads · head_dim · bytes (GQA enters through kv_heads only);
+    with tensor parallelism each GPU holds max(1, kv/t) heads (llm-analysis; NA §1.5)."""
+    try:
+        bits = KV_BITS[kv_dtype]
+    except KeyError:
+        raise ValueError(f"unknown KV dtype {kv_dtype!r}; choose among {', '.join(KV_BITS)}") from None
+    heads = max(1.0, shape.kv_heads / max(1, tp)) if tp > 1 else shape.kv_heads
+    return 2.0 * shape.layers * heads * shape.head_dim * bits / 8
+
+
+def kv_cache_bytes(shape: Shape, tokens: int, batch: int = 1, kv_dtype: str = "fp16", tp: int = 1) -> float:
+    """KV cache for `batch` sequences of `tokens` tokens each, bytes (per GPU under TP)."""
+    return kv_bytes_per_token(shape, kv_dtype, tp) * tokens * batch
+
+
+INFERENCE_PREFILL_CHUNK_TOKENS = 2048
+"""Tokens one prefill step processes: vLLM's chunked-prefill budget `max_num_batched_tokens` (2048
+in its defaults for chunked prefill). Sets the forward workspace the engine profiles before sizing KV."""
+
+
+def inference_workspace_bytes(shape: Shape, tp: int = 1, element_bytes: int = 2) -> float:
+    """Forward working set of one prefill chunk: one layer's live tensors (hidden states, q/k/v,
+    MLP intermediates) plus the logits the sampler reads (fp32). Engines profile this before sizing KV."""
+    if not shape.is_transformer:
+        return 0.0
+    c = INFERENCE_PREFILL_CHUNK_TOKENS
+    h, f = shape.hidden, shape.ffn
+    layer = element_bytes * (4 * h + (3 if shape.gated_mlp else 2) * f / max(1, tp))
+    logits = 4.0 * shape.vocab / max(1, tp)
+    return c * (layer + logits)
+
+
+def usable_bytes(memory_gb: float) -> int:
+    """What one process can allocate on a card sold as `memory_gb` GB (read as GiB, x 0.985)."""
+    return int(memory_gb * GIB * USABLE_FRACTION)
+
+
+# ------------------------------------------------------------------------------------------------
+# Convenience: one configuration's training memory, term by term
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingMemory:
+    """Per-GPU training memory, term by term, with the overhead split out (bytes)."""
+
+    weights: float
+    gradients: float
+    optimizer: float
+    activations: float          # saved for backward (DESIGN's definition)
+    transient: float            # largest phase transient: loss upcast / recomputed layer / gathered shards
+    cuda_context: float
+    communication: float
+    allocator_margin: float
+    host_ram: float = 0.0       # CPU RAM the offloaded state needs on each node
+
+    @property
+    def overhead(self) -> float:
+        return self.transient + self.cuda_context + self.communication + self.allocator_margin
+
+    @property
+    def total(self) -> float:
+        return self.weights + self.gradients + self.optimizer + self.activations + self.overhead
+
+
+def communication_bytes(strategy: str, count: int, grads_bytes: float, hidden: int) -> float:
+    """Communication buffers on one GPU.
+
+    NCCL initialisation (1.5 GiB, ml-engineering) once more than one GPU is involved. DDP keeps
+    gradient buckets that copy every gradient unless `gradient_as_bucket_view=True` (PyTorch
+    DistributedDataParallel docs: it "can reduce peak memory usage, where the saved memory size
+    will be equal to the total gradients size"); we charge the default. ZeRO/FSDP reduce and
+    prefetch buckets: DeepSpeed under accelerate's "auto" config sizes them h² and 0.9·h² elements
+    (16-bit), ~4h² bytes.
+    """
+    if count <= 1:
+        return 0.0
+    extra = 0.0
+    if strategy == "ddp":
+        extra = grads_bytes
+    elif strategy in ("zero1", "zero2", "zero3", "fsdp"):
+        extra = 4.0 * hidden * hidden
+    return NCCL_BYTES + extra
+
+
+def training_memory(
+    shape: Shape,
+    *,
+    task: str = "finetune",
+    batch: int = 1,
+    seq: int = 2048,
+    count: int = 1,
+    strategy: str = "single",
+    tp: int = 1,
+    pp: int = 1,
+    sp: bool | None = None,
+    checkpointing: str = "none",
+    attention: str = "sdpa",
+    precision: str = "bf16-mixed",
+    optimizer: str = "adamw",
+    lora_rank: int = 16,
+    lora_targets: frozenset[str] | set[str] | None = None,
+    trainable_params: int | None = None,
+    offload: bool = False,
+    fp32_grads: bool = False,
+) -> TrainingMemory:
+    """Per-GPU peak training memory of one configuration, term by term.
+
+    `task`: pretrain and finetune train every weight; lora trains adapters on a frozen 16-bit base;
+    qlora on a frozen NF4 base (4.127 bits/param for linear layers, embeddings and head in 16-bit).
+    LoRA adapters live in fp32 (PEFT `autocast_adapter_dtype=True`): 4 (weights) + 4 (gradients)
+    + 8 (AdamW moments; 2 for 8-bit AdamW) bytes per trainable parameter.
+    Parallelism: data-parallel degree dp = count / (tp·pp); weights/gradients/optimizer divide by
+    tp·pp (the most loaded pipeline stage also carries the embedding: (block/p + embedding)/t,
+    Megatron); ZeRO stages shard over dp (`zero_model_states`); ZeRO-3/FSDP add the gathered
+    layer (DeepSpeed's estimator: 4 bytes x largest layer). With tp/pp > 1 a Megatron-style stack is
+    assumed (its activation model, distributed optimizer = ZeRO-1 over dp, sequence parallelism
+    on unless `sp=False`).
+    CPU offload (DeepSpeed): ZeRO-2 keeps 16-bit weights on the GPU and moves gradients and
+    optimizer to the CPU; ZeRO-3 moves parameters too and keeps the gathered layers. Host RAM per
+    node: ZeRO-2 P·max(4·gpus_per_node, 16)·1.5; ZeRO-3 P·18·1.5·(node share) (DeepSpeed estimators).
+    """
+    if batch < 1 or seq < 1 or count < 1 or tp < 1 or pp < 1:
+        raise ValueError("batch, seq, GPU count, tp and pp must all be at least 1")
+    if count % (tp * pp):
+        raise ValueError(f"{count} GPUs cannot be split into tensor-parallel {tp} x pipeline-parallel {pp}")
+    if checkpointing not in CHECKPOINTING:
+        raise ValueError(f"unknown checkpointing {checkpointing!r}; choose among {', '.join(CHECKPOINTING)}")
+    if attention not in ATTENTION:
+        raise ValueError(f"unknown attention {attention!r}; choose among {', '.join(ATTENTION)}")
+    dp = count // (tp * pp)
+    stage = ZERO_STAGE.get(strategy, 1 if (tp > 1 or pp > 1) and dp > 1 else 0)
+    if strategy not in ZERO_STAGE and (tp > 1 or pp > 1):
+        stage = 1 if dp > 1 else 0  # Megatron distributed optimizer
+    megatron = tp > 1 or pp > 1
+    if sp is None:
+        sp = tp > 1
+    state = state_bytes_per_param(precision, optimizer, fp32_grads=fp32_grads)
+    element = 4 if precision == "fp32" else 2
+
+    # Parameters on the most loaded model-parallel shard.
+    P = float(shape.params)
+    if pp > 1:
+        block = P - shape.embedding_params - (0 if shape.tied else shape.embedding_params)
+        shard = (block / pp + shape.embedding_params) / tp
+    else:
+        shard = P / tp
+    lora = task in ("lora", "qlora")
+    targets = frozenset(lora_targets or ())
+    if lora:
+        T = float(trainable_params or 0) / (tp * pp)
+        if task == "qlora":
+            lin = shape.linear_params or P
+            frozen = (lin * QLORA_NF4_BITS / 8 + (P - lin) * 2) * shard / P
+        else:
+            frozen = shard * (4 if precision == "fp32" else 2)
+        adapter_opt = {"adamw": 8.0, "adamw-8bit": 2.0, "sgd": 4.0, "adafactor": 0.05}[optimizer]
+        w, g, o = frozen + 4 * T, 4 * T, adapter_opt * T
+        if stage >= 1:
+            o /= dp
+        if stage >= 2:
+            g /= dp
+        if stage >= 3:
+            w = frozen / dp + 4 * T / dp
+    else:
+        w, g, o = zero_model_states(shard, state, stage, dp)
+    host_ram = 0.0
+    if offload and not lora:
+        per_node = min(count, 8)
+        if stage >= 3:
+            host_ram = P * 18 * 1.5 * per_node / count
+            w = 0.0
+            g = 0.0
+            o = 0.0
+        else:  # ZeRO-2 style optimizer offload: 16-bit weights stay
+            host_ram = P * max(4 * per_node, 16) * 1.5
+            g = 0.0
+            o = 0.0
+    gathered = 0.0
+    if stage >= 3 and dp > 1:
+        gathered = 4.0 * shape.largest_layer_params / tp  # DeepSpeed estimate_zero3: 4 x largest layer
+
+    # Activations
+    lora_extra = 0.0
+    if lora and shape.is_transformer:
+        lora_extra = lora_activation_bytes_per_token(shape, targets, lora_rank, autocast=precision.endswith("mixed"))
+    acts = activation_bytes(
+        shape, batch, seq, framework="megatron" if megatron else "hf", attention=attention,
+        checkpointing=checkpointing, tp=tp, pp=pp, sp=sp, element_bytes=element,
+        lora_input_bytes_per_token=lora_extra,
+    )
+    comm = communication_bytes(strategy if not megatron else "zero1", count, g, shape.hidden)
+    transient = max(acts.transient, gathered)
+    subtotal = w + g + o + acts.saved + transient + comm
+    margin = ALLOCATOR_MARGIN * subtotal
+    return TrainingMemory(
+        weights=w, gradients=g, optimizer=o, activations=acts.saved, transient=transient,
+        cuda_context=float(CUDA_CONTEXT_BYTES), communication=comm, allocator_margin=margin, host_ram=host_ram,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class InferenceMemory:
+    """Per-GPU serving memory (bytes)."""
+
+    weights: float
+    kv_cache: float
+    workspace: float
+    cuda_context: float
+    communication: float
+    allocator_margin: float
+
+    @property
+    def overhead(self) -> float:
+        return self.workspace + self.cuda_context + self.communication + self.allocator_margin
+
+    @property
+    def total(self) -> float:
+        return self.weights + self.kv_cache + self.overhead
+
+
+def inference_memory(
+    shape: Shape,
+    *,
+    context: int = 4096,
+    concurrency: int = 1,
+    weights_dtype: str = "bf16",
+    kv_dtype: str = "fp16",
+    tp: int = 1,
+) -> InferenceMemory:
+    """Per-GPU memory of one replica sharded over `tp` GPUs serving `concurrency` sequences of
+    `context` tokens: weights/tp, KV cache, one prefill chunk's workspace, CUDA context, NCCL when
+    tp > 1, 5 % allocator margin."""
+    if context < 1 or concurrency < 1 or tp < 1:
+        raise ValueError("context, concurrency and tp must all be at least 1")
+    w = weight_bytes(shape.params, weights_dtype) / tp
+    kv = kv_cache_bytes(shape, context, concurrency, kv_dtype, tp) if shape.is_transformer else 0.0
+    work = inference_workspace_bytes(shape, tp)
+    comm = float(NCCL_BYTES) if tp > 1 else 0.0
+    margin = ALLOCATOR_MARGIN * (w + kv + work + comm)
+    return InferenceMemory(w, kv, work, float(CUDA_CONTEXT_BYTES), comm, margin)
+
+
+def max_sequences(shape: Shape, capacity_bytes: float, *, context: int, weights_dtype: str = "bf16",
+                  kv_dtype: str = "fp16", tp: int = 1) -> int:
+    """Sequences of `context` tokens one replica can hold inside `capacity_bytes` per GPU (0 if the
+    weights alone do not fit)."""
+    base = inference_memory(shape, context=context, concurrency=1, weights_dtype=weights_dtype,
+                            kv_dtype=kv_dtype, tp=tp)
+    fixed = (base.weights + base.workspace + base.communication) * (1 + ALLOCATOR_MARGIN) + base.cuda_context
+    per_seq = kv_cache_bytes(shape, context, 1, kv_dtype, tp) * (1 + ALLOCATOR_MARGIN)
+    room = capacity_bytes - fixed
+    if room < per_seq or per_seq <= 0:
+        return 0 if room < per_seq else 10**9
+    return int(room // per_seq)
+
+
+def max_context(shape: Shape, capacity_bytes: float, *, concurrency: int = 1, weights_dtype: str = "bf16",
+                kv_dtype: str = "fp16", tp: int = 1) -> int:
+    """Longest context (tokens) each of `concurrency` sequences can have inside `capacity_bytes` per GPU."""
+    base = inference_memory(shape, context=1, concurrency=1, weights_dtype=weights_dtype, kv_dtype=kv_dtype, tp=tp)
+    fixed = (base.weights + base.workspace + base.communication) * (1 + ALLOCATOR_MARGIN) + base.cuda_context
+    per_token = kv_bytes_per_token(shape, kv_dtype, tp) * concurrency * (1 + ALLOCATOR_MARGIN)
+    room = capacity_bytes - fixed
+    if room <= 0 or per_token <= 0:
+        return 0
+    return int(math.floor(room / per_token))
