@@ -1,0 +1,773 @@
+"""Orchestration: Profile -> candidate configurations -> facts -> findings -> Recommendation.
+
+Why this module exists: the numeric core knows what each configuration costs in memory, time,
+power and money; the rules know what those numbers mean; the knowledge base knows how to say it in
+three languages. `recommend` ties them together and ranks what survives:
+
+1. `workload_from_profile` + `sweep` (advisor.core.planner): every sensible GPU x count x strategy.
+2. Options: each configuration under each way to acquire it that the profile allows — bought
+   (capex), rented (cloud rate for the run, or 30 days of serving) or already owned (no capex).
+3. Shortlist (tens, not thousands: durable-rules costs ~0.25 ms a fact): per GPU model and
+   acquisition, the cheapest fitting configuration, the cheapest that also meets the budget,
+   deadline and facility, and the best-balanced one by the numeric part of the score; for a GPU
+   model on which nothing fits (and for owned GPUs that cannot do the job), its nearest miss.
+4. Facts: one flat fact per shortlisted option (profile fields + metrics + derived booleans) and
+   one profile fact with the remedies sized by extra small sweeps (LoRA, QLoRA, 4-bit serving).
+5. `rules_engine.evaluate` -> findings, worded from `knowledge/findings.yaml` in the locale.
+6. Options a `reject` rule fired on are rejected; the rest are ranked by `_score`.
+
+`explain_gpu(rec, query, locale)` answers "why not the 4090?" from the recommendation alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from advisor import rules_engine
+from advisor.core import planner
+from advisor.knowledge import KnowledgeBase, knowledge
+from advisor.models import (
+    Candidate,
+    Finding,
+    GpuSpec,
+    Locale,
+    MemoryBreakdown,
+    Profile,
+    Recommendation,
+    Rejected,
+)
+
+GIB = 1 << 30
+GB = 1e9
+TOP_N = 3
+"""Recommendations shown; the other survivors go to `Recommendation.alternatives`."""
+
+LONG_RUN_DAYS = 7.0
+"""A training run this long or longer counts as long (ECC, checkpoint findings)."""
+
+BUY_UTILIZATION = 0.5
+"""Utilization assumed when saying when a purchase pays off against renting: between a shared lab
+cluster (35-60 %) and a personal machine (5-15 %), Dettmers' utilization figures
+(shared/reference/advisory-anchors.md §1)."""
+
+SERVING_UTILIZATION = 1.0
+"""A service runs around the clock: owned serving GPUs are used all the time they would be rented."""
+
+SERVERS_PER_RACK = 4
+"""Servers per rack when packing densely (four 8U HGX servers, or four 4U-10U GPU servers, in 42U):
+used only for the per-rack density the air-cooling rules look at."""
+
+TIME_FLOOR_S = 86_400.0
+"""Ranking treats any training run shorter than this (one day) as equally fast."""
+
+QLORA_REFERENCE_GPUS = ("rtx-4090", "rtx-3090", "l4", "a10")
+"""24 GB cards on which the "with QLoRA this fits one 24 GB card" remedy is sized, best first."""
+
+SEVERITY_ORDER = {"critical": 0, "warning": 1, "tip": 2, "info": 3}
+
+
+class RecommendError(ValueError):
+    """The profile cannot be turned into a recommendation; `.key` names a UI string in knowledge/ui."""
+
+    def __init__(self, key: str, detail: str = ""):
+        self.key, self.detail = key, detail
+        super().__init__(f"{key}: {detail}" if detail else key)
+
+    def message(self, locale: Locale, kb: KnowledgeBase | None = None) -> str:
+        """The error in the user's language."""
+        kb = kb or knowledge()
+        entry = kb.ui.get(self.key)
+        text = entry.get(locale) if entry else self.key
+        return text.format(detail=self.detail) if "{detail}" in text else text
+
+
+@dataclass(slots=True)
+class _Option:
+    """One configuration under one way of acquiring it, with everything the fact and ranking need."""
+
+    m: planner.CandidateMetrics
+    gpu: GpuSpec
+    acquisition: str  # buy | rent
+    owned: bool
+    cost_usd: float
+    fact_id: str = ""
+    fact: dict[str, Any] = dataclasses.field(default_factory=dict)
+    findings: list[Finding] = dataclasses.field(default_factory=list)
+    rejected: bool = False
+    score: float = 0.0
+
+    @property
+    def time_s(self) -> float | None:
+        return self.m.time_s
+
+    @property
+    def on_prem(self) -> bool:
+        return self.acquisition == "buy"
+
+    @property
+    def energy_usd(self) -> float:
+        return (self.m.energy_usd or 0.0) if self.on_prem else 0.0
+
+    @property
+    def label(self) -> str:
+        return f"{self.m.count}× {self.gpu.name} ({self.m.strategy})"
+
+
+# ------------------------------------------------------------------------------------------------
+# Formatting: facts carry finished text for the findings' placeholders.
+
+
+def fmt_usd(value: float) -> str:
+    """'$1,234' (cents below $100)."""
+    return f"${value:,.0f}" if abs(value) >= 100 else f"${value:,.2f}"
+
+
+def fmt_num(value: float, digits: int = 1) -> str:
+    """A number with thousands separators and up to `digits` decimals, trailing zeros kept short."""
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    text = f"{value:,.{digits}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def fmt_params(params: int | float) -> str:
+    """'7.2B', '350M'."""
+    if params >= 1e9:
+        return f"{fmt_num(params / 1e9, 1)}B"
+    return f"{fmt_num(params / 1e6, 0)}M"
+
+
+def fmt_context(tokens: int) -> str:
+    """'16k' for 16,384 tokens (and 16,000), '512' below 1,000."""
+    if tokens >= 1000:
+        k = tokens / 1024 if tokens % 1024 == 0 else tokens / 1000
+        return f"{fmt_num(k, 1)}k"
+    return str(tokens)
+
+
+# ------------------------------------------------------------------------------------------------
+# Options and the shortlist
+
+
+def _owned_counts(profile: Profile, kb: KnowledgeBase) -> dict[str, int]:
+    """GPUs the user owns, by catalogue id (aliases such as '4090' resolved)."""
+    out: dict[str, int] = {}
+    for item in profile.owned_gpus:
+        spec = kb.gpu(item.gpu)
+        if spec is not None:
+            out[spec.id] = out.get(spec.id, 0) + item.count
+    return out
+
+
+def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: KnowledgeBase) -> list[_Option]:
+    """Every configuration under every acquisition the profile allows (owned GPUs always)."""
+    owned = _owned_counts(profile, kb)
+    may_buy = profile.acquisition in ("buy", "either") and profile.deployment != "cloud"
+    may_rent = profile.acquisition in ("rent", "either") and profile.deployment != "on-prem"
+    out: list[_Option] = []
+    for m in metrics:
+        gpu = kb.gpus.get(m.gpu_id)
+        if gpu is None:
+            continue
+        if owned.get(m.gpu_id, 0) >= m.count:
+            out.append(_Option(m, gpu, "buy", True, 0.0))
+        elif may_buy and m.buy_usd is not None:
+            out.append(_Option(m, gpu, "buy", False, m.buy_usd))
+        if may_rent and m.rent_usd is not None:
+            out.append(_Option(m, gpu, "rent", False, m.rent_usd))
+    if not out and not (may_buy or may_rent):
+        return out
+    if not out:  # contradictory limits (e.g. on-prem but rent only): offer everything priced
+        for m in metrics:
+            gpu = kb.gpus.get(m.gpu_id)
+            if gpu is None:
+                continue
+            if m.buy_usd is not None:
+                out.append(_Option(m, gpu, "buy", False, m.buy_usd))
+            if m.rent_usd is not None:
+                out.append(_Option(m, gpu, "rent", False, m.rent_usd))
+    return out
+
+
+def _hard_ok(o: _Option, profile: Profile) -> bool:
+    """Numeric pre-check used only to pick which configurations to show the rules (they decide)."""
+    f = _derived(o, profile)
+    return not (f["over_budget"] or f["misses_deadline"] or f["exceeds_rack"] or not f["serves_concurrency"]
+                or (f["on_prem"] and profile.cooling == "air" and f["rack_density_kw"] > 50))
+
+
+def _time_key(o: _Option) -> float:
+    """Faster first: training seconds, or minus serving tokens/s."""
+    if o.m.time_s is not None:
+        return o.m.time_s
+    return -(o.m.tokens_per_s or 0.0)
+
+
+def _effective_cost(o: _Option) -> float:
+    """Cost used for ranking: capex, rent or 0 (owned), plus on-premises electricity, plus $1, USD."""
+    return o.cost_usd + o.energy_usd + 1.0
+
+
+def _base_score(o: _Option, best_cost: float = 1.0, best_time_s: float | None = None,
+                best_tps: float | None = None) -> float:
+    """The numeric part of `_score` (cost, time or throughput, servers, headroom); see `_score`."""
+    score = 100.0 - 25.0 * math.log2(_effective_cost(o) / best_cost)
+    if o.m.time_s:
+        floor = max(best_time_s or 0.0, TIME_FLOOR_S)
+        score -= 10.0 * math.log2(max(o.m.time_s, TIME_FLOOR_S) / floor)
+    if o.m.tokens_per_s:
+        score -= 10.0 * math.log2((best_tps or o.m.tokens_per_s) / o.m.tokens_per_s)
+    score -= 5.0 * math.log2(max(1, o.m.nodes))
+    frac = o.m.headroom_bytes / o.m.capacity_bytes if o.m.capacity_bytes else 0.0
+    score += 10.0 * max(0.0, min(frac, 0.3)) / 0.3
+    return score
+
+
+def _shortlist(options: list[_Option], profile: Profile) -> list[_Option]:
+    """Per GPU model and acquisition: the cheapest fitting option, the cheapest that passes the
+    numeric limits, and the best-balanced one that passes them; per GPU model with nothing fitting
+    (and per owned GPU that cannot do the job), its nearest miss."""
+    groups: dict[tuple[str, str, bool], list[_Option]] = {}
+    for o in options:
+        groups.setdefault((o.gpu.id, o.acquisition, o.owned), []).append(o)
+    chosen: dict[int, _Option] = {}
+    misses: dict[tuple[str, bool], _Option] = {}
+    for (gpu_id, _acq, owned), group in groups.items():
+        fitting = [o for o in group if o.m.fits]
+        if not fitting:
+            best = max(group, key=lambda o: (o.m.headroom_bytes / max(1, o.m.capacity_bytes), -o.cost_usd))
+            prev = misses.get((gpu_id, owned))
+            if prev is None or (best.acquisition == "rent" and prev.acquisition != "rent"):
+                misses[(gpu_id, owned)] = best
+            continue
+        cheapest = min(fitting, key=lambda o: (o.cost_usd, o.m.count, _time_key(o)))
+        chosen[id(cheapest)] = cheapest
+        feasible = [o for o in fitting if _hard_ok(o, profile)]
+        if feasible:
+            best = min(feasible, key=lambda o: (o.cost_usd, o.m.count, _time_key(o)))
+            chosen[id(best)] = best
+            balanced = max(feasible, key=lambda o: (_base_score(o), -o.m.count))
+            chosen[id(balanced)] = balanced
+    fitting_gpus = {o.gpu.id for o in chosen.values()}
+    owned_fitting = {o.gpu.id for o in chosen.values() if o.owned}
+    for (gpu_id, owned), miss in misses.items():
+        if (owned and gpu_id not in owned_fitting) or gpu_id not in fitting_gpus:
+            chosen[id(miss)] = miss
+    out = sorted(chosen.values(), key=lambda o: (o.gpu.id, o.acquisition, o.owned, o.m.count, o.m.strategy))
+    for i, o in enumerate(out):
+        o.fact_id = f"c{i}"
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# Facts
+
+
+def _derived(o: _Option, profile: Profile) -> dict[str, Any]:
+    """The comparisons rules would otherwise need across facts, on one option."""
+    m = o.m
+    power_kw = m.power_w / 1000.0
+    node_kw = m.node_power_w / 1000.0
+    on_prem = o.on_prem and profile.deployment != "cloud"
+    has_rack = profile.rack_kw is not None
+    density = node_kw * min(m.nodes, SERVERS_PER_RACK) if m.nodes > 1 else power_kw
+    time_days = m.time_s / 86400.0 if m.time_s is not None else None
+    return {
+        "on_prem": on_prem,
+        "power_kw": power_kw,
+        "node_kw": node_kw,
+        "rack_density_kw": density,
+        "exceeds_rack": bool(on_prem and has_rack and power_kw > profile.rack_kw),  # type: ignore[operator]
+        "rack_load_frac": (power_kw / profile.rack_kw) if (on_prem and has_rack) else None,  # type: ignore[operator]
+        "over_budget": bool(profile.budget_usd is not None and o.cost_usd > profile.budget_usd),
+        "budget_frac": (o.cost_usd / profile.budget_usd) if profile.budget_usd else None,
+        "misses_deadline": bool(profile.deadline_days is not None and time_days is not None
+                                and time_days > profile.deadline_days),
+        "deadline_frac": (time_days / profile.deadline_days) if (profile.deadline_days and time_days is not None)
+        else None,
+        "time_days": time_days,
+        "serves_concurrency": (m.max_concurrency is None or profile.task != "inference"
+                               or m.max_concurrency >= (profile.concurrency or 1)),
+    }
+
+
+def _profile_fields(profile: Profile, w: planner.Workload) -> dict[str, Any]:
+    """Profile fields repeated on every fact (so no rule needs a join)."""
+    task = w.task
+    params = w.params
+    active = w.active_params
+    tokens = w.tokens
+    cooling_pct = (profile.pue - 1.0) * 100.0
+    fields: dict[str, Any] = {
+        "task": task,
+        "is_training": task != "inference",
+        "is_full_training": task in ("pretrain", "finetune"),
+        "model_name": w.model_name,
+        "params_b": params / 1e9,
+        "params_b_fmt": fmt_params(params),
+        "active_params_b": active / 1e9,
+        "active_params_b_fmt": fmt_params(active),
+        "is_moe": active < params,
+        "precision": profile.precision,
+        "wants_bf16": profile.precision in ("bf16-mixed", "bf16"),
+        "wants_fp8": profile.precision == "fp8-mixed",
+        "seq_len": w.seq_len,
+        "tokens_b": tokens / 1e9 if tokens else None,
+        "tokens_b_fmt": fmt_params(tokens) if tokens else None,
+        "context_tokens": w.context_tokens if task == "inference" else None,
+        "context_k_fmt": fmt_context(w.context_tokens),
+        "concurrency": w.concurrency if task == "inference" else None,
+        "has_budget": profile.budget_usd is not None,
+        "budget_usd": profile.budget_usd,
+        "budget_usd_fmt": fmt_usd(profile.budget_usd) if profile.budget_usd is not None else None,
+        "has_deadline": profile.deadline_days is not None,
+        "deadline_days": profile.deadline_days,
+        "deadline_days_fmt": fmt_num(profile.deadline_days) if profile.deadline_days is not None else None,
+        "deployment": profile.deployment,
+        "acquisition_mode": profile.acquisition,
+        "has_rack": profile.rack_kw is not None,
+        "rack_kw": profile.rack_kw,
+        "rack_kw_fmt": fmt_num(profile.rack_kw) if profile.rack_kw is not None else None,
+        "cooling": profile.cooling,
+        "pue": profile.pue,
+        "pue_fmt": f"{profile.pue:.2f}",
+        "cooling_pct_fmt": fmt_num(cooling_pct, 0),
+        "owns_gpus": bool(profile.owned_gpus),
+    }
+    return fields
+
+
+def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[str, Any]:
+    m, gpu = o.m, o.gpu
+    d = _derived(o, profile)
+    total = m.memory.total
+    time_days = d["time_days"]
+    fact: dict[str, Any] = {
+        **base,
+        "id": o.fact_id,
+        "kind": "candidate",
+        "gpu_id": gpu.id,
+        "gpu_name": gpu.name,
+        "architecture": gpu.architecture,
+        "vendor": gpu.vendor,
+        "segment": gpu.segment,
+        "is_consumer": gpu.segment == "consumer",
+        "ecc": gpu.ecc,
+        "nvlink": gpu.nvlink,
+        "bf16_supported": gpu.bf16_tflops is not None,
+        "fp8_supported": gpu.fp8_tflops is not None,
+        "gpu_memory_gb": gpu.memory_gb,
+        "gpu_memory_gb_fmt": fmt_num(gpu.memory_gb),
+        "interconnect_gbps": gpu.interconnect_gbps,
+        "interconnect_gbps_fmt": fmt_num(gpu.interconnect_gbps, 0),
+        "interconnect_name": gpu.interconnect,
+        "tdp_w": gpu.tdp_w,
+        "count": m.count,
+        "nodes": m.nodes,
+        "strategy": m.strategy,
+        "tp": m.tp,
+        "pp": m.pp,
+        "dp": m.dp,
+        "sharded": m.strategy in ("zero1", "zero2", "zero3", "fsdp"),
+        "zero_stage": {"zero1": 1, "zero2": 2, "zero3": 3, "fsdp": 3}.get(m.strategy, 0),
+        "checkpointing": m.checkpointing if m.checkpointing in ("none", "selective", "full") else "none",
+        "acquisition": o.acquisition,
+        "owned": o.owned,
+        "on_prem": d["on_prem"],
+        "fits": m.fits,
+        "mem_total_gib": total / GIB,
+        "mem_total_gib_fmt": fmt_num(total / GIB),
+        "capacity_gib": m.capacity_bytes / GIB,
+        "capacity_gib_fmt": fmt_num(m.capacity_bytes / GIB),
+        "headroom_frac": m.headroom_bytes / m.capacity_bytes if m.capacity_bytes else None,
+        "headroom_gib_fmt": fmt_num(max(0, m.headroom_bytes) / GIB),
+        "kv_share": (m.memory.kv_cache / total) if total else None,
+        "kv_cache_gib_fmt": fmt_num(m.memory.kv_cache / GIB),
+        "weights_per_gpu_gib_fmt": fmt_num(m.memory.weights / GIB),
+        "time_days": time_days,
+        "time_days_fmt": fmt_num(time_days) if time_days is not None else None,
+        "time_hours_fmt": fmt_num(m.time_s / 3600.0) if m.time_s is not None else None,
+        "long_run": bool(time_days is not None and time_days >= LONG_RUN_DAYS),
+        "mfu_pct_fmt": fmt_num(m.mfu * 100, 0) if m.mfu is not None else None,
+        "misses_deadline": d["misses_deadline"],
+        "deadline_frac": d["deadline_frac"],
+        "tokens_per_s": m.tokens_per_s,
+        "tokens_per_s_fmt": fmt_num(m.tokens_per_s, 0) if m.tokens_per_s is not None else None,
+        "max_concurrency": m.max_concurrency,
+        "serves_concurrency": d["serves_concurrency"],
+        "power_kw": d["power_kw"],
+        "power_kw_fmt": fmt_num(d["power_kw"]),
+        "facility_kw": m.facility_w / 1000.0,
+        "facility_kw_fmt": fmt_num(m.facility_w / 1000.0),
+        "node_kw": d["node_kw"],
+        "node_kw_fmt": fmt_num(d["node_kw"]),
+        "rack_density_kw": d["rack_density_kw"],
+        "rack_density_kw_fmt": fmt_num(d["rack_density_kw"]),
+        "exceeds_rack": d["exceeds_rack"],
+        "rack_load_frac": d["rack_load_frac"],
+        "cost_usd": o.cost_usd,
+        "cost_usd_fmt": fmt_usd(o.cost_usd),
+        "buy_usd": m.buy_usd,
+        "buy_usd_fmt": fmt_usd(m.buy_usd) if m.buy_usd is not None else None,
+        "rent_usd": m.rent_usd,
+        "rent_usd_fmt": fmt_usd(m.rent_usd) if m.rent_usd is not None else None,
+        "rent_usd_per_hour_fmt": fmt_usd(m.rent_usd_per_hour) if m.rent_usd_per_hour is not None else None,
+        "has_rent_price": m.rent_usd is not None,
+        "rent_vs_buy": (m.rent_usd / m.buy_usd) if (m.rent_usd is not None and m.buy_usd) else None,
+        "over_budget": d["over_budget"],
+        "budget_frac": d["budget_frac"],
+        "crosses_pcie_tp": m.crosses_pcie_tp,
+        "multi_node": m.nodes > 1,
+    }
+    be_hours = getattr(m, "break_even_hours", None)
+    if be_hours is not None and math.isfinite(be_hours) and not o.owned:
+        util = SERVING_UTILIZATION if profile.task == "inference" or base["task"] == "inference" else BUY_UTILIZATION
+        days = be_hours / (24.0 * util)
+        fact["breakeven_days"] = days
+        fact["breakeven_days_fmt"] = fmt_num(days, 0)
+        fact["utilization_pct_fmt"] = fmt_num(util * 100, 0)
+    return fact
+
+
+# ------------------------------------------------------------------------------------------------
+# Remedies: the same job done differently, sized with small extra sweeps
+
+
+def _min_count(metrics: list[planner.CandidateMetrics], gpu_id: str) -> int | None:
+    counts = [m.count for m in metrics if m.gpu_id == gpu_id and m.fits]
+    return min(counts) if counts else None
+
+
+def _reference_gpu(metrics: list[planner.CandidateMetrics], kb: KnowledgeBase) -> GpuSpec | None:
+    """The GPU the remedies are sized on: an 80 GB datacenter part if the catalogue has one."""
+    for gid in ("h100-sxm", "a100-80gb-sxm", "h200"):
+        if gid in kb.gpus:
+            return kb.gpus[gid]
+    fitting = [m for m in metrics if m.fits]
+    return kb.gpus.get(fitting[0].gpu_id) if fitting else None
+
+
+def _variant(profile: Profile, kb: KnowledgeBase, **update: Any) -> planner.Workload | None:
+    try:
+        return planner.workload_from_profile(profile.model_copy(update=update), kb)
+    except Exception:  # noqa: BLE001 - a remedy that cannot be sized is simply not offered
+        return None
+
+
+def _remedies(profile: Profile, w: planner.Workload, metrics: list[planner.CandidateMetrics],
+              kb: KnowledgeBase) -> dict[str, Any]:
+    out: dict[str, Any] = {"alt_lora_available": False, "alt_qlora_available": False, "alt_quant_available": False}
+    ref = _reference_gpu(metrics, kb)
+    if w.task == "finetune" and ref is not None:
+        now = _min_count(metrics, ref.id)
+        lora_w = _variant(profile, kb, task="lora")
+        if lora_w is not None:
+            lora_n = _min_count(planner.sweep(lora_w, [ref]), ref.id)
+            if lora_n is not None and (now is None or lora_n < now):
+                out.update(alt_lora_available=True, alt_lora_gpus=lora_n, alt_lora_gpu_name=ref.name)
+    if w.task in ("finetune", "lora"):
+        cards = [kb.gpus[g] for g in QLORA_REFERENCE_GPUS if g in kb.gpus]
+        single_24 = any(m.fits and m.count == 1 and kb.gpus[m.gpu_id].memory_gb <= 24
+                        for m in metrics if m.gpu_id in kb.gpus)
+        if cards and not single_24:
+            q_w = _variant(profile, kb, task="qlora")
+            if q_w is not None:
+                q_metrics = [m for m in planner.sweep(q_w, cards) if m.count == 1 and m.fits]
+                for card in cards:
+                    if any(m.gpu_id == card.id for m in q_metrics):
+                        out.update(alt_qlora_available=True, alt_qlora_gpu_name=card.name)
+                        break
+    if w.task == "inference" and ref is not None and w.weights_dtype in ("bf16", "fp16"):
+        now = _min_count(metrics, ref.id)
+        quant_w = dataclasses.replace(w, weights_dtype="int4", _cache={})
+        quant_n = _min_count(planner.sweep(quant_w, [ref]), ref.id)
+        if now is not None and quant_n is not None and quant_n < now:
+            out.update(alt_quant_available=True, alt_quant_gpus=quant_n, alt_quant_gpus_now=now,
+                       alt_quant_gpu_name=ref.name)
+    return out
+
+
+def _profile_fact(profile: Profile, w: planner.Workload, metrics: list[planner.CandidateMetrics],
+                  options: list[_Option], base: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
+    from advisor.core import memory
+
+    fitting = [m for m in metrics if m.fits]
+    buys = [m.buy_usd for m in fitting if m.buy_usd is not None]
+    rents = [m.rent_usd for m in fitting if m.rent_usd is not None]
+    budget = profile.budget_usd
+    fact: dict[str, Any] = {
+        **base,
+        "id": "profile",
+        "kind": "profile",
+        "gpus_considered": len({o.gpu.id for o in options}),
+        "nothing_fits": not fitting,
+        "min_gpus_to_fit": min(m.count for m in fitting) if fitting else None,
+        "fits_single_gpu": any(m.count == 1 for m in fitting),
+        "fits_single_node": any(m.nodes == 1 for m in fitting),
+        "has_buy_fit": bool(buys),
+        "cheapest_buy_usd": min(buys) if buys else None,
+        "cheapest_buy_usd_fmt": fmt_usd(min(buys)) if buys else None,
+        "has_rent_fit": bool(rents),
+        "cheapest_rent_usd": min(rents) if rents else None,
+        "cheapest_rent_usd_fmt": fmt_usd(min(rents)) if rents else None,
+        "budget_below_cheapest_buy": bool(budget is not None and buys and budget < min(buys)),
+        "rent_within_budget": bool(budget is not None and rents and min(rents) <= budget),
+    }
+    if w.task in ("pretrain", "finetune"):
+        state = memory.state_bytes_per_param(w.precision, w.optimizer)
+        fact["model_states_gb_fmt"] = fmt_num(w.params * state.total / GB, 0)
+    if w.task == "inference" and w.shape.is_transformer:
+        kv_seq = memory.kv_cache_bytes(w.shape, w.context_tokens, 1, w.kv_dtype)
+        kv_total = kv_seq * w.concurrency
+        weights = memory.weight_bytes(w.params, w.weights_dtype)
+        fact.update(
+            kv_per_seq_gb_fmt=fmt_num(kv_seq / GB, 2),
+            kv_total_gb=kv_total / GB,
+            kv_total_gb_fmt=fmt_num(kv_total / GB),
+            weights_gb_fmt=fmt_num(weights / GB),
+            kv_exceeds_weights=kv_total > weights,
+        )
+    fact.update(_remedies(profile, w, metrics, kb))
+    return fact
+
+
+# ------------------------------------------------------------------------------------------------
+# Findings, ranking, the Recommendation
+
+
+def _finding(fired: rules_engine.Fired, locale: Locale, kb: KnowledgeBase) -> Finding:
+    rule = rules_engine.rules_by_id()[fired.rule_id]
+    words = kb.findings.get(rule.finding)
+    if words is None:
+        title, text = rule.finding, rule.finding
+    else:
+        values = {k: ("?" if v is None else v) for k, v in fired.bindings.items()}
+        title = words.title.get(locale).format(**values)
+        text = words.text.get(locale).format(**values)
+    return Finding(rule_id=rule.id, severity=rule.severity, title=title, text=text, cites=rule.cites,
+                   bindings=dict(fired.bindings))
+
+
+def _sort_findings(findings: list[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (SEVERITY_ORDER[f.severity], f.rule_id))
+
+
+def _score(o: _Option, best_cost: float, best_time_s: float | None, best_tps: float | None) -> float:
+    """Rank of a surviving option; higher is better.
+
+        score = 100
+                - 25 · log2(effective cost / cheapest effective cost)
+                - 10 · log2(max(time, 1 day) / max(fastest time, 1 day))      (training)
+                - 10 · log2(best tokens/s / tokens/s)                           (serving)
+                -  5 · log2(servers)
+                + 10 · min(headroom fraction, 0.3) / 0.3                        (memory to spare)
+                -  4 · warnings - 1 · tips                                      (what the rules flagged)
+
+    Effective cost = the option's cost (capex, rent, or 0 for GPUs the user owns) + electricity
+    for the run when it runs on premises + $1 (so owned GPUs compare finitely). Runs shorter than
+    a day count as equally fast (`TIME_FLOOR_S`): nobody should rent 256 GPUs to save an afternoon.
+    A doubling of cost weighs 2.5 doublings of time; a warning weighs about 12 % more cost.
+    """
+    score = _base_score(o, best_cost, best_time_s, best_tps)
+    score -= 4.0 * sum(1 for f in o.findings if f.severity == "warning")
+    score -= 1.0 * sum(1 for f in o.findings if f.severity == "tip")
+    return round(score, 2)
+
+
+def _rank(options: list[_Option]) -> None:
+    if not options:
+        return
+    best_cost = min(_effective_cost(o) for o in options)
+    times = [o.m.time_s for o in options if o.m.time_s]
+    tps = [o.m.tokens_per_s for o in options if o.m.tokens_per_s]
+    for o in options:
+        o.score = _score(o, best_cost, min(times) if times else None, max(tps) if tps else None)
+
+
+def _best_per_gpu(ranked: list[_Option]) -> list[_Option]:
+    """Keep the best-ranked option per (GPU model, acquisition, owned): a varied list of choices."""
+    seen: set[tuple[str, str, bool]] = set()
+    out = []
+    for o in ranked:
+        key = (o.gpu.id, o.acquisition, o.owned)
+        if key not in seen:
+            seen.add(key)
+            out.append(o)
+    return out
+
+
+def _candidate(o: _Option) -> Candidate:
+    m = o.m
+    mem = m.memory
+    hours = (lambda s: s / 3600.0 if s is not None else None)
+    return Candidate(
+        gpu=o.gpu.id, gpu_name=o.gpu.name, count=m.count, strategy=m.strategy, acquisition=o.acquisition,  # type: ignore[arg-type]
+        memory_per_gpu=MemoryBreakdown(weights=mem.weights, gradients=mem.gradients, optimizer=mem.optimizer,
+                                       activations=mem.activations, kv_cache=mem.kv_cache, overhead=mem.overhead),
+        capacity_bytes=m.capacity_bytes, fits=m.fits,
+        time_hours=hours(m.time_s), time_hours_low=hours(m.time_s_low), time_hours_high=hours(m.time_s_high),
+        tokens_per_s=m.tokens_per_s, power_w=m.power_w, facility_w=m.facility_w, cost_usd=o.cost_usd,
+        buy_usd=m.buy_usd, rent_usd=m.rent_usd, energy_usd=m.energy_usd if o.on_prem else None,
+        score=o.score, findings=tuple(_sort_findings(o.findings)),
+    )
+
+
+def _rejected(o: _Option) -> Rejected:
+    reasons = [f for f in o.findings if rules_engine.rules_by_id()[f.rule_id].reject]
+    return Rejected(gpu=o.gpu.id, gpu_name=o.gpu.name, count=o.m.count, strategy=o.m.strategy,
+                    reasons=tuple(_sort_findings(reasons)))
+
+
+def _assumptions(profile: Profile, w: planner.Workload, shown: list[_Option]) -> dict[str, str | float | int]:
+    out: dict[str, str | float | int] = {}
+    for key, value in w.assumptions:
+        out[f"workload.{key}"] = value
+    buy_dates = sorted({o.gpu.price.date for o in shown if o.gpu.price is not None})
+    rent_dates = sorted({o.gpu.cloud_hourly.date for o in shown if o.gpu.cloud_hourly is not None})
+    if buy_dates:
+        out["price_dates"] = ", ".join(buy_dates)
+    if rent_dates:
+        out["cloud_rate_dates"] = ", ".join(rent_dates)
+    mfus = [o.m.mfu for o in shown if o.m.mfu is not None]
+    if mfus:
+        out["mfu"] = round(mfus[0], 3)
+    out["pue"] = profile.pue
+    out["electricity_usd_per_kwh"] = profile.electricity_usd_per_kwh
+    out["buy_vs_rent_utilization"] = BUY_UTILIZATION
+    out["prices"] = "midpoint of each dated range; buy = GPUs + servers; rent = on-demand"
+    if profile.rack_kw is not None:
+        out["rack_kw"] = profile.rack_kw
+        out["rack_scope"] = "the rack power is what this deployment may use"
+    out["servers_per_rack_for_density"] = SERVERS_PER_RACK
+    if profile.budget_currency and profile.budget_currency.upper() != "USD" and profile.budget_amount \
+            and profile.budget_usd:
+        rate = profile.budget_usd / profile.budget_amount
+        out["fx"] = f"1 {profile.budget_currency.upper()} = {rate:.4f} USD"
+    return out
+
+
+def _near_miss_key(o: _Option) -> tuple:
+    reasons = [f for f in o.findings if rules_engine.rules_by_id()[f.rule_id].reject]
+    critical = sum(1 for f in reasons if f.severity == "critical")
+    return (critical, len(reasons), -o.score)
+
+
+def recommend(profile: Profile, locale: Locale | None = None, kb: KnowledgeBase | None = None) -> Recommendation:
+    """Ranked configurations for `profile`, rejected options with reasons, profile-wide findings.
+
+    Raises RecommendError (with a UI string key) when the profile names no usable model.
+    """
+    kb = kb or knowledge()
+    locale = locale or profile.language
+    if not (profile.model or profile.params or profile.model_text):
+        raise RecommendError("recommend.error.no_model")
+    try:
+        workload = planner.workload_from_profile(profile, kb)
+    except (ValueError, KeyError) as exc:
+        raise RecommendError("recommend.error.bad_profile", str(exc)) from None
+    unknown = [item.gpu for item in profile.owned_gpus if kb.gpu(item.gpu) is None]
+    if unknown:
+        raise RecommendError("recommend.error.unknown_owned", ", ".join(unknown))
+    metrics = planner.sweep(workload, list(kb.gpus.values()))
+    options = _options(metrics, profile, kb)
+    shortlist = _shortlist(options, profile)
+    base = _profile_fields(profile, workload)
+    profile_fact = _profile_fact(profile, workload, metrics, shortlist, base, kb)
+    facts = [profile_fact] + [_candidate_fact(o, profile, base) for o in shortlist]
+    fired = rules_engine.evaluate(facts)
+
+    by_fact = {o.fact_id: o for o in shortlist}
+    rules = rules_engine.rules_by_id()
+    profile_findings: list[Finding] = []
+    for f in fired:
+        finding = _finding(f, locale, kb)
+        if f.fact_id == "profile":
+            profile_findings.append(finding)
+            continue
+        option = by_fact[f.fact_id]
+        option.findings.append(finding)
+        if rules[f.rule_id].reject:
+            option.rejected = True
+
+    survivors = [o for o in shortlist if not o.rejected]
+    losers = [o for o in shortlist if o.rejected]
+    _rank(survivors)
+    _rank(losers)
+    survivors.sort(key=lambda o: -o.score)
+    survivors = _best_per_gpu(survivors)
+    if survivors:
+        top = survivors[:TOP_N]
+        alternatives = survivors[TOP_N:]
+    else:
+        losers.sort(key=_near_miss_key)
+        top = losers[:TOP_N]
+        alternatives = []
+        second = {"id": "profile-2", "kind": "profile", "nothing_survives": True, "model_name": workload.model_name}
+        profile_findings += [_finding(f, locale, kb) for f in rules_engine.evaluate([second])]
+    # Rejected: for each GPU model without a recommended or alternative option, its best rejected one.
+    shown_gpus = {o.gpu.id for o in top} | {o.gpu.id for o in alternatives}
+    best_loser: dict[str, _Option] = {}
+    for o in sorted(losers, key=_near_miss_key):
+        if o in top or o.gpu.id in shown_gpus:
+            continue
+        best_loser.setdefault(o.gpu.id, o)
+    rejected = sorted(best_loser.values(), key=lambda o: (o.gpu.memory_gb, o.gpu.id))
+
+    return Recommendation(
+        profile=profile,
+        recommendations=tuple(_candidate(o) for o in top),
+        alternatives=tuple(_candidate(o) for o in alternatives),
+        rejected=tuple(_rejected(o) for o in rejected),
+        findings=tuple(_sort_findings(profile_findings)),
+        assumptions=_assumptions(profile, workload, top + alternatives),
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# "Why not the 4090?"
+
+
+def explain_gpu(rec: Recommendation, gpu_query: str, locale: Locale, kb: KnowledgeBase | None = None) -> str:
+    """Markdown in `locale`: where the GPU named by `gpu_query` (id or alias) ranks, or why it was left out."""
+    kb = kb or knowledge()
+
+    def ui(key: str, **values: Any) -> str:
+        entry = kb.ui.get(key)
+        text = entry.get(locale) if entry is not None else key
+        return text.format(**values) if values else text
+
+    gpu = kb.gpu(gpu_query.strip()) if gpu_query and gpu_query.strip() else None
+    if gpu is None:
+        return ui("recommend.explain.unknown_gpu", query=gpu_query.strip())
+    lines: list[str] = []
+    ranked = list(rec.recommendations) + list(rec.alternatives)
+    rejected_all = any(f.rule_id == "outcome.near-misses" for f in rec.findings)
+    for rank, cand in enumerate(ranked, start=1):
+        if cand.gpu != gpu.id:
+            continue
+        if rank <= len(rec.recommendations) and not rejected_all:
+            lines.append(ui("recommend.explain.recommended", gpu=gpu.name, rank=rank, count=cand.count,
+                            strategy=cand.strategy, cost=fmt_usd(cand.cost_usd)))
+        elif rank <= len(rec.recommendations):
+            lines.append(ui("recommend.explain.near_miss", gpu=gpu.name, count=cand.count, strategy=cand.strategy))
+        else:
+            first = rec.recommendations[0] if rec.recommendations else None
+            lines.append(ui("recommend.explain.outranked", gpu=gpu.name, rank=rank, count=cand.count,
+                            strategy=cand.strategy, cost=fmt_usd(cand.cost_usd),
+                            best=f"{first.count}× {first.gpu_name}" if first else "-",
+                            best_cost=fmt_usd(first.cost_usd) if first else "-"))
+        for f in cand.findings:
+            if f.severity in ("critical", "warning"):
+                lines.append(f"- **{f.title}** — {f.text}")
+        return "\n".join(lines)
+    for item in rec.rejected:
+        if item.gpu != gpu.id:
+            continue
+        lines.append(ui("recommend.explain.rejected", gpu=gpu.name, count=item.count, strategy=item.strategy))
+        for f in item.reasons:
+            lines.append(f"- **{f.title}** — {f.text}")
+        return "\n".join(lines)
+    return ui("recommend.explain.not_considered", gpu=gpu.name)
