@@ -710,11 +710,15 @@ def recommend(profile: Profile, locale: Locale | None = None, kb: KnowledgeBase 
     # Rejected: for each GPU model without a recommended or alternative option, its best rejected one.
     shown_gpus = {o.gpu.id for o in top} | {o.gpu.id for o in alternatives}
     best_loser: dict[str, _Option] = {}
+    owned_losers: dict[str, _Option] = {}
     for o in sorted(losers, key=_near_miss_key):
-        if o in top or o.gpu.id in shown_gpus:
+        if o in top:
             continue
-        best_loser.setdefault(o.gpu.id, o)
-    rejected = sorted(best_loser.values(), key=lambda o: (o.gpu.memory_gb, o.gpu.id))
+        if o.owned:  # the user's own GPUs: always say why they cannot do the job
+            owned_losers.setdefault(o.gpu.id, o)
+        elif o.gpu.id not in shown_gpus:
+            best_loser.setdefault(o.gpu.id, o)
+    rejected = list(owned_losers.values()) + sorted(best_loser.values(), key=lambda o: (o.gpu.memory_gb, o.gpu.id))
 
     return Recommendation(
         profile=profile,
