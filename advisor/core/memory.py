@@ -407,10 +407,10 @@ def activation_bytes(
         if checkpointing == "selective" and attention == "eager":
             per_layer -= (4 + e) * shape.heads * s_eff  # recompute the score path only
         full_layer = per_layer
-        if checkpointing == "full":
-            per_layer = float(e * h)  # the checkpoint keeps the layer input
         per_layer += lora_input_bytes_per_token
         full_layer += lora_input_bytes_per_token
+        if checkpointing == "full":
+            per_layer = float(e * h)  # the checkpoint keeps the layer input; adapters' inputs are recomputed
         ends = 8.0 + (4 * h + e * h) + e * h + (4.0 * V + 8.0 if V else 0.0)  # ids, final norm, head input, loss
     layers_held = L * pipeline_inflight_factor(pp, microbatches)
     if pp > 1:
