@@ -1,0 +1,160 @@
+"""Numbers as people type them: "30,000", "2.5万", "七十亿", "三百五十亿", "兩千", "16k", "1.5 billion".
+
+Every slot parser (money, parameters, tokens, power, durations) starts from a number, and users
+mix Arabic digits, Chinese numerals and magnitude words freely, often in one message. This module
+turns those spellings into floats and nothing else: no units, no slots. Unparseable text gives
+None, never an exception.
+
+`NUMBER_RE` is the regular-expression fragment (one named group ``num``) that the parsers embed
+before their unit words; `parse_number` evaluates what it matched.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+
+# Chinese digits (both scripts; 两/兩 are the "two" used before measure words and magnitudes).
+CN_DIGITS: dict[str, int] = {
+    "零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4,
+    "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+}
+# Small units inside a section, and the big section units (万/萬 = 1e4, 亿/億 = 1e8).
+CN_SMALL_UNITS: dict[str, int] = {"十": 10, "百": 100, "千": 1000}
+CN_BIG_UNITS: dict[str, int] = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
+
+# Magnitude suffixes after an Arabic number. Case matters for single letters only where it must:
+# "m"/"M" both mean million in "50M tokens" and "$2m".
+EN_MAGNITUDES: dict[str, float] = {
+    "k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "mil": 1e6, "million": 1e6, "millions": 1e6,
+    "b": 1e9, "bn": 1e9, "billion": 1e9, "billions": 1e9, "t": 1e12, "tn": 1e12, "trillion": 1e12, "trillions": 1e12,
+    "thousands": 1e3, "hundred": 1e2,
+}
+# Chinese magnitudes after an Arabic number: "2.5万", "3千", "600 亿", "1.2万亿".
+CN_MAGNITUDES: dict[str, float] = {
+    "十": 10, "百": 100, "千": 1e3, "万": 1e4, "萬": 1e4, "亿": 1e8, "億": 1e8,
+    "万亿": 1e12, "萬億": 1e12, "千万": 1e7, "千萬": 1e7, "百万": 1e6, "百萬": 1e6,
+    "十万": 1e5, "十萬": 1e5, "百亿": 1e10, "百億": 1e10, "千亿": 1e11, "千億": 1e11, "十亿": 1e9, "十億": 1e9,
+}
+
+_CN_CHARS = "零〇一二两兩三四五六七八九十百千万萬亿億"
+_ARABIC = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?|\.\d+"
+_EN_MAG = r"(?:thousands?|millions?|billions?|trillions?|hundred|mil|mm|mn|bn|tn|[kmbt])(?![a-z])"
+_CN_MAG = r"(?:万亿|萬億|千万|千萬|百万|百萬|十万|十萬|百亿|百億|千亿|千億|十亿|十億|[十百千万萬亿億])"
+
+#: A number as typed: Arabic with an optional magnitude ("2.5万", "16k", "1.5 billion"), or a run of
+#: Chinese numerals ("三百五十亿"). The match is in group ``num``.
+NUMBER_RE = (
+    rf"(?P<num>(?<![A-Za-z0-9.,])(?:{_ARABIC})(?:\s?(?:{_CN_MAG})|\s?{_EN_MAG})?"
+    rf"|[{_CN_CHARS}]*[一二两兩三四五六七八九十][{_CN_CHARS}]*)"
+)
+_NUMBER_ONLY = re.compile(rf"^\s*[-+]?\s*{NUMBER_RE}\s*$", re.IGNORECASE)
+
+# Full-width and CJK punctuation that NFKC would fold into ASCII glued to digits ("500，16k").
+_PUNCT = str.maketrans({"，": ", ", "、": ", ", "。": ". ", "；": "; ", "：": ": ", "！": "! ", "？": "? ",
+                        "（": " (", "）": ") ", "～": "~", "〜": "~"})
+
+
+def normalize_text(text: str) -> str:
+    """Fold full-width digits/letters (NFKC), keep CJK punctuation from gluing numbers together."""
+    text = text.translate(_PUNCT)
+    text = unicodedata.normalize("NFKC", text)
+    return text.replace("\u00a0", " ").replace("\u3000", " ")
+
+
+def parse_chinese_integer(text: str) -> int | None:
+    """Evaluate a run of Chinese numerals: 七十亿 -> 7e9, 三百五十亿 -> 3.5e10, 两千 -> 2000, 一万二 -> 12000.
+
+    A trailing digit right after a unit is the colloquial abbreviation of the next lower unit
+    ("三千五" = 3500, "一万二" = 12000, "两百五" = 250). Returns None for text that is not a numeral.
+    """
+    if not text or any(ch not in CN_DIGITS and ch not in CN_SMALL_UNITS and ch not in CN_BIG_UNITS for ch in text):
+        return None
+    result = 0   # parts already multiplied by 亿
+    wan = 0      # parts below 亿 already multiplied by 万
+    section = 0  # the part below 万
+    number = 0   # the digit waiting for its unit
+    pending = False
+    for ch in text:
+        if ch in CN_DIGITS:
+            if pending and number and CN_DIGITS[ch]:
+                return None  # "一二" is a list of digits, not a numeral
+            number, pending = CN_DIGITS[ch], True
+        elif ch in CN_SMALL_UNITS:
+            section += (number if pending else 1) * CN_SMALL_UNITS[ch]
+            number, pending = 0, False
+        elif ch in ("万", "萬"):
+            part = section + number
+            wan += (part if part or pending else 1) * 10**4
+            section, number, pending = 0, 0, False
+        else:  # 亿 / 億
+            part = wan + section + number
+            result += (part if part or pending else 1) * 10**8
+            wan, section, number, pending = 0, 0, 0, False
+    if pending and len(text) >= 2:
+        before = text[-2]
+        scale = {"十": 1, "百": 10, "千": 100, "万": 1000, "萬": 1000, "亿": 10**7, "億": 10**7}.get(before)
+        if scale:
+            number *= scale
+    return result + wan + section + number
+
+
+def _digit_string(text: str) -> int | None:
+    """'二零二五' read digit by digit (years, model numbers); None unless every char is a digit."""
+    if len(text) >= 2 and all(ch in CN_DIGITS for ch in text):
+        return int("".join(str(CN_DIGITS[ch]) for ch in text))
+    return None
+
+
+def parse_number(text: str) -> float | None:
+    """The value of one number as typed, or None: '30,000' -> 30000, '2.5万' -> 25000, '1.5B' -> 1.5e9.
+
+    A leading minus sign is kept (so that a negative budget can be refused with a reason).
+    """
+    if not text or len(text) > 200:
+        return None
+    text = normalize_text(text).strip()
+    match = _NUMBER_ONLY.match(text)
+    if not match:
+        return None
+    sign = -1.0 if text.lstrip().startswith("-") else 1.0
+    value = number_value(match.group("num"))
+    return None if value is None else sign * value
+
+
+def number_value(raw: str) -> float | None:
+    """Evaluate the text captured by NUMBER_RE's ``num`` group."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    if raw[0].isdigit() or raw[0] == ".":
+        m = re.match(_ARABIC, raw)
+        if not m:
+            return None
+        try:
+            base = float(m.group(0).replace(",", ""))
+        except ValueError:
+            return None
+        rest = raw[m.end():].strip().lower()
+        if rest:
+            factor = CN_MAGNITUDES.get(rest) or EN_MAGNITUDES.get(rest)
+            if factor is None:
+                return None
+            base *= factor
+        return base if math.isfinite(base) else None
+    value = _digit_string(raw)
+    if value is None:
+        value = parse_chinese_integer(raw)
+    return None if value is None else float(value)
+
+
+def find_numbers(text: str) -> list[tuple[float, int, int]]:
+    """Every number in `text` with its span: [(value, start, end)], in order. Text is normalized first
+    by the caller (spans refer to the text given)."""
+    out = []
+    for m in re.finditer(NUMBER_RE, text, re.IGNORECASE):
+        value = number_value(m.group("num"))
+        if value is not None:
+            out.append((value, m.start("num"), m.end("num")))
+    return out

@@ -1,0 +1,1030 @@
+"""Slot filling from free text: what a message says about the task, model, data, load, money, time and room.
+
+People answer in English, Simplified or Traditional Chinese, several answers in one message, with
+Arabic or Chinese numerals, currencies, circuits instead of kilowatts and typos in model names.
+`extract(text, locale)` returns only the Profile fields the text states; `extract_detailed` also
+returns what was wrong (a negative budget, an unknown model) so that the dialogue can re-ask with
+a reason. Parsers are pure: no I/O except reading a `config.json` the user names, no exception
+escapes for any input (the property tests feed them arbitrary text).
+
+Parsers run in a fixed order and *consume* the spans they read, so that a later parser does not
+read "80GB" of "8x A100 80GB" as a model size or "512 tokens" of "10k examples of 512 tokens" as
+the data set size.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable
+
+from advisor.conversation.numbers import NUMBER_RE, normalize_text, number_value
+from advisor.models import Locale
+
+# --------------------------------------------------------------------------------------------
+# Currencies. Default conversion rates: approximate mid-market rates of June 2025 (USD per unit).
+# They are stated to the user whenever a budget is converted; the original amount is kept.
+
+RATES_DATE = "2025-06"
+USD_PER_UNIT: dict[str, float] = {
+    "USD": 1.0,
+    "CNY": 1 / 7.18,   # USD/CNY about 7.16-7.20 in June 2025
+    "TWD": 1 / 29.5,   # USD/TWD about 29.2-30.0 in June 2025
+    "EUR": 1.15,       # EUR/USD about 1.14-1.17 in June 2025
+    "HKD": 1 / 7.85,   # HKD is pegged in the 7.75-7.85 band; it sat at 7.85 in June 2025
+}
+
+# Chinese family names and nicknames users type for catalogue families.
+FAMILY_SYNONYMS: dict[str, str] = {
+    "通义千问": "qwen ", "通義千問": "qwen ", "千问": "qwen ", "千問": "qwen ", "通义": "qwen ", "通義": "qwen ",
+    "羊驼": "llama ", "羊駝": "llama ", "美洲驼": "llama ", "米斯特拉尔": "mistral ", "深度求索": "deepseek ",
+}
+
+# A rate with the date it holds from, for messages ("1 CNY = 0.139 USD, rates of 2025-06").
+
+
+def to_usd(amount: float, currency: str) -> float:
+    """Convert `amount` in ISO `currency` to USD at the dated default rate."""
+    return amount * USD_PER_UNIT[currency]
+
+
+# --------------------------------------------------------------------------------------------
+# Result type
+
+
+@dataclass
+class Extraction:
+    """What one message says: Profile fields, problems (UI string keys with values), and hints."""
+
+    fields: dict[str, Any] = field(default_factory=dict)
+    problems: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    unknown_model: str | None = None
+    unknown_gpu: str | None = None
+    gpu_mentions: list[str] = field(default_factory=list)
+
+    def problem(self, key: str, **values: Any) -> None:
+        if all(k != key for k, _ in self.problems):
+            self.problems.append((key, values))
+
+
+class _Work:
+    """The normalized message plus a mask of consumed characters (`text` keeps `orig`'s positions)."""
+
+    def __init__(self, text: str):
+        orig = normalize_text(text)
+        for word, repl in FAMILY_SYNONYMS.items():
+            if word in orig:
+                orig = orig.replace(word, repl)
+        self.orig = orig
+        # Lower-case character by character so that positions in `text` and `orig` agree.
+        lowered = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in orig)
+        self.text = _blank_negations(lowered)
+
+    def consume(self, start: int, end: int) -> None:
+        start, end = max(0, start), max(start, min(end, len(self.text)))
+        self.text = self.text[:start] + " " * (end - start) + self.text[end:]
+
+    def finditer(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        return list(pattern.finditer(self.text))
+
+
+def _num(name: str) -> str:
+    """NUMBER_RE with its group renamed, so that one pattern can hold several numbers."""
+    return NUMBER_RE.replace("(?P<num>", f"(?P<{name}>")
+
+
+NUM = NUMBER_RE
+_FLAGS = re.IGNORECASE
+
+
+def _numtext(m: re.Match[str]) -> str | None:
+    """The text of the first number group that took part in the match (groups named num*)."""
+    for name, value in m.groupdict().items():
+        if name.startswith("num") and value:
+            return value
+    return None
+
+
+def _c(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, _FLAGS)
+
+
+# --------------------------------------------------------------------------------------------
+# Negation: "not 8B, 70B", "不是 LoRA，是 QLoRA", "use 70B rather than 8B" — the negated phrase is
+# blanked out before the slots are read.
+
+_NEG = _c(
+    r"(?:\bnot\b|\bisn't\b|\bno longer\b|\binstead of\b|\brather than\b|\bdon't use\b|\bwithout\b|"
+    r"不是|不要|不用|而不是|而非|别用|別用|并非|並非|不再是|不再用)(?:\s*(?:用|使用|use\b|using\b|the\b|an?\b))?"
+)
+_NEG_STOP = _c(r"[,;.!?]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是|是|改|换成|換成|用|要|，|；|but|\band\b")
+
+
+def _blank_negations(text: str) -> str:
+    out = text
+    for m in reversed(list(_NEG.finditer(text))):
+        stop = _NEG_STOP.search(text, m.end())
+        end = stop.start() if stop else len(text)
+        # A negation that ends at once ("not sure", "不用了") blanks nothing useful; keep it bounded.
+        end = min(end, m.end() + 40)
+        out = out[: m.start()] + " " * (end - m.start()) + out[end:]
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Task
+
+_TASKS: list[tuple[str, re.Pattern[str]]] = [
+    ("qlora", _c(r"\bq[\s-]?lora\b|4[\s-]?bit\s*lora|量化\s*lora")),
+    ("lora", _c(r"(?<![a-z])lora\b|低秩|adapter\b|peft\b")),
+    ("pretrain", _c(
+        r"pre[\s-]?train|from\s+scratch|train\s+(?:a\s+|our\s+own\s+|an?\s+)?(?:new\s+)?(?:base\s+)?model\s+from|"
+        r"从头训练|從頭訓練|从零|從零|从头开始|從頭開始|预训练|預訓練|从头预训练|重新训练一个|base\s+model\s+training")),
+    ("finetune", _c(
+        r"full[\s-]*(?:parameter\s*|param\s*)?fine[\s-]?tun|full\s+ft\b|full\s+sft\b|全参数|全參數|全量|"
+        r"fine[\s-]?tun|\bsft\b|微调|微調|精调|精調")),
+    ("inference", _c(
+        r"inference|\bserv(?:e|ing)\b|\bdeploy|\bhost(?:ing)?\b|chatbot|\bapi\b|推理|推論|部署|上线|上線|"
+        r"在线服务|線上服務|提供服务|提供服務|跑模型给|对外服务|對外服務|\brun\s+it\s+for\s+users")),
+]
+_TRAIN_WORD = _c(r"\btrain(?:ing)?\b|训练|訓練")
+
+
+def parse_task(text: str) -> str | None:
+    """'LoRA 微调' -> lora, '從頭訓練' -> pretrain, 'serve' -> inference; None when unsaid."""
+    return _task(_Work(text))
+
+
+def _task(w: _Work) -> str | None:
+    found = [name for name, pattern in _TASKS if pattern.search(w.text)]
+    if not found:
+        return "pretrain" if _TRAIN_WORD.search(w.text) and not _c(r"tokens?\s+of\s+train").search(w.text) else None
+    # Training words beat serving words ("deploy on-prem" in a pretraining message).
+    for name in ("qlora", "lora", "pretrain", "finetune"):
+        if name in found:
+            if name == "lora" and "qlora" in found:
+                return "qlora"
+            return name
+    return found[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Money
+
+_PRE_CUR = (
+    r"(?P<pre>us\s?\$|usd|nt\s?\$|ntd|twd|hk\s?\$|hkd|rmb|cny|eur|€|\$|¥|"
+    r"新台币|新台幣|新臺幣|台币|台幣|臺幣|人民币|人民幣|美元|美金|欧元|歐元|港币|港幣|港元)"
+)
+_SUF_CUR = (
+    r"(?P<SUF>美元|美金|usd|us\s+dollars?|dollars?|bucks|刀|人民币|人民幣|rmb|cny|yuan|块钱|塊錢|"
+    r"新台币|新台幣|新臺幣|台币|台幣|臺幣|twd|ntd|nt\s+dollars?|欧元|歐元|eur|euros?|港币|港幣|港元|hkd|"
+    r"元|块|塊|€)"
+)
+_SIGN = r"(?P<sign>-|−|负|負|minus\s)?\s*"
+_MONEY = _c(
+    rf"{_SIGN}(?:{_PRE_CUR}\s*{_num('num1')}(?:\s*{_SUF_CUR.replace('SUF', 'suf1')})?"
+    rf"|{_num('num2')}\s*{_SUF_CUR.replace('SUF', 'suf2')})(?![a-z])"
+)
+_PER_ENERGY = _c(r"^\s*(?:/|per|每|一)\s*(?:kwh|kw·h|kw-h|度|千瓦时|千瓦時)")
+_PER_HOUR = _c(r"^\s*(?:/|per|an?|每|一)\s*(?:h|hr|hour|gpu[\s-]?h(?:ou)?r|小时|小時|卡时|卡時)(?![a-z])")
+_ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度)")
+_BUDGET_CUE = _c(r"budget|预算|預算|spend|经费|經費|资金|資金|\bcap\b|最多|不超过|不超過|花费|花費|投入|capex|预计花|預計花")
+_BUDGET_BARE = _c(
+    rf"(?:budget|预算|預算|经费|經費|资金|資金)[^0-9一二两兩三四五六七八九十$¥€\-−负負]{{0,14}}?{_SIGN}{NUM}(?![a-z%])"
+)
+_CUR_CODES = {
+    "usd": "USD", "$": "USD", "us$": "USD", "美元": "USD", "美金": "USD", "dollar": "USD", "dollars": "USD",
+    "us dollar": "USD", "us dollars": "USD", "bucks": "USD", "刀": "USD",
+    "rmb": "CNY", "cny": "CNY", "¥": "CNY", "人民币": "CNY", "人民幣": "CNY", "yuan": "CNY", "块钱": "CNY",
+    "塊錢": "CNY",
+    "twd": "TWD", "ntd": "TWD", "nt$": "TWD", "新台币": "TWD", "新台幣": "TWD", "新臺幣": "TWD", "台币": "TWD",
+    "台幣": "TWD", "臺幣": "TWD", "nt dollar": "TWD", "nt dollars": "TWD",
+    "eur": "EUR", "€": "EUR", "欧元": "EUR", "歐元": "EUR", "euro": "EUR", "euros": "EUR",
+    "hkd": "HKD", "hk$": "HKD", "港币": "HKD", "港幣": "HKD", "港元": "HKD",
+}
+
+
+def _currency(token: str | None, locale: Locale) -> str | None:
+    if not token:
+        return None
+    key = re.sub(r"\s+", " ", token.strip().lower()).replace("$ ", "$")
+    key = key.replace("us $", "us$").replace("nt $", "nt$").replace("hk $", "hk$")
+    if key in _CUR_CODES:
+        return _CUR_CODES[key]
+    if key in ("元", "块", "塊"):
+        # "元/块" is the local unit: yuan on the mainland, NT dollars in Taiwan.
+        return "TWD" if locale == "zh-Hant" else "CNY"
+    return None
+
+
+@dataclass(frozen=True)
+class Money:
+    """An amount as typed, its ISO currency, and its value in USD."""
+
+    amount: float
+    currency: str
+    usd: float
+
+
+def parse_money(text: str, locale: Locale = "en") -> Money | None:
+    """The first amount of money in `text`: '三万美元' -> 30000 USD, '新台幣 300 萬' -> 3e6 TWD."""
+    w = _Work(text)
+    for m in w.finditer(_MONEY):
+        value = number_value(_numtext(m) or "")
+        cur = _currency(m.group("pre"), locale) or _currency(m.group("suf1") or m.group("suf2"), locale)
+        if value is None or cur is None:
+            continue
+        if m.group("sign"):
+            value = -value
+        return Money(value, cur, to_usd(value, cur))
+    return None
+
+
+def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
+    candidates: list[tuple[float, str, int, int]] = []
+    for m in w.finditer(_MONEY):
+        value = number_value(_numtext(m) or "")
+        pre, suf = m.group("pre"), m.group("suf1") or m.group("suf2")
+        cur = _currency(pre, locale) or _currency(suf, locale)
+        if value is None or cur is None:
+            continue
+        after = w.text[m.end(): m.end() + 20]
+        before = w.text[max(0, m.start() - 12): m.start()]
+        if _PER_ENERGY.match(after) or (_ENERGY_CUE.search(before) and value < 50):
+            if value > 0:
+                ex.fields["electricity_usd_per_kwh"] = round(to_usd(value, cur), 4)
+            w.consume(m.start(), m.end() + (_PER_ENERGY.match(after).end() if _PER_ENERGY.match(after) else 0))
+            continue
+        if _PER_HOUR.match(after):
+            w.consume(m.start(), m.end())
+            continue
+        if m.group("sign"):
+            value = -value
+        candidates.append((value, cur, m.start(), m.end()))
+    if not candidates:
+        for m in w.finditer(_BUDGET_BARE):
+            value = number_value(_numtext(m) or "")
+            if value is None:
+                continue
+            if m.group("sign"):
+                value = -value
+            candidates.append((value, "USD", m.start("num"), m.end()))
+            ex.fields["_budget_currency_assumed"] = True
+            break
+    if not candidates:
+        return
+    # Several amounts: the one nearest a budget word wins, else the first.
+    chosen = candidates[0]
+    cues = [c.start() for c in _BUDGET_CUE.finditer(w.text)]
+    if cues and len(candidates) > 1:
+        chosen = min(candidates, key=lambda c: min(abs(c[2] - q) for q in cues))
+    value, cur, start, end = chosen
+    for _, _, s, e in candidates:
+        w.consume(s, e)
+    if value <= 0 or not math.isfinite(value):
+        ex.problem("conv.problem.budget_positive")
+        return
+    usd = to_usd(value, cur)
+    if usd > 1e13:
+        ex.problem("conv.problem.budget_huge")
+        return
+    ex.fields["budget_amount"] = float(value)
+    ex.fields["budget_currency"] = cur
+    ex.fields["budget_usd"] = round(usd, 2)
+
+
+_ACQ = [
+    ("either", _c(r"\beither\b|buy\s+or\s+rent|rent\s+or\s+buy|both\s+options|买或租|租或买|買或租|租或買|买还是租|買還是租|租还是买|租還是買|都可以考虑|都可以考慮")),
+    ("rent", _c(r"\brent(?:ing|al)?\b|\blease\b|\bleasing\b|租用|租赁|租賃|租(?!或)")),
+    ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bown\s+the\s+hardware|买|買|购买|購買|采购|採購|购置|購置")),
+]
+
+
+def _acquisition(w: _Work) -> str | None:
+    for name, pattern in _ACQ:
+        if pattern.search(w.text):
+            if name == "rent" and _ACQ[2][1].search(w.text):
+                return "either"
+            return name
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Facility: power, circuit, cooling, deployment
+
+_KW = _c(rf"{NUM}\s*(?:kw|kilowatts?|千瓦|kva)(?!\s*h|·h|-h|时|時|[a-z])")
+_W = _c(rf"{NUM}\s*(?:w|watts?|瓦)(?![a-z]|时|時|特)")
+_VOLT = _c(rf"{NUM}\s*(?:v|volts?|伏特?)(?![a-z0-9])")
+_AMP = _c(rf"{NUM}\s*(?:a|amps?|amperes?|安培?)(?![a-z0-9]|装|裝|全|排)")
+_PHASE3 = _c(r"three[\s-]?phase|3[\s-]?phase|\b3ph\b|三相|3\s*相")
+_PHASE1 = _c(r"single[\s-]?phase|1[\s-]?phase|单相|單相")
+_CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z])|{_num('n2')}\s*(?:circuits|路|条线路|條線路|个回路|個迴路)")
+_FACILITY_CUE = _c(r"rack|cabinet|circuit|机柜|機櫃|机架|機架|供电|供電|电路|電路|功率|电力|電力|power|room|机房|機房")
+_LIQUID = _c(r"liquid|water[\s-]?cool|direct[\s-]?to[\s-]?chip|immersion|液冷|水冷|冷板|浸没|浸沒|浸沒式")
+_AIR = _c(r"\bair\b|air[\s-]?cool|风冷|風冷|氣冷|空冷")
+_CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda\s+labs\b|runpod|云|雲|\bcloud[\s-]?based")
+_ONPREM = _c(
+    r"on[\s-]?prem|in[\s-]?house|self[\s-]?host|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc)|"
+    r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|\bidc\b|托管|託管|自己的服务器|自己的伺服器"
+)
+_EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|云或|雲或|或云|或雲|都行|都可以|either|both")
+_PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
+
+
+def circuit_kw(volts: float, amps: float, three_phase: bool, circuits: int = 1) -> float:
+    """Usable continuous kW of a circuit: V x A (x sqrt 3 for three-phase) x 0.8 (NEC 80 % rule)."""
+    return volts * amps * (math.sqrt(3) if three_phase else 1.0) * 0.8 / 1000 * circuits
+
+
+def _facility(w: _Work, ex: Extraction) -> None:
+    kw: float | None = None
+    for m in w.finditer(_KW):
+        v = number_value(_numtext(m) or "")
+        if v is not None and kw is None:
+            kw = v
+        w.consume(m.start(), m.end())
+    if kw is None:
+        for m in w.finditer(_W):
+            v = number_value(_numtext(m) or "")
+            if v is None:
+                continue
+            if v >= 1000 or _FACILITY_CUE.search(w.orig.lower()):
+                kw = v / 1000
+                w.consume(m.start(), m.end())
+                break
+    volts = amps = None
+    circuits = 1
+    for m in w.finditer(_CIRCUITS):
+        n = number_value(m.group("n") or m.group("n2") or "")
+        if n and 1 <= n <= 64 and float(n).is_integer():
+            circuits = int(n)
+        if m.group("amp"):
+            amps = number_value(m.group("amp"))
+        w.consume(m.start(), m.end())
+    for m in w.finditer(_VOLT):
+        volts = volts or number_value(_numtext(m) or "")
+        w.consume(m.start(), m.end())
+    for m in w.finditer(_AMP):
+        amps = amps or number_value(_numtext(m) or "")
+        w.consume(m.start(), m.end())
+    three = bool(_PHASE3.search(w.text))
+    if kw is None and volts and amps:
+        kw = circuit_kw(volts, amps, three, circuits)
+    if kw is not None:
+        if kw <= 0 or not math.isfinite(kw):
+            ex.problem("conv.problem.power_positive")
+        elif kw > 100000:
+            ex.problem("conv.problem.power_huge")
+        else:
+            ex.fields["rack_kw"] = round(kw, 3)
+    elif (volts and not amps) or (amps and not volts):
+        ex.problem("conv.problem.circuit_incomplete")
+    if _LIQUID.search(w.text):
+        ex.fields["cooling"] = "liquid"
+    elif _AIR.search(w.text):
+        ex.fields["cooling"] = "air"
+    cloud, onprem = bool(_CLOUD.search(w.text)), bool(_ONPREM.search(w.text))
+    if (cloud and onprem) or (_EITHER_DEPLOY.search(w.text) and (cloud or onprem)):
+        ex.fields["deployment"] = "either"
+    elif cloud:
+        ex.fields["deployment"] = "cloud"
+    elif onprem or "rack_kw" in ex.fields or "cooling" in ex.fields:
+        ex.fields["deployment"] = "on-prem"
+    for m in w.finditer(_PUE):
+        v = number_value(_numtext(m) or "")
+        if v is not None and 1.0 <= v <= 3.0:
+            ex.fields["pue"] = v
+        w.consume(m.start(), m.end())
+
+
+# --------------------------------------------------------------------------------------------
+# Durations
+
+_EN_WORD_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
+    "fifty": 50, "sixty": 60, "a couple of": 2, "a few": 3, "several": 3, "sixteen": 16, "hundred": 100,
+}
+_EN_WORD = r"(?P<word>a couple of|a few|several|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|sixteen|twenty|thirty|forty|fifty|sixty|hundred)"
+_DUR_UNITS = {
+    "day": 1, "days": 1, "d": 1, "天": 1, "日": 1,
+    "week": 7, "weeks": 7, "wk": 7, "wks": 7, "周": 7, "週": 7, "星期": 7, "个星期": 7, "個星期": 7,
+    "礼拜": 7, "禮拜": 7, "个礼拜": 7, "個禮拜": 7,
+    "month": 30, "months": 30, "mo": 30, "mos": 30, "个月": 30, "個月": 30, "月": 30,
+    "hour": 1 / 24, "hours": 1 / 24, "h": 1 / 24, "hr": 1 / 24, "hrs": 1 / 24, "小时": 1 / 24, "小時": 1 / 24,
+    "个小时": 1 / 24, "個小時": 1 / 24, "钟头": 1 / 24, "鐘頭": 1 / 24,
+    "year": 365, "years": 365, "yr": 365, "yrs": 365, "年": 365,
+}
+_DUR_UNIT_RE = (
+    r"(?P<unit>days?|d(?![a-z0-9])|天|weeks?|wks?|个星期|個星期|星期|个礼拜|個禮拜|礼拜|禮拜|周|週|"
+    r"months?|mos?(?![a-z])|个月|個月|hours?|hrs?|h(?![a-z0-9])|个小时|個小時|小时|小時|钟头|鐘頭|years?|yrs?|年)"
+)
+_DURATION = _c(rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:and\s+a\s+half\s+)?{_DUR_UNIT_RE}(?P<half>半)?")
+_HALF_SPECIAL = [
+    (_c(r"半年"), 182.0), (_c(r"半个月|半個月"), 15.0), (_c(r"一个半月|一個半月"), 45.0),
+    (_c(r"half\s+a\s+year"), 182.0), (_c(r"half\s+a\s+month"), 15.0), (_c(r"a\s+month\s+and\s+a\s+half"), 45.0),
+    (_c(r"\bovernight\b"), 0.5), (_c(r"\bfortnight\b"), 14.0), (_c(r"一周半|一週半"), 10.5),
+]
+_DEADLINE_CUE = _c(r"within|deadline|\bin\b|\bby\b|\bdone\b|finish|内|內|之内|之內|以内|以內|完成|搞定|截止|期限|交付")
+_NO_DEADLINE = _c(r"no\s+(?:hard\s+)?deadline|no\s+time\s+limit|no\s+rush|没有期限|沒有期限|不赶|不趕|时间不限|時間不限|不限时|不限時|没有截止|沒有截止")
+
+
+def parse_duration_days(text: str) -> float | None:
+    """A duration in days: '两周内' -> 14, 'within two weeks' -> 14, '半年' -> 182, '3 个月' -> 90."""
+    ex = Extraction()
+    _duration(_Work(text), ex)
+    return ex.fields.get("deadline_days")
+
+
+def _duration(w: _Work, ex: Extraction) -> None:
+    for pattern, days in _HALF_SPECIAL:
+        m = pattern.search(w.text)
+        if m:
+            ex.fields["deadline_days"] = days
+            w.consume(m.start(), m.end())
+            return
+    best: tuple[int, float, int, int] | None = None
+    for m in w.finditer(_DURATION):
+        unit = m.group("unit").lower()
+        if unit == "月" and not (_numtext(m) and not _numtext(m)[0].isdigit()):
+            continue  # "3月" is March; "三月" too — only "个月/個月" mean a span
+        if unit in ("月",):
+            continue
+        if _numtext(m):
+            value = number_value(_numtext(m) or "")
+        else:
+            value = float(_EN_WORD_NUMBERS.get(m.group("word").lower(), 0)) or None
+        if value is None:
+            continue
+        if unit in ("年", "year", "years", "yr", "yrs") and value >= 1900:
+            continue  # a calendar year
+        days = value * _DUR_UNITS.get(unit, _DUR_UNITS.get(unit.rstrip("s"), 1))
+        if m.group("half") or "and a half" in m.group(0):
+            days += 0.5 * _DUR_UNITS.get(unit, 1)
+        cue = 1 if _DEADLINE_CUE.search(w.text[max(0, m.start() - 12): m.end() + 6]) else 0
+        if best is None or cue > best[0]:
+            best = (cue, days, m.start(), m.end())
+    if best is None:
+        return
+    _, days, start, end = best
+    w.consume(start, end)
+    if days <= 0 or not math.isfinite(days):
+        ex.problem("conv.problem.deadline_positive")
+    elif days > 36500:
+        ex.problem("conv.problem.deadline_huge")
+    else:
+        ex.fields["deadline_days"] = round(days, 3)
+
+
+# --------------------------------------------------------------------------------------------
+# Data: tokens, examples x length, images, epochs, sequence length
+
+_TOKENS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元)")
+_TOKENS_AFTER = _c(rf"(?:tokens?|词元|詞元|token\s*数|token\s*數|数据量|資料量)\s*(?:[:=]|of|约|約|大约|大約|about|~|为|為|是|共|有)?\s*{NUM}(?!\s*(?:examples?|samples?|条|條|张|張|images?))")
+_SAMPLES = _c(
+    rf"{NUM}\s*(?:training\s+)?(?P<what>examples?|samples?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
+    r"records?|documents?|docs?|sentences?|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆)"
+)
+_IMAGES = _c(
+    rf"{NUM}\s*(?:images?|pictures?|photos?|张图片?|張圖片?|张图像|張圖像|张照片|張照片|幅图像?|幅圖像?|图片|圖片|图像|圖像)"
+)
+_AVG_LEN = _c(
+    rf"(?:avg\.?|average|averaging|on\s+average|each(?:\s+(?:about|around|of|with))?|of|at|x|×|\*|平均(?:每条|每條|长度|長度|约|約)?|"
+    rf"每条|每條|每个|每個|每段|每笔|每筆|长度|長度|约|約)\s*(?:about|around|~|约|約|为|為|是)?\s*{NUM}\s*(?:个|個)?\s*(?:tokens?|词元|詞元|字|words?)"
+)
+_EPOCHS = _c(rf"{NUM}\s*(?:epochs?|eps\b|(?:个|個)\s*epochs?|轮|輪|遍|passes|pass\b)")
+_EPOCHS_AFTER = _c(rf"(?:epochs?|轮数|輪數|训练轮数|訓練輪數)\s*(?:[:=]|of|为|為|是)?\s*{NUM}")
+_SEQ = _c(rf"(?:seq(?:uence)?[\s_-]*len(?:gth)?|序列长度|序列長度|max[\s_-]*len(?:gth)?)\s*(?:[:=]|of|为|為|是)?\s*{NUM}")
+
+
+def context_tokens_from(raw: str) -> int | None:
+    """'8k' -> 8192, '32K' -> 32768, '128k' -> 131072 (the sizes models print); '100k' -> 100000."""
+    value = number_value(raw)
+    if value is None or not math.isfinite(value):
+        return None
+    m = re.fullmatch(r"\s*(\d+)\s*k\s*", raw, re.IGNORECASE)
+    if m:
+        base = int(m.group(1))
+        if base > 0 and (base & (base - 1)) == 0:
+            return base * 1024
+    return int(round(value))
+
+
+def _data(w: _Work, ex: Extraction, training: bool) -> None:
+    samples = None
+    for m in w.finditer(_IMAGES):
+        v = number_value(_numtext(m) or "")
+        if v is not None:
+            samples = v
+            ex.fields["_images"] = True
+            w.consume(m.start(), m.end())
+            break
+    if samples is None:
+        for m in w.finditer(_SAMPLES):
+            v = number_value(_numtext(m) or "")
+            if v is not None:
+                samples = v
+                w.consume(m.start(), m.end())
+                break
+    if samples is not None:
+        if samples < 1 or not math.isfinite(samples) or samples > 1e13:
+            ex.problem("conv.problem.data_positive")
+        else:
+            ex.fields["samples"] = int(round(samples))
+            for m in w.finditer(_AVG_LEN):
+                v = number_value(_numtext(m) or "")
+                if v and 1 <= v <= 10_000_000:
+                    ex.fields["seq_len"] = int(round(v))
+                    ex.fields["tokens"] = int(round(samples * v))
+                    w.consume(m.start(), m.end())
+                    break
+    for m in w.finditer(_SEQ):
+        v = context_tokens_from(_numtext(m) or "")
+        if v and v > 0:
+            ex.fields["seq_len"] = v
+        w.consume(m.start(), m.end())
+    if "tokens" not in ex.fields:
+        for pattern in (_TOKENS, _TOKENS_AFTER):
+            done = False
+            for m in w.finditer(pattern):
+                v = number_value(_numtext(m) or "")
+                if v is None:
+                    continue
+                w.consume(m.start(), m.end())
+                if v < 1 or not math.isfinite(v) or v > 1e16:
+                    ex.problem("conv.problem.data_positive")
+                else:
+                    ex.fields["tokens"] = int(round(v))
+                done = True
+                break
+            if done:
+                break
+    for pattern in (_EPOCHS, _EPOCHS_AFTER):
+        for m in w.finditer(pattern):
+            v = number_value(_numtext(m) or "")
+            if v is None:
+                continue
+            w.consume(m.start(), m.end())
+            if 0 < v <= 10000:
+                ex.fields["epochs"] = float(v)
+            else:
+                ex.problem("conv.problem.epochs_range")
+            break
+
+
+# --------------------------------------------------------------------------------------------
+# Serving load: concurrency, requests per second, context
+
+_CONC_BEFORE = _c(
+    rf"{_num('num1')}\s*(?:个|個|位|名|路)?\s*(?:concurrent|simultaneous|parallel|active)\s*(?:users?|sessions?|requests?|connections?|streams?|sequences?|chats?|clients?)?"
+    rf"|{_num('num2')}\s*(?:个|個|位|名|路)?\s*(?:用户|用戶|使用者|人|users?|sessions?|requests?|sequences?|clients?)?\s*"
+    r"(?:同时在线|同時在線|同时|同時|并发|並發|concurrently|at\s+once|simultaneously|at\s+the\s+same\s+time|in\s+parallel)"
+)
+_CONC_AFTER = _c(
+    rf"(?:concurrency|concurrent\s+(?:users|sessions|requests)|simultaneous\s+users|并发(?:数|量|用户数?|請求數)?|並發(?:數|量|使用者數?|用戶數?)?|"
+    rf"同时在线(?:人数|用户)?|同時在線(?:人數|使用者)?|batch\s+size)\s*(?:of|[:=]|为|為|是|约|約|大约|大約|达到|達到|about|around|~|up\s+to)?\s*{NUM}"
+)
+_RPS = _c(
+    rf"{_num('num1')}\s*(?:requests?|reqs?|queries|calls|次请求|次請求|个请求|個請求|次查询|次查詢|次)?\s*(?:/\s*s(?:ec(?:ond)?)?(?![a-z])|per\s+second|a\s+second|每秒)"
+    rf"|{_num('num2')}\s*(?:qps|rps|req/s)(?![a-z])"
+    rf"|(?:qps|rps|每秒请求数?|每秒請求數?|requests\s+per\s+second)\s*(?:[:=]|of|约|約|为|為|是|about|~)?\s*{_num('num3')}"
+    rf"|每秒\s*{_num('num4')}\s*(?:个|個|次)?\s*(?:请求|請求|查询|查詢)"
+)
+_CONTEXT_BEFORE = _c(
+    rf"{NUM}\s*(?:tokens?\s*(?:of\s*)?|token\s*的?)?\s*(?:context|ctx|上下文|的上下文|context\s*window|context\s*length)"
+)
+_CONTEXT_AFTER = _c(
+    rf"(?:context(?:\s*window|\s*length)?|ctx|上下文(?:长度|長度|窗口|視窗)?)\s*(?:of|[:=]|为|為|是|长度|長度|要|需要|at|up\s+to|约|約)?\s*{NUM}"
+)
+
+
+def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
+    for pattern in (_CONTEXT_BEFORE, _CONTEXT_AFTER):
+        found = False
+        for m in w.finditer(pattern):
+            v = context_tokens_from(_numtext(m) or "")
+            if v is None:
+                continue
+            w.consume(m.start(), m.end())
+            if v <= 0 or v > 100_000_000:
+                ex.problem("conv.problem.context_range")
+            elif training_task:
+                ex.fields["seq_len"] = v
+            else:
+                ex.fields["context_tokens"] = v
+            found = True
+            break
+        if found:
+            break
+    for m in w.finditer(_RPS):
+        raw = _numtext(m)
+        v = number_value(raw) if raw else None
+        if v is None:
+            continue
+        w.consume(m.start(), m.end())
+        if v > 0 and v < 1e9:
+            ex.fields["requests_per_second"] = float(v)
+        else:
+            ex.problem("conv.problem.load_positive")
+        break
+    for pattern in (_CONC_BEFORE, _CONC_AFTER):
+        found = False
+        for m in w.finditer(pattern):
+            v = number_value(_numtext(m) or "")
+            if v is None:
+                continue
+            w.consume(m.start(), m.end())
+            if 1 <= v < 1e9:
+                ex.fields["concurrency"] = int(round(v))
+            else:
+                ex.problem("conv.problem.load_positive")
+            found = True
+            break
+        if found:
+            break
+
+
+# --------------------------------------------------------------------------------------------
+# Precision
+
+_PRECISION = [
+    ("bf16", _c(r"(?:pure|plain|only|全|纯|純)\s*bf16|bf16\s*(?:only|everywhere)|纯\s*bf16|純\s*bf16")),
+    ("fp8-mixed", _c(r"\bfp8\b|float8|\be4m3\b|8[\s-]?bit\s+float")),
+    ("fp32", _c(r"\bfp32\b|float32|full\s+precision|single\s+precision|单精度|單精度|全精度|tf32")),
+    ("fp16-mixed", _c(r"\bfp16\b|float16|half\s+precision|半精度|\bamp\b")),
+    ("bf16-mixed", _c(r"\bbf16\b|bfloat16|mixed\s+precision|混合精度|bf16[\s-]?mixed")),
+]
+
+
+def _precision(w: _Work) -> str | None:
+    for name, pattern in _PRECISION:
+        if pattern.search(w.text):
+            return name
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Catalogue names: models and GPUs, found by alias scanning and, for models, fuzzy matching.
+
+_SEP = re.compile(r"[\s\-_./]")
+_SIZE_TOKEN = re.compile(r"(\d+(?:\.\d+)?)\s*([bm])(?![a-z])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Alias:
+    key: str            # normalized alias
+    ident: str          # catalogue id
+    size: float | None  # parameters the alias names, e.g. 8e9 for "8B"
+    version: str        # the other digits in the alias, e.g. "3" in "Llama 3 8B"
+
+
+def _alias_parts(alias: str) -> tuple[float | None, str]:
+    low = alias.lower()
+    size = None
+    sizes = list(_SIZE_TOKEN.finditer(low))
+    if sizes:
+        last = sizes[-1]
+        size = float(last.group(1)) * (1e9 if last.group(2).lower() == "b" else 1e6)
+        low = low[: last.start()] + low[last.end():]
+    version = "".join(re.findall(r"\d+", re.sub(r"\d+x(?=\s*$)", "", low)))
+    return size, version
+
+
+@lru_cache(maxsize=4)
+def _index(kind: str, catalogue_key: int) -> tuple[_Alias, ...]:
+    from advisor.knowledge import knowledge, normalize_name
+
+    kb = knowledge()
+    table = kb.models if kind == "model" else kb.gpus
+    out: list[_Alias] = []
+    seen: set[str] = set()
+    for ident, spec in table.items():
+        for alias in (ident, spec.name, *spec.aliases):
+            key = normalize_name(alias)
+            if len(key) < 2 or key in seen:
+                continue
+            seen.add(key)
+            size, version = _alias_parts(alias)
+            out.append(_Alias(key, ident, size, version))
+    out.sort(key=lambda a: -len(a.key))
+    return tuple(out)
+
+
+def _catalogue_index(kind: str) -> tuple[_Alias, ...]:
+    from advisor.knowledge import knowledge
+
+    kb = knowledge()
+    return _index(kind, id(kb))
+
+
+def _normalized_with_map(text: str) -> tuple[str, list[int]]:
+    chars, positions = [], []
+    for i, ch in enumerate(text):
+        if _SEP.match(ch):
+            continue
+        chars.append(ch)
+        positions.append(i)
+    return "".join(chars), positions
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+def _scan_aliases(text: str, index: tuple[_Alias, ...]) -> list[tuple[_Alias, int, int]]:
+    """Catalogue aliases found in `text` (lower-case): [(alias, start, end)] in the original text,
+    longest first, non-overlapping, on word boundaries."""
+    norm, pos = _normalized_with_map(text)
+    taken = [False] * len(text)
+    found: list[tuple[_Alias, int, int]] = []
+    if not norm:
+        return found
+    for alias in index:
+        start = norm.find(alias.key)
+        while start != -1:
+            end = start + len(alias.key)
+            o_start, o_end = pos[start], pos[end - 1] + 1
+            before = text[o_start - 1] if o_start > 0 else " "
+            after = text[o_end] if o_end < len(text) else " "
+            if after == "s" and not _is_word_char(text[o_end + 1] if o_end + 1 < len(text) else " "):
+                after, o_end = " ", o_end + 1  # plural: "two 4090s"
+            if not _is_word_char(before) and not _is_word_char(after) and not any(taken[o_start:o_end]):
+                found.append((alias, o_start, o_end))
+                for i in range(o_start, o_end):
+                    taken[i] = True
+            start = norm.find(alias.key, start + 1)
+    found.sort(key=lambda f: f[1])
+    return found
+
+
+_WORD_START = _c(r"(?<![a-z0-9])[a-z]{3,}")
+_MODEL_CANDIDATE = _c(
+    r"(?P<fam>[a-z]{3,}[a-z0-9]*)(?P<mid>[\s\-_.0-9a-z]{0,10}?)(?P<size>(?<![0-9.])\d+(?:\.\d+)?\s*[bm])(?![a-z])"
+)
+_PARAMS = _c(
+    rf"{NUM}\s*(?:个|個)?\s*(?:parameters?|params?|参数|參數)"
+    rf"|(?P<bn>{_num('n2')})(?P<rest>\s*(?:的|规模的|規模的|级别的|級別的|级|級)?\s*(?:模型|大模型|llm|model))"
+)
+_BILLIONS = _c(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<mag>b|bn|billion)(?![a-z])(?!\s*tokens?)")
+_MILLIONS = _c(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<mag>m|million)(?![a-z])\s*(?:param|参数|參數|model|模型)")
+_CONFIG_PATH = _c(r"(?P<path>(?:~|\.{1,2}|/|[a-z]:\\)?[^\s\"'，,;]*?config\.json|(?:~|\.{1,2})?/[^\s\"'，,;]+\.json)")
+
+
+_NOT_FAMILIES = frozenset(
+    "the and with for model models params parameters param about around tokens token budget use using serve "
+    "train training finetune fine tune lora qlora only over under from than our have want need size llm base "
+    "what not why how like run runs serving users context rack each per new".split()
+)
+
+
+def _model_params(ident: str) -> int | None:
+    from advisor.knowledge import knowledge
+
+    spec = knowledge().models.get(ident)
+    return spec.params if spec else None
+
+
+def _size_near(text: str, end: int) -> float | None:
+    m = re.match(r"[\s\-_.]*(\d+(?:\.\d+)?)\s*([bm])(?![a-z])", text[end: end + 12], re.IGNORECASE)
+    if not m:
+        return None
+    return float(m.group(1)) * (1e9 if m.group(2).lower() == "b" else 1e6)
+
+
+def _set_model(ex: Extraction, ident: str, text: str) -> None:
+    from advisor.knowledge import knowledge
+
+    spec = knowledge().models[ident]
+    ex.fields["model"] = ident
+    ex.fields["model_text"] = text.strip()[:120]
+    ex.fields["params"] = spec.params
+    if spec.active_params:
+        ex.fields["active_params"] = spec.active_params
+
+
+def _model(w: _Work, ex: Extraction) -> None:
+    index = _catalogue_index("model")
+    # 1. Exact aliases on word boundaries (longest first).
+    for alias, start, end in _scan_aliases(w.text, index):
+        params = _model_params(alias.ident)
+        near = _size_near(w.text, end)
+        if near and params and alias.size is None:
+            if abs(near - params) / params > 0.25:
+                continue  # "llama3 70b" must not become the 8B model through the alias "llama3"
+            m = re.match(r"[\s\-_.]*\d+(?:\.\d+)?\s*[bm]", w.text[end:], re.IGNORECASE)
+            end += m.end() if m else 0
+        _set_model(ex, alias.ident, w.orig[start:end])
+        w.consume(start, end)
+        return
+    # 2. Fuzzy: a family word and a size, compared with aliases of the same size and version.
+    best: tuple[float, _Alias, int, int] | None = None
+    for word in w.finditer(_WORD_START):
+        if word.group(0) in _NOT_FAMILIES:
+            continue
+        m = _MODEL_CANDIDATE.match(w.text, word.start())
+        if not m:
+            continue
+        cand_text = m.group(0)
+        size, version = _alias_parts(cand_text)
+        if size is None or size <= 0:
+            continue
+        key = _SEP.sub("", cand_text.lower())
+        for alias in index:
+            if alias.size is None or abs(alias.size - size) / size > 0.02:
+                continue
+            if version and alias.version and version != alias.version:
+                continue
+            ratio = difflib.SequenceMatcher(None, key, alias.key).ratio()
+            if ratio >= 0.72 and (best is None or ratio > best[0]):
+                best = (ratio, alias, m.start(), m.end())
+    if best is not None:
+        _, alias, start, end = best
+        _set_model(ex, alias.ident, w.orig[start:end])
+        w.consume(start, end)
+        return
+    # 3. A config.json path.
+    m = _CONFIG_PATH.search(w.orig)
+    if m and ("config" in m.group("path").lower() or "/" in m.group("path")):
+        path = m.group("path")
+        ex.fields["model_text"] = path
+        try:
+            from advisor.core import params as core_params
+
+            spec = core_params.load_hf_config(path)
+            n = core_params.param_count(spec)
+            ex.fields["params"] = int(n)
+            ex.fields["model_config"] = path
+        except Exception as exc:  # ConfigError or anything the reader raises: tell the user
+            key = getattr(exc, "key", None)
+            ex.problem("conv.problem.config", detail=_config_detail(exc), key=key or "")
+            ex.fields.pop("model_text", None)
+        lo = w.text.find(path.lower())
+        if lo >= 0:
+            w.consume(lo, lo + len(path))
+        return
+    # 4. A bare size: "13B", "70亿参数", "a 7 billion parameter model", "125M parameters".
+    _params(w, ex)
+
+
+def _config_detail(exc: Exception) -> str:
+    return str(exc)[:300]
+
+
+def _params(w: _Work, ex: Extraction) -> None:
+    for m in w.finditer(_PARAMS):
+        raw = _numtext(m) or m.group("n2")
+        v = number_value(raw) if raw else None
+        if v is None:
+            continue
+        if m.group("n2") and not re.search(r"[亿億bm万萬千]|billion|million", m.group("n2"), re.IGNORECASE):
+            continue  # "3 的模型" is not a size; "30亿的模型" is
+        _set_params(w, ex, v, m)
+        return
+    for pattern, scale in ((_BILLIONS, 1e9), (_MILLIONS, 1e6)):
+        for m in w.finditer(pattern):
+            v = number_value(_numtext(m) or "")
+            if v is None:
+                continue
+            _set_params(w, ex, v * scale, m)
+            return
+
+
+def _set_params(w: _Work, ex: Extraction, v: float, m: re.Match[str]) -> None:
+    w.consume(m.start(), m.end())
+    if v < 1000 or not math.isfinite(v):
+        ex.problem("conv.problem.params_range")
+        return
+    if v > 1e14:
+        ex.problem("conv.problem.params_range")
+        return
+    ex.fields["params"] = int(round(v))
+    ex.fields["model_text"] = w.orig[m.start():m.end()].strip()
+
+
+_OWN_CUE = _c(
+    r"\bhave\b|\bhas\b|\bown\b|\bowned\b|\bgot\b|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
+    r"手上|手头|手頭|现有|現有|已有|已经有|已經有|我们有|我們有|我有|有|拥有|擁有|闲置|閒置|在用"
+)
+_COUNT_BEFORE = _c(
+    rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:x|×|\*|张|張|块|塊|片|个|個|台|卡|pcs|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
+    r"(?:nvidia|amd|intel|英伟达|英偉達|輝達|geforce|radeon|instinct|rtx|tesla)?\s*(?:geforce\s*)?$"
+)
+_COUNT_AFTER = _c(rf"^\s*(?:gpus?\b|cards?\b|卡)?\s*(?:x|×|\*)\s*{NUM}")
+
+
+def _gpus(w: _Work, ex: Extraction) -> None:
+    index = _catalogue_index("gpu")
+    owned: dict[str, int] = {}
+    for alias, start, end in _scan_aliases(w.text, index):
+        ex.gpu_mentions.append(alias.ident)
+        count = None
+        mb = _COUNT_BEFORE.search(w.text[max(0, start - 24): start])
+        consume_from = start
+        if mb:
+            count = number_value(mb.group("num")) if mb.group("num") else float(_EN_WORD_NUMBERS.get(mb.group("word"), 1))
+            consume_from = max(0, start - 24) + mb.start()
+        ma = _COUNT_AFTER.search(w.text[end: end + 12])
+        consume_to = end
+        if count is None and ma:
+            count = number_value(ma.group("num"))
+            consume_to = end + ma.end()
+        # Plural "two 4090s": letters right after the alias are allowed only as an "s".
+        clause = re.split(r"[,;.!?]|\bbut\b|，|；", w.text[:start])[-1]
+        if _OWN_CUE.search(clause) or _OWN_CUE.search(w.text[end: end + 16]):
+            n = int(count) if count and float(count).is_integer() and 1 <= count <= 100_000 else 1
+            owned[alias.ident] = owned.get(alias.ident, 0) + n
+        # Memory sizes after the name ("A100 80GB") belong to the GPU, not to the model.
+        mem = re.match(r"\s*\d+\s*(?:gb|g)\b", w.text[consume_to:], re.IGNORECASE)
+        if mem:
+            consume_to += mem.end()
+        w.consume(consume_from, consume_to)
+    if owned:
+        ex.fields["owned_gpus"] = [{"gpu": g, "count": n} for g, n in owned.items()]
+
+
+# --------------------------------------------------------------------------------------------
+# Relative changes for what-if questions: "budget doubles", "预算翻倍", "deadline halves".
+
+_DOUBLE = _c(r"doubl|twice|2x|x2|×2|翻倍|加倍|翻一倍|多一倍|增加一倍|两倍|兩倍")
+_HALF = _c(r"\bhalve|\bhalf\b|cut\s+in\s+half|减半|減半|一半|砍半|少一半|砍掉一半")
+_PERCENT = _c(rf"(?P<dir>\+|-|increase[sd]?\s+by|decrease[sd]?\s+by|up\s+by|down\s+by|more|less|增加|减少|減少|多|少|提高|降低)?\s*(?P<pct>\d+(?:\.\d+)?)\s*%")
+_REL_FIELDS: list[tuple[str, re.Pattern[str]]] = [
+    ("budget_usd", _c(r"budget|money|spend|预算|預算|钱|錢|经费|經費")),
+    ("deadline_days", _c(r"deadline|time\s*limit|\btime\b|schedule|期限|时间|時間|工期|截止")),
+    ("concurrency", _c(r"users?|concurren|traffic|load|用户|用戶|使用者|并发|並發|流量")),
+    ("context_tokens", _c(r"context|上下文")),
+    ("tokens", _c(r"data|tokens?|dataset|数据|資料|数据量|資料量")),
+    ("rack_kw", _c(r"power|rack|kw|功率|电力|電力|机柜|機櫃")),
+]
+
+
+def parse_relative(text: str) -> dict[str, float]:
+    """Multiplicative changes named in `text`: {'budget_usd': 2.0} for 'what if the budget doubles'."""
+    w = _Work(text)
+    factor = None
+    if _DOUBLE.search(w.text):
+        factor = 2.0
+    elif _HALF.search(w.text):
+        factor = 0.5
+    else:
+        m = _PERCENT.search(w.text)
+        if m:
+            pct = float(m.group("pct"))
+            direction = (m.group("dir") or "+").lower()
+            down = any(word in direction for word in ("-", "decrease", "down", "less", "减少", "減少", "少", "降低"))
+            factor = 1 - pct / 100 if down else 1 + pct / 100
+    if factor is None or factor <= 0:
+        return {}
+    for name, pattern in _REL_FIELDS:
+        if pattern.search(w.text):
+            return {name: factor}
+    return {}
+
+
+# --------------------------------------------------------------------------------------------
+# The whole message
+
+
+def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = None) -> Extraction:
+    """Everything `text` says, with problems. `task` (the conversation's task so far) decides
+    whether a context length is a training sequence length or a serving context."""
+    ex = Extraction()
+    if not isinstance(text, str) or not text.strip():
+        return ex
+    if len(text) > 4000:
+        text = text[:4000]
+    w = _Work(text)
+    said_task = _task(w)
+    if said_task:
+        ex.fields["task"] = said_task
+    effective_task = said_task or task
+    training = effective_task in ("pretrain", "finetune", "lora", "qlora")
+    steps: list[Callable[[], None]] = [
+        lambda: _money(w, ex, locale),
+        lambda: _facility(w, ex),
+        lambda: _gpus(w, ex),
+        lambda: _data(w, ex, training),
+        lambda: _serving(w, ex, training),
+        lambda: _duration(w, ex),
+        lambda: _model(w, ex),
+    ]
+    for step in steps:
+        step()
+    acq = _acquisition(w)
+    if acq:
+        ex.fields["acquisition"] = acq
+    prec = _precision(w)
+    if prec:
+        ex.fields["precision"] = prec
+    if _NO_DEADLINE.search(_Work(text).orig.lower()):
+        ex.fields["_no_deadline"] = True
+    return ex
+
+
+def extract(text: str, locale: Locale = "en", *, task: str | None = None) -> dict[str, Any]:
+    """Profile fields that `text` states (keys of `advisor.models.Profile`), nothing else."""
+    fields = extract_detailed(text, locale, task=task).fields
+    return {k: v for k, v in fields.items() if not k.startswith("_") and k != "model_config"}
