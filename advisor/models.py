@@ -148,6 +148,10 @@ class ModelSpec(Frozen):
         default=None, gt=0, description="MoE: width of the always-on shared expert (Qwen-MoE, DeepSeek-MoE), if any."
     )
     shared_expert_gate: bool = Field(default=False, description="MoE: the shared expert has a sigmoid gate (h x 1).")
+    fused_qkv: bool = Field(
+        default=False, description="q, k and v are one matrix (GPT-2 c_attn, Phi-3 qkv_proj, Falcon/BLOOM query_key_value): LoRA adapts it whole."
+    )
+    fused_gate_up: bool = Field(default=False, description="gate and up are one matrix (Phi-3 gate_up_proj): LoRA adapts it whole.")
     num_channels: int | None = Field(default=None, gt=0, description="ViT: input image channels.")
     patch_size: int | None = Field(default=None, gt=0, description="ViT: patch side, pixels.")
     num_labels: int | None = Field(default=None, ge=0, description="ViT: classifier outputs (0 = backbone only).")
@@ -157,7 +161,9 @@ class ModelSpec(Frozen):
         "`params` is what the user said; the dimensions only feed activation and KV estimates.",
     )
     activation_bytes_per_sample: int | None = Field(
-        default=None, description="Non-LLM: bytes saved for backward per training sample at the reference resolution."
+        default=None,
+        description="Non-LLM: bytes autograd keeps for backward per training sample at `input_resolution`, "
+        "16-bit activations, no gradient checkpointing (measured; see knowledge/models.yaml).",
     )
     input_resolution: int | None = Field(default=None, description="Non-LLM: the input side in pixels the figures assume.")
     forward_flops_per_sample: float | None = Field(

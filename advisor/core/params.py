@@ -22,6 +22,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from advisor.models import ModelSpec
 
 __all__ = [
@@ -181,13 +183,7 @@ def active_param_count(spec: ModelSpec) -> int:
     if not spec.num_experts:
         return param_count(spec)
     if spec.stand_in or not (_has_dims(spec) and spec.vocab_size):
-        if spec.active_params:
-            return spec.active_params
-        if spec.stand_in:
-            # Scale the published total by the dimensional active/total ratio.
-            ratio = _transformer_params(spec, spec.experts_per_token or 2) / _transformer_params(spec, None)
-            return int(round(spec.params * ratio))
-        return spec.params
+        return spec.active_params or spec.params
     return _transformer_params(spec, spec.experts_per_token or spec.num_experts)
 
 
@@ -197,6 +193,8 @@ def lora_trainable_params(spec: ModelSpec, rank: int, targets: Iterable[str]) ->
 
     `targets` among q, k, v, o, gate, up, down (`q_proj`-style names, `all` and `all-linear`
     accepted). GQA: k and v project h -> kv_heads·head_dim. A plain GELU MLP has no gate (skipped).
+    Fused matrices (`fused_qkv`: GPT-2 c_attn, Phi-3 qkv_proj; `fused_gate_up`: Phi-3 gate_up_proj)
+    are one module to PEFT: naming any of their parts adapts the whole, with one shared A.
     MoE: gate/up/down are adapted in every expert and in the shared expert.
     Raises ValueError for a rank < 1, an unknown target or a model without transformer dimensions.
     """
@@ -211,16 +209,24 @@ def lora_trainable_params(spec: ModelSpec, rank: int, targets: Iterable[str]) ->
     d = _head_dim(spec)
     q_out, kv_out = a * d, kv * d  # type: ignore[operator]
     per_layer = 0
-    shapes_attn = {"q": (h, q_out), "k": (h, kv_out), "v": (h, kv_out), "o": (q_out, h)}
-    for name, (d_in, d_out) in shapes_attn.items():
-        if name in wanted:
-            per_layer += rank * (d_in + d_out)  # type: ignore[operator]
+    if spec.fused_qkv and wanted & {"q", "k", "v"}:
+        per_layer += rank * (h + q_out + 2 * kv_out)  # type: ignore[operator]
+    else:
+        for name, d_out in (("q", q_out), ("k", kv_out), ("v", kv_out)):
+            if name in wanted:
+                per_layer += rank * (h + d_out)  # type: ignore[operator]
+    if "o" in wanted:
+        per_layer += rank * (q_out + h)  # type: ignore[operator]
 
     def mlp_lora(ffn: int) -> int:
         total = 0
-        for name in ("gate", "up"):
-            if name in wanted and (name == "up" or spec.mlp != "gelu"):
-                total += rank * (h + ffn)  # type: ignore[operator]
+        gated = spec.mlp != "gelu"
+        if gated and spec.fused_gate_up and wanted & {"gate", "up"}:
+            total += rank * (h + 2 * ffn)  # type: ignore[operator]
+        else:
+            for name in ("gate", "up"):
+                if name in wanted and (name == "up" or gated):
+                    total += rank * (h + ffn)  # type: ignore[operator]
         if "down" in wanted:
             total += rank * (ffn + h)  # type: ignore[operator]
         return total
@@ -360,7 +366,7 @@ SUPPORTED_MODEL_TYPES: tuple[str, ...] = tuple(_MODEL_TYPES)
 _TIED_BY_DEFAULT = {"gemma", "gemma2", "gpt2", "qwen3"}
 
 
-def _int_field(config: Mapping[str, Any], key: str, *, required: bool, minimum: int = 1) -> int | None:
+def _int_field(config: Mapping[str, Any], key: str, *, minimum: int = 1) -> int | None:
     value = config.get(key)
     if value is None:
         return None
@@ -390,7 +396,7 @@ def _require(config: Mapping[str, Any], wanted: dict[str, tuple[str, ...]], mode
         if value is None:
             missing.append(" or ".join(keys))
             continue
-        out[field] = _int_field(config, key, required=True)  # type: ignore[assignment]
+        out[field] = _int_field(config, key)  # type: ignore[assignment]
     if missing:
         raise ConfigError(
             f"config.json ({model_type}) is missing {', '.join(missing)}",
@@ -472,7 +478,7 @@ def spec_from_hf_config(config: dict, name: str = "custom") -> ModelSpec:
             source="Hugging Face config.json (parameters counted from its dimensions)",
             **fields,
         )
-    except Exception as exc:  # pydantic.ValidationError: a value outside what a model can be
+    except ValidationError as exc:  # a value outside what a model can be
         raise ConfigError(
             f"config.json has values the advisor cannot use: {exc}", "config_error.invalid", problem=str(exc)
         ) from None
@@ -496,8 +502,8 @@ def _read_llama(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
         )
     if model_type == "mixtral":
         dims.update(_require(config, {"num_experts": ("num_local_experts",)}, model_type))
-    kv = _int_field(config, "num_key_value_heads", required=False) or dims["num_heads"]
-    head_dim = _int_field(config, "head_dim", required=False)
+    kv = _int_field(config, "num_key_value_heads") or dims["num_heads"]
+    head_dim = _int_field(config, "head_dim")
     if head_dim is None:
         if dims["hidden_size"] % dims["num_heads"]:
             raise ConfigError(
@@ -520,13 +526,15 @@ def _read_llama(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
         "num_kv_heads": kv,
         "head_dim": head_dim,
         "tie_embeddings": _bool_field(config, "tie_word_embeddings", model_type in _TIED_BY_DEFAULT),
-        "max_context": _int_field(config, "max_position_embeddings", required=False),
+        "max_context": _int_field(config, "max_position_embeddings"),
         "attention_bias": _bool_field(config, "attention_bias", False),
         "mlp_bias": _bool_field(config, "mlp_bias", False),
     }
     if model_type in ("qwen2", "qwen2_moe"):
         out["qkv_bias"] = True  # Qwen2 attention: q, k, v with bias, o without (transformers Qwen2Attention)
         out["attention_bias"] = False
+    if model_type == "phi3":
+        out["fused_qkv"] = out["fused_gate_up"] = True  # Phi3Attention.qkv_proj, Phi3MLP.gate_up_proj
     if model_type in ("gemma", "gemma2"):
         out["mlp"] = "geglu"
     if model_type == "gemma2":
@@ -536,13 +544,13 @@ def _read_llama(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
     if model_type == "qwen3":
         out["qk_norm"] = "head"
     if model_type in ("mixtral", "qwen2_moe"):
-        out["experts_per_token"] = _int_field(config, "num_experts_per_tok", required=False) or 2
+        out["experts_per_token"] = _int_field(config, "num_experts_per_tok") or 2
     if model_type == "qwen2_moe":
-        shared = _int_field(config, "shared_expert_intermediate_size", required=False)
+        shared = _int_field(config, "shared_expert_intermediate_size")
         if shared:
             out["shared_expert_intermediate_size"] = shared
             out["shared_expert_gate"] = True
-        sparse_step = _int_field(config, "decoder_sparse_step", required=False) or 1
+        sparse_step = _int_field(config, "decoder_sparse_step") or 1
         if sparse_step != 1 or config.get("mlp_only_layers"):
             raise ConfigError(
                 "config.json: Qwen-MoE with dense layers mixed in (decoder_sparse_step > 1 or mlp_only_layers) "
@@ -566,7 +574,7 @@ def _read_gpt2(config: Mapping[str, Any]) -> dict[str, Any]:
         },
         "gpt2",
     )
-    inner = _int_field(config, "n_inner", required=False) or 4 * dims["hidden_size"]
+    inner = _int_field(config, "n_inner") or 4 * dims["hidden_size"]
     return {
         **dims,
         "num_kv_heads": dims["num_heads"],
@@ -579,6 +587,7 @@ def _read_gpt2(config: Mapping[str, Any]) -> dict[str, Any]:
         "attention_bias": True,
         "mlp_bias": True,
         "position": "learned",
+        "fused_qkv": True,  # c_attn
     }
 
 
@@ -601,7 +610,7 @@ def _read_bert(config: Mapping[str, Any]) -> dict[str, Any]:
         "num_kv_heads": dims["num_heads"],
         "head_dim": dims["hidden_size"] // dims["num_heads"],
         "max_position_embeddings": dims["max_context"],
-        "type_vocab_size": _int_field({"type_vocab_size": type_vocab}, "type_vocab_size", required=False, minimum=0) or 0,
+        "type_vocab_size": _int_field({"type_vocab_size": type_vocab}, "type_vocab_size", minimum=0) or 0,
         "tie_embeddings": True,
         "mlp": "gelu",
         "norm": "layernorm",
@@ -627,13 +636,13 @@ def _read_vit(config: Mapping[str, Any]) -> dict[str, Any]:
         "vit",
     )
     labels = config.get("id2label")
-    num_labels = len(labels) if isinstance(labels, Mapping) else (_int_field(config, "num_labels", required=False, minimum=0) or 0)
+    num_labels = len(labels) if isinstance(labels, Mapping) else (_int_field(config, "num_labels", minimum=0) or 0)
     return {
         **dims,
         "num_kv_heads": dims["num_heads"],
         "head_dim": dims["hidden_size"] // dims["num_heads"],
-        "input_resolution": _int_field(config, "image_size", required=False) or 224,
-        "num_channels": _int_field(config, "num_channels", required=False) or 3,
+        "input_resolution": _int_field(config, "image_size") or 224,
+        "num_channels": _int_field(config, "num_channels") or 3,
         "num_labels": num_labels,
         "mlp": "gelu",
         "norm": "layernorm",

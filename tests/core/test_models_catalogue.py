@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.core.params import active_param_count, param_count
+from advisor.core.params import active_param_count, load_hf_config, lora_trainable_params, param_count
 from advisor.knowledge import KnowledgeBase, _load_list, normalize_name
 from advisor.models import ModelSpec
 from advisor.paths import data_dir
@@ -131,6 +131,35 @@ def test_activation_figures_are_plausible() -> None:
     order = ["sdxl-unet", "sd15-unet", "vit-l-16", "vit-b-16", "resnet-50"]
     sizes = [kb.models[i].activation_bytes_per_sample for i in order]
     assert sizes == sorted(sizes, reverse=True)
+
+
+SHAPE_FIELDS = (
+    "kind", "hidden_size", "num_layers", "num_heads", "num_kv_heads", "head_dim", "intermediate_size", "vocab_size",
+    "tie_embeddings", "qkv_bias", "attention_bias", "mlp_bias", "mlp", "norm", "norms_per_layer", "qk_norm",
+    "position", "type_vocab_size", "embedding_norm", "final_norm", "pooler", "num_experts", "experts_per_token",
+    "moe_intermediate_size", "shared_expert_intermediate_size", "shared_expert_gate", "fused_qkv", "fused_gate_up",
+    "patch_size", "num_labels",
+)
+
+FIXTURE_TO_ENTRY = {
+    "llama-2-7b.json": "llama-2-7b", "llama-3.1-8b.json": "llama-3.1-8b", "llama-3.2-3b.json": "llama-3.2-3b",
+    "mistral-7b-v0.1.json": "mistral-7b", "mixtral-8x7b-v0.1.json": "mixtral-8x7b", "qwen2.5-0.5b.json": "qwen2.5-0.5b",
+    "qwen2.5-7b.json": "qwen2.5-7b", "gemma-7b.json": "gemma-7b", "gemma-2-9b.json": "gemma-2-9b",
+    "phi-3-mini-4k.json": "phi-3-mini-4k", "gpt2.json": "gpt2", "bert-base-uncased.json": "bert-base-uncased",
+    "qwen1.5-moe-a2.7b.json": "qwen1.5-moe-a2.7b", "vit-base-patch16-224.json": "vit-b-16", "olmo-2-7b.json": "olmo-2-7b",
+}
+
+
+@pytest.mark.parametrize(("fixture", "ident"), sorted(FIXTURE_TO_ENTRY.items()))
+def test_catalogue_entry_matches_its_config_json(fixture: str, ident: str) -> None:
+    """The catalogue entry and the model's own config.json (tests/core/configs) describe the same
+    architecture, so a catalogue name and a pasted config give the same numbers."""
+    from_config = load_hf_config(Path(__file__).parent / "configs" / fixture)
+    entry = catalogue().models[ident]
+    for field in SHAPE_FIELDS:
+        assert getattr(entry, field) == getattr(from_config, field), field
+    assert param_count(entry) == param_count(from_config)
+    assert lora_trainable_params(entry, 8, "all") == lora_trainable_params(from_config, 8, "all")
 
 
 # What people type -> the model they mean.

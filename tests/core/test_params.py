@@ -500,3 +500,25 @@ def test_param_count_is_fast() -> None:
     for _ in range(10_000):
         param_count(spec)
     assert (time.perf_counter() - start) / 10_000 < 50e-6
+
+
+def test_lora_fused_qkv_gpt2() -> None:
+    """GPT-2 keeps q, k, v in one Conv1D `c_attn` (768 -> 2304): LoRA r=8 on it, 12 layers, by hand:
+    12 x 8 x (768 + 2304) = 294,912 (one A shared by the three; separate q, k, v would be 442,368)."""
+    spec = spec_from_hf_config(cfg("gpt2.json"))
+    assert spec.fused_qkv
+    assert lora_trainable_params(spec, 8, ["q", "v"]) == 294_912
+    assert lora_trainable_params(spec, 8, ["q", "k", "v"]) == 294_912
+    unfused = spec.model_copy(update={"fused_qkv": False})
+    assert lora_trainable_params(unfused, 8, ["q", "k", "v"]) == 12 * 8 * 3 * (768 + 768)
+
+
+def test_lora_fused_phi3_all_linear() -> None:
+    """Phi-3-mini: qkv_proj 3072 -> 9216, o_proj 3072 -> 3072, gate_up_proj 3072 -> 16384,
+    down_proj 8192 -> 3072. r=16 on all, by hand per layer: 16 x (12288 + 6144 + 19456 + 11264)
+    = 786,432; x 32 layers = 25,165,824; with the base 3,821,079,552 that is 3,846,245,376."""
+    spec = spec_from_hf_config(cfg("phi-3-mini-4k.json"))
+    assert spec.fused_qkv and spec.fused_gate_up
+    trainable = lora_trainable_params(spec, 16, "all-linear")
+    assert trainable == 25_165_824
+    assert param_count(spec) + trainable == 3_846_245_376
