@@ -325,8 +325,7 @@ def spec_from_param_count(n: int) -> ModelSpec:
         raise ValueError("a model size must be at least one parameter")
     best = None
     for row in _STAND_IN_SHAPES:
-        _, h, layers, *_ = row
-        spec = _shape_spec(row, layers, n)
+        spec = _shape_spec(row, row[2], n)
         size = _transformer_params(spec, None)
         distance = abs(math.log(n / size))
         if best is None or distance < best[0]:
