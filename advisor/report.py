@@ -7,8 +7,9 @@ words come from `knowledge/ui/report.yaml`; the templates receive finished strin
 arithmetic — formatting (bytes, hours, dollars, large counts the Chinese way) and chart geometry
 are computed here, in Python, once.
 
-Units as shown: GPU memory in decimal gigabytes (1 GB = 10^9 bytes), the unit vendors print on
-datasheets and boxes ("80GB"); power in W / kW; time in minutes, hours or days; money in US dollars.
+Units as shown: GPU memory in GiB (2^30 bytes) — the unit behind a vendor's "80GB" of HBM or GDDR
+and behind nvidia-smi's MiB — always labelled "GiB"; power in W / kW; time in minutes, hours or
+days; money in US dollars.
 """
 
 from __future__ import annotations
@@ -94,12 +95,15 @@ def sig(value: float, digits: int = 3) -> str:
     return f"{rounded:.{decimals}f}".rstrip("0").rstrip(".")
 
 
+GIB = 2**30
+
+
 def fmt_bytes(n_bytes: float | int | None) -> str:
-    """Memory the vendor way, decimal units: 23_400_000_000 -> '23.4 GB'; 512e6 -> '512 MB'."""
+    """Memory in binary units, labelled: 14_483_464_192 -> '13.5 GiB'; 512 * 2**20 -> '512 MiB'."""
     if n_bytes is None:
         return "—"
     n = float(n_bytes)
-    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+    for unit, scale in (("TiB", 2.0**40), ("GiB", 2.0**30), ("MiB", 2.0**20), ("KiB", 2.0**10)):
         if abs(n) >= scale:
             value = n / scale
             text = f"{value:.1f}" if abs(value) < 100 else f"{value:.0f}"
@@ -107,17 +111,17 @@ def fmt_bytes(n_bytes: float | int | None) -> str:
     return f"{int(n)} B"
 
 
-def fmt_gb(n_bytes: float | int) -> str:
-    """Always in GB so that a column compares: 1.2e9 -> '1.2 GB'; below 1 GB two decimals ('0.04 GB');
-    a non-zero term too small to show -> '<0.01 GB'; zero -> '0 GB'."""
-    gb = n_bytes / 1e9
-    if gb == 0:
-        return "0 GB"
-    if abs(gb) < 0.005:
-        return "<0.01 GB" if gb > 0 else "-<0.01 GB"
-    if abs(gb) < 1:
-        return f"{gb:.2f} GB"
-    return f"{gb:.1f} GB"
+def fmt_gib(n_bytes: float | int) -> str:
+    """Always in GiB so that a column compares: 2**30 -> '1.0 GiB'; below 1 GiB two decimals ('0.04 GiB');
+    a non-zero term too small to show -> '<0.01 GiB'; zero -> '0 GiB'."""
+    gib = n_bytes / GIB
+    if gib == 0:
+        return "0 GiB"
+    if abs(gib) < 0.005:
+        return "<0.01 GiB" if gib > 0 else "-<0.01 GiB"
+    if abs(gib) < 1:
+        return f"{gib:.2f} GiB"
+    return f"{gib:.1f} GiB"
 
 
 def fmt_hours(hours: float | None, locale: Locale) -> str:
@@ -221,52 +225,77 @@ def strategy_label(strategy: str, locale: Locale) -> str:
     return strategy
 
 
+def short_gpu_name(name: str) -> str:
+    """A catalogue name without the vendor words a narrow table can spare: 'NVIDIA GeForce RTX 4090' -> 'RTX 4090'."""
+    for word in ("NVIDIA ", "GeForce ", "AMD Instinct ", "AMD ", "Intel "):
+        name = name.replace(word, "")
+    return name.strip()
+
+
 def severity_label(severity: str, locale: Locale) -> str:
     return _t_or(f"report.severity.{severity}", locale, severity)
 
 
 def finding_text(finding: Finding, locale: Locale, written_in: Locale) -> str:
     """The finding's text in `locale`: as written when that is the language it was made in, otherwise
-    re-worded from knowledge/findings.yaml with the same bindings (falls back to the stored text)."""
+    re-worded from knowledge/findings.yaml with the same bindings, the way `advisor.recommend` words it
+    (falls back to the stored text)."""
     if locale == written_in:
         return finding.text
     from advisor.knowledge import knowledge
 
-    words = knowledge().findings.get(finding.rule_id)
+    words = knowledge().findings.get(_finding_id(finding.rule_id))
     if words is None:
         return finding.text
+    values = _binding_values(finding)
     try:
-        return words.text.get(locale).format_map(_Bindings(finding.bindings, locale))
+        return words.text.get(locale).format(**values)
     except (KeyError, ValueError, IndexError, AttributeError):
         return finding.text
 
 
-class _Bindings(dict):
-    """Bindings for re-wording a finding; `_bytes`, `_w`, `_usd`, `_hours` values are formatted by unit."""
+def finding_title(finding: Finding, locale: Locale, written_in: Locale) -> str:
+    """The finding's short title in `locale` ('' when it has none), re-worded like `finding_text`."""
+    title = getattr(finding, "title", "") or ""
+    if locale == written_in or not title:
+        return title
+    from advisor.knowledge import knowledge
 
-    def __init__(self, values: dict[str, Any], locale: Locale):
-        super().__init__()
-        for key, value in values.items():
-            self[key] = _format_binding(key, value, locale)
+    words = knowledge().findings.get(_finding_id(finding.rule_id))
+    if words is None:
+        return title
+    values = _binding_values(finding)
+    try:
+        return words.title.get(locale).format(**values)
+    except (KeyError, ValueError, IndexError, AttributeError):
+        return title
 
-    def __missing__(self, key: str) -> str:
-        raise KeyError(key)
+
+def _binding_values(finding: Finding) -> dict[str, Any]:
+    """Bindings as `advisor.recommend` fills them in ('?' for None); whole floats shown without '.0'."""
+    out: dict[str, Any] = {}
+    for key, value in finding.bindings.items():
+        if value is None:
+            value = "?"
+        elif isinstance(value, float) and value.is_integer():
+            value = int(value)
+        out[key] = value
+    return out
 
 
-def _format_binding(key: str, value: Any, locale: Locale) -> Any:
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        return value
-    if key.endswith("_bytes"):
-        return fmt_bytes(value)
-    if key.endswith("_w"):
-        return fmt_power(value)
-    if key.endswith("_usd"):
-        return fmt_usd(value)
-    if key.endswith("_hours"):
-        return fmt_hours(value, locale)
-    if isinstance(value, float):
-        return sig(value, 3)
-    return value
+@functools.lru_cache(maxsize=1)
+def _rule_findings() -> dict[str, str]:
+    """rule id -> id of its words in knowledge/findings.yaml (read from rules/, without the engine)."""
+    try:
+        from advisor.rules_engine import load_rules
+
+        return {rule.id: rule.finding for rule in load_rules()}
+    except Exception:  # no rules folder (tests of broken data): ids are used as they are
+        return {}
+
+
+def _finding_id(rule_id: str) -> str:
+    return _rule_findings().get(rule_id, rule_id)
 
 
 def citation_titles(ids: Iterable[str], locale: Locale) -> list[dict[str, str]]:
@@ -285,7 +314,7 @@ def citation_titles(ids: Iterable[str], locale: Locale) -> list[dict[str, str]]:
 # The view: everything the templates show, as finished strings.
 
 
-def _profile_rows(profile: Profile, locale: Locale) -> list[dict[str, str]]:
+def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, str]]:
     """(label, value) for every profile field the user set or that matters to the answer."""
     rows: list[tuple[str, str, bool]] = []
 
@@ -341,21 +370,27 @@ def _assumption_rows(rec: Recommendation, locale: Locale) -> list[dict[str, str]
     for key, value in rec.assumptions.items():
         label = _t_or(f"report.assumption.{key}", locale, key.replace("_", " "))
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            if key.endswith("_usd") or key.endswith("_usd_per_hour") or key.endswith("_usd_per_kwh"):
-                shown = fmt_usd(value) if key.endswith("_usd") else f"${value:.2f}"
+            if key.endswith("_usd"):
+                shown = fmt_usd(value)
+            elif key.endswith(("_usd_per_hour", "_usd_per_kwh")):
+                shown = f"${value:.2f}"
             elif key.endswith("_bytes"):
                 shown = fmt_bytes(value)
             elif key.endswith("_w"):
                 shown = fmt_power(value)
-            elif key in ("mfu", "utilization") or key.endswith("_fraction") or key.endswith("_util"):
-                shown = f"{value * 100:.0f}%" if value <= 1 else fmt_number(value)
+            elif key.endswith("_kw"):
+                shown = f"{sig(value, 3)} kW"
+            elif key == "mfu" or "utilization" in key or key.endswith("_fraction"):
+                shown = f"{value * 100:.0f}%" if 0 <= value <= 1 else fmt_number(value)
             else:
                 shown = fmt_number(value)
         else:
-            shown = _t_or(f"report.value.{value}", locale, str(value))
+            # A note written in English by the planner: its localized wording when the catalogue has one.
+            shown = _t_or(f"report.assumption_value.{key}", locale,
+                          _t_or(f"report.value.{value}", locale, str(value)))
         rows.append({"label": label, "value": shown})
     seen: list[str] = []
-    for item in (*rec.recommendations, *rec.rejected):
+    for item in rec.recommendations[:REPORT_TOP]:
         if item.gpu not in seen:
             seen.append(item.gpu)
     kb = knowledge()
@@ -393,6 +428,7 @@ def _finding_view(f: Finding, locale: Locale, written_in: Locale) -> dict[str, A
         "rule_id": f.rule_id,
         "severity": f.severity,
         "severity_label": severity_label(f.severity, locale),
+        "title": finding_title(f, locale, written_in),
         "text": finding_text(f, locale, written_in),
         "cites": citation_titles(f.cites, locale),
     }
@@ -410,12 +446,12 @@ def _candidate_view(rank: int, c: Candidate, locale: Locale, written_in: Locale)
     headroom = c.capacity_bytes - mem.total
     terms = [
         {"key": k, "label": _t(f"report.memory.{k}", locale), "bytes": getattr(mem, k),
-         "value": fmt_gb(getattr(mem, k)), "colour": TERM_COLOURS[k]}
+         "value": fmt_gib(getattr(mem, k)), "colour": TERM_COLOURS[k]}
         for k in MEMORY_TERMS
     ]
     fits_text = (
-        _t("report.fits.yes", locale, headroom=fmt_gb(headroom)) if c.fits
-        else _t("report.fits.no", locale, over=fmt_gb(-headroom))
+        _t("report.fits.yes", locale, headroom=fmt_gib(headroom)) if c.fits
+        else _t("report.fits.no", locale, over=fmt_gib(-headroom))
     )
     return {
         "rank": rank,
@@ -423,17 +459,20 @@ def _candidate_view(rank: int, c: Candidate, locale: Locale, written_in: Locale)
         "gpu_name": c.gpu_name,
         "count": c.count,
         "title": f"{c.count} × {c.gpu_name}",
+        "short_title": f"{c.count} × {short_gpu_name(c.gpu_name)}",
         "strategy": strategy_label(c.strategy, locale),
         "acquisition": _t(f"report.acquisition.{c.acquisition}", locale),
-        "memory_total": fmt_gb(mem.total),
-        "capacity": fmt_gb(c.capacity_bytes),
-        "memory_of_capacity": _t("report.memory.of_capacity", locale, used=fmt_gb(mem.total),
-                                 capacity=fmt_gb(c.capacity_bytes)),
+        "memory_short": f"{fmt_gib(mem.total).removesuffix(' GiB')} / {fmt_gib(c.capacity_bytes)}",
+        "fits_short": f"✓ +{fmt_gib(headroom)}" if c.fits else f"✗ −{fmt_gib(-headroom)}",
+        "memory_total": fmt_gib(mem.total),
+        "capacity": fmt_gib(c.capacity_bytes),
+        "memory_of_capacity": _t("report.memory.of_capacity", locale, used=fmt_gib(mem.total),
+                                 capacity=fmt_gib(c.capacity_bytes)),
         "fits": c.fits,
         "fits_text": fits_text,
-        "memory_line": _t("report.memory.of_capacity", locale, used=fmt_gb(mem.total),
-                          capacity=fmt_gb(c.capacity_bytes)) + paren(fits_text, locale),
-        "headroom": fmt_gb(headroom),
+        "memory_line": _t("report.memory.of_capacity", locale, used=fmt_gib(mem.total),
+                          capacity=fmt_gib(c.capacity_bytes)) + paren(fits_text, locale),
+        "headroom": fmt_gib(headroom),
         "terms": terms,
         "time": fmt_hours_range(c.time_hours_low, c.time_hours, c.time_hours_high, locale),
         "time_short": fmt_hours(c.time_hours, locale),
@@ -528,7 +567,7 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
     return {
         "locale": locale,
         "html_lang": {"en": "en", "zh-Hans": "zh-Hans", "zh-Hant": "zh-Hant"}[locale],
-        "profile": _profile_rows(rec.profile, locale),
+        "profile": profile_rows(rec.profile, locale),
         "assumptions": _assumption_rows(rec, locale),
         "candidates": cands,
         "best": cands[0] if cands else None,
@@ -544,6 +583,7 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
         "scatter": _scatter_chart(cands, top, locale),
         "legend": [{"label": _t(f"report.memory.{k}", locale), "colour": TERM_COLOURS[k]} for k in MEMORY_TERMS],
         "schema_version": rec.schema_version,
+        "list_sep": "; " if locale == "en" else "；",
     }
 
 

@@ -3,9 +3,10 @@ output of `recommend` (which is tested on its own).
 
 Figures used:
 - Mistral-7B-v0.1 has 7,241,732,096 parameters (Hugging Face model card, safetensors metadata);
-  in bf16 its weights are 2 bytes each = 14,483,464,192 bytes, shown as "14.5 GB" (decimal, as vendors print).
-- The H100 SXM5 80GB is sold as 80 GB (NVIDIA H100 datasheet) = 80e9 bytes, shown as "80.0 GB".
-- The RTX 4090 has 24 GB of GDDR6X (NVIDIA product page) = 24e9 bytes.
+  in bf16 its weights are 2 bytes each = 14,483,464,192 bytes = 13.49 GiB.
+- The H100 SXM5 "80GB" (NVIDIA H100 datasheet) carries 80 GiB of HBM3 = 85,899,345,920 bytes
+  (nvidia-smi shows 81,559 MiB of it); the fixture uses the full 80 GiB as the capacity.
+- The RTX 4090 "24GB" (NVIDIA product page) carries 24 GiB of GDDR6X = 25,769,803,776 bytes.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ TEXTS = {
                      "zh-Hans": "一张卡就够了，不需要多卡配置。", "zh-Hant": "一張卡就夠了，不需要多卡配置。"},
     "no-ecc": {"en": "GeForce cards have no ECC memory.",
                "zh-Hans": "GeForce 显卡的显存没有 ECC 校验。", "zh-Hant": "GeForce 顯示卡的顯存沒有 ECC 校驗。"},
-    "does-not-fit": {"en": "Needs 26.1 GB per GPU; the T4 has 16 GB.",
-                     "zh-Hans": "每卡需要 26.1 GB，T4 只有 16 GB。", "zh-Hant": "每張卡需要 26.1 GB，T4 只有 16 GB。"},
+    "does-not-fit": {"en": "Needs 24.3 GiB per GPU; the T4 has 15 GiB.",
+                     "zh-Hans": "每卡需要 24.3 GiB，T4 只有 15 GiB。", "zh-Hant": "每張卡需要 24.3 GiB，T4 只有 15 GiB。"},
     "rack-ok": {"en": "The 12 kW rack carries this comfortably.",
                 "zh-Hans": "12 kW 的机柜完全承受得了。", "zh-Hant": "12 kW 的機櫃完全承受得了。"},
 }
@@ -51,7 +52,7 @@ def make_recommendation(language: str = "en", model_text: str = "Mistral 7B") ->
             weights=MISTRAL_7B_BF16_WEIGHTS_BYTES, gradients=40_000_000, optimizer=240_000_000,
             activations=9_800_000_000, kv_cache=0, overhead=1_500_000_000,
         ),
-        capacity_bytes=80_000_000_000, fits=True,
+        capacity_bytes=85_899_345_920, fits=True,
         time_hours=3.2, time_hours_low=2.5, time_hours_high=4.1,
         power_w=1_200, facility_w=1_680, cost_usd=12_345, buy_usd=42_000, rent_usd=12_345, energy_usd=0.65,
         findings=(
@@ -65,7 +66,7 @@ def make_recommendation(language: str = "en", model_text: str = "Mistral 7B") ->
             weights=MISTRAL_7B_BF16_WEIGHTS_BYTES, gradients=40_000_000, optimizer=240_000_000,
             activations=6_100_000_000, kv_cache=0, overhead=1_200_000_000,
         ),
-        capacity_bytes=24_000_000_000, fits=True,
+        capacity_bytes=25_769_803_776, fits=True,
         time_hours=130.0, time_hours_low=100.0, time_hours_high=160.0,
         power_w=1_500, facility_w=2_100, cost_usd=6_900, buy_usd=6_900, rent_usd=100, energy_usd=33,
         findings=(

@@ -10,26 +10,28 @@ from advisor import report
 @pytest.mark.parametrize(
     ("n_bytes", "shown"),
     [
-        # Mistral-7B-v0.1: 7,241,732,096 parameters (HF model card) x 2 bytes (bf16) = 14,483,464,192 bytes.
-        (14_483_464_192, "14.5 GB"),
-        # H100 SXM5 80GB datasheet: 80 GB = 80e9 bytes.
-        (80_000_000_000, "80.0 GB"),
-        (512_000_000, "512 MB"),
-        (1_500_000_000_000, "1.5 TB"),
+        # Mistral-7B-v0.1: 7,241,732,096 parameters (HF model card) x 2 bytes (bf16) = 14,483,464,192 bytes
+        # = 13.49 GiB.
+        (14_483_464_192, "13.5 GiB"),
+        # H100 "80GB": 80 GiB of HBM3 (NVIDIA datasheet; nvidia-smi reports 81,559 MiB = 79.6 GiB usable).
+        (80 * 2**30, "80.0 GiB"),
+        (81_559 * 2**20, "79.6 GiB"),
+        (512 * 2**20, "512 MiB"),
+        (1.5 * 2**40, "1.5 TiB"),
         (999, "999 B"),
     ],
 )
-def test_bytes_are_decimal_like_vendor_labels(n_bytes: int, shown: str) -> None:
+def test_bytes_are_binary_and_labelled(n_bytes: int, shown: str) -> None:
     assert report.fmt_bytes(n_bytes) == shown
 
 
 @pytest.mark.parametrize(
     ("n_bytes", "shown"),
-    [(24_000_000_000, "24.0 GB"), (40_000_000, "0.04 GB"), (240_000_000, "0.24 GB"), (0, "0 GB"),
-     (1_000_000, "<0.01 GB")],
+    [(24 * 2**30, "24.0 GiB"), (40_000_000, "0.04 GiB"), (240_000_000, "0.22 GiB"), (0, "0 GiB"),
+     (1_000_000, "<0.01 GiB")],
 )
-def test_gb_column_keeps_small_terms_visible(n_bytes: int, shown: str) -> None:
-    assert report.fmt_gb(n_bytes) == shown
+def test_gib_column_keeps_small_terms_visible(n_bytes: int, shown: str) -> None:
+    assert report.fmt_gib(n_bytes) == shown
 
 
 @pytest.mark.parametrize(

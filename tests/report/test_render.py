@@ -25,8 +25,11 @@ RTX_TIME = {"en": "5.4 days", "zh-Hans": "5.4 天", "zh-Hant": "5.4 天"}  # 130
 PARAMS = {"en": "7.24 B", "zh-Hans": "72.4 亿", "zh-Hant": "72.4 億"}
 WEIGHTS = {"en": "Weights", "zh-Hans": "模型权重", "zh-Hant": "模型權重"}
 NO_ECC = {"en": "no ECC memory", "zh-Hans": "没有 ECC", "zh-Hant": "沒有 ECC"}
-# Per-GPU totals summed by hand: 14,483,464,192 + 40e6 + 240e6 + 9.8e9 + 1.5e9 = 26,063,464,192 bytes.
+# Per-GPU totals summed by hand: 14,483,464,192 + 40e6 + 240e6 + 9.8e9 + 1.5e9 = 26,063,464,192 bytes
+# = 24.27 GiB; the RTX 4090 row: 22,063,464,192 bytes = 20.55 GiB.
 H100_TOTAL_BYTES = 26_063_464_192
+H100_TOTAL = "24.3 GiB"
+RTX_TOTAL = "20.5 GiB"
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -34,8 +37,8 @@ H100_TOTAL_BYTES = 26_063_464_192
 def test_every_text_format_in_every_language(fmt: str, locale: str) -> None:
     rec = make_recommendation(locale)
     text = report.render(rec, fmt)
-    for must in ("NVIDIA H100 SXM5 80GB", "NVIDIA GeForce RTX 4090", "14.5 GB" if fmt != "chat" else "26.1 GB",
-                 "26.1 GB", "80.0 GB", "$12,300", TIME[locale], RTX_TIME[locale], NO_ECC[locale]):
+    for must in ("NVIDIA H100 SXM5 80GB", "NVIDIA GeForce RTX 4090", H100_TOTAL, RTX_TOTAL, "80.0 GiB", "$12,300",
+                 TIME[locale], RTX_TIME[locale], NO_ECC[locale]):
         assert must in text, (fmt, locale, must)
     title = knowledge().entries[cite_id()].title.get(locale)  # type: ignore[arg-type]
     assert title in text
@@ -43,6 +46,7 @@ def test_every_text_format_in_every_language(fmt: str, locale: str) -> None:
         for heading in HEADINGS[locale]:
             assert heading in text, (fmt, locale, heading)
         assert PARAMS[locale] in text
+        assert "13.5 GiB" in text  # the weights term
         assert WEIGHTS[locale] in text
         assert "NVIDIA T4" in text  # the rejected option
         assert knowledge().gpus["h100-sxm"].cloud_hourly.date in text  # rates carry their date
