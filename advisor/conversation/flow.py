@@ -338,17 +338,16 @@ class Conversation:
     def _problem_text(self, problems: list[tuple[str, dict[str, Any]]]) -> str:
         texts = []
         for key, values in problems:
-            if key == "conv.problem.config" and values.get("key"):
+            values = dict(values)
+            if key == "conv.problem.config":
+                # The numeric core's ConfigError names its own localized message (knowledge/ui/model_config.yaml).
                 try:
-                    from advisor.core.params import ConfigError  # noqa: F401  (its keys live in the catalogue)
-
-                    texts.append(t(key, self.locale, detail=values.get("detail", "")))
-                    continue
+                    values["detail"] = t(values.get("key", ""), self.locale, **values.get("values", {}))
                 except Exception:
                     pass
             try:
-                texts.append(t(key, self.locale, **{k: v for k, v in values.items() if k != "key"}))
-            except (KeyError, IndexError):
+                texts.append(t(key, self.locale, **{k: v for k, v in values.items() if k not in ("key", "values")}))
+            except (KeyError, IndexError, ValueError):
                 texts.append(t("conv.reask", self.locale))
         return " ".join(texts)
 

@@ -35,6 +35,8 @@ USD_PER_UNIT: dict[str, float] = {
     "TWD": 1 / 29.5,   # USD/TWD about 29.2-30.0 in June 2025
     "EUR": 1.15,       # EUR/USD about 1.14-1.17 in June 2025
     "HKD": 1 / 7.85,   # HKD is pegged in the 7.75-7.85 band; it sat at 7.85 in June 2025
+    "JPY": 1 / 144.0,  # USD/JPY about 142-146 in June 2025
+    "GBP": 1.36,       # GBP/USD about 1.34-1.37 in June 2025
 }
 
 # Chinese family names and nicknames users type for catalogue families.
@@ -65,9 +67,9 @@ class Extraction:
     unknown_gpu: str | None = None
     gpu_mentions: list[str] = field(default_factory=list)
 
-    def problem(self, key: str, **values: Any) -> None:
-        if all(k != key for k, _ in self.problems):
-            self.problems.append((key, values))
+    def problem(self, code: str, **values: Any) -> None:
+        if all(k != code for k, _ in self.problems):
+            self.problems.append((code, values))
 
 
 class _Work:
@@ -158,10 +160,12 @@ def parse_task(text: str) -> str | None:
     return _task(_Work(text))
 
 
-def _task(w: _Work) -> str | None:
+def _task(w: _Work, bare_train: bool = True) -> str | None:
     found = [name for name, pattern in _TASKS if pattern.search(w.text)]
     if not found:
-        return "pretrain" if _TRAIN_WORD.search(w.text) and not _c(r"tokens?\s+of\s+train").search(w.text) else None
+        # "train a 7B model" with no task known yet reads as training from scratch; once a task is
+        # known, "训练 3 轮" in an answer about data must not change it.
+        return "pretrain" if bare_train and _TRAIN_WORD.search(w.text) else None
     # Training words beat serving words ("deploy on-prem" in a pretraining message).
     for name in ("qlora", "lora", "pretrain", "finetune"):
         if name in found:
@@ -175,13 +179,13 @@ def _task(w: _Work) -> str | None:
 # Money
 
 _PRE_CUR = (
-    r"(?P<pre>us\s?\$|usd|nt\s?\$|ntd|twd|hk\s?\$|hkd|rmb|cny|eur|€|\$|¥|"
+    r"(?P<pre>us\s?\$|usd|nt\s?\$|ntd|twd|hk\s?\$|hkd|rmb|cny|eur|jpy|gbp|€|£|\$|¥|"
     r"新台币|新台幣|新臺幣|台币|台幣|臺幣|人民币|人民幣|美元|美金|欧元|歐元|港币|港幣|港元)"
 )
 _SUF_CUR = (
     r"(?P<SUF>美元|美金|usd|us\s+dollars?|dollars?|bucks|刀|人民币|人民幣|rmb|cny|yuan|块钱|塊錢|"
     r"新台币|新台幣|新臺幣|台币|台幣|臺幣|twd|ntd|nt\s+dollars?|欧元|歐元|eur|euros?|港币|港幣|港元|hkd|"
-    r"元|块|塊|€)"
+    r"yen|jpy|日元|日圓|日幣|円|gbp|pounds?(?:\s+sterling)?|英镑|英鎊|元|块|塊|€|£)"
 )
 _SIGN = r"(?P<sign>-|−|负|負|minus\s)?\s*"
 _MONEY = _c(
@@ -204,6 +208,9 @@ _CUR_CODES = {
     "台幣": "TWD", "臺幣": "TWD", "nt dollar": "TWD", "nt dollars": "TWD",
     "eur": "EUR", "€": "EUR", "欧元": "EUR", "歐元": "EUR", "euro": "EUR", "euros": "EUR",
     "hkd": "HKD", "hk$": "HKD", "港币": "HKD", "港幣": "HKD", "港元": "HKD",
+    "jpy": "JPY", "yen": "JPY", "日元": "JPY", "日圓": "JPY", "日幣": "JPY", "円": "JPY",
+    "gbp": "GBP", "£": "GBP", "pound": "GBP", "pounds": "GBP", "pound sterling": "GBP", "pounds sterling": "GBP",
+    "英镑": "GBP", "英鎊": "GBP",
 }
 
 
@@ -762,7 +769,8 @@ def _scan_aliases(text: str, index: tuple[_Alias, ...]) -> list[tuple[_Alias, in
 
 _WORD_START = _c(r"(?<![a-z0-9])[a-z]{3,}")
 _MODEL_CANDIDATE = _c(
-    r"(?P<fam>[a-z]{3,}[a-z0-9]*)(?P<mid>[\s\-_.0-9a-z]{0,10}?)(?P<size>(?<![0-9.])\d+(?:\.\d+)?\s*[bm])(?![a-z])"
+    r"(?P<fam>[a-z]{3,}[a-z0-9]*)(?P<mid>(?:[\s\-_.]*v?\d+(?:\.\d+)?(?![\d.]*\s*[bm](?![a-z])))?[\s\-_.]*)"
+    r"(?P<size>(?<![0-9.])\d+(?:\.\d+)?\s*[bm])(?![a-z])"
 )
 _PARAMS = _c(
     rf"{NUM}\s*(?:个|個)?\s*(?:parameters?|params?|参数|參數)"
@@ -770,13 +778,15 @@ _PARAMS = _c(
 )
 _BILLIONS = _c(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<mag>b|bn|billion)(?![a-z])(?!\s*tokens?)")
 _MILLIONS = _c(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<mag>m|million)(?![a-z])\s*(?:param|参数|參數|model|模型)")
-_CONFIG_PATH = _c(r"(?P<path>(?:~|\.{1,2}|/|[a-z]:\\)?[^\s\"'，,;]*?config\.json|(?:~|\.{1,2})?/[^\s\"'，,;]+\.json)")
+_CONFIG_PATH = _c(r"(?:^|(?<=[\s\"'(=：:]))(?P<path>[^\s\"'，,;()]+\.json)(?![a-z0-9])")
 
 
 _NOT_FAMILIES = frozenset(
     "the and with for model models params parameters param about around tokens token budget use using serve "
     "train training finetune fine tune lora qlora only over under from than our have want need size llm base "
-    "what not why how like run runs serving users context rack each per new".split()
+    "what not why how like run runs serving users context rack each per new maybe roughly approx approximately "
+    "some than is be are was size sized class bigger smaller larger just fine tuning pretrain pretraining deploy "
+    "host inference of on at in to a an or".split()
 )
 
 
@@ -799,38 +809,46 @@ def _set_model(ex: Extraction, ident: str, text: str) -> None:
 
     spec = knowledge().models[ident]
     ex.fields["model"] = ident
-    ex.fields["model_text"] = text.strip()[:120]
+    ex.fields["model_text"] = re.sub(r"\s+", " ", text).strip()[:120]
     ex.fields["params"] = spec.params
     if spec.active_params:
         ex.fields["active_params"] = spec.active_params
 
 
 def _model(w: _Work, ex: Extraction) -> None:
+    # 1. A config.json path (checked first: a path may contain a catalogue name).
+    m = _CONFIG_PATH.search(w.orig)
+    if m:
+        _config(w, ex, m.group("path"))
+        return
     index = _catalogue_index("model")
-    # 1. Exact aliases on word boundaries (longest first).
+    # 2. Exact aliases on word boundaries (longest first).
     for alias, start, end in _scan_aliases(w.text, index):
         params = _model_params(alias.ident)
         near = _size_near(w.text, end)
         if near and params and alias.size is None:
             if abs(near - params) / params > 0.25:
                 continue  # "llama3 70b" must not become the 8B model through the alias "llama3"
-            m = re.match(r"[\s\-_.]*\d+(?:\.\d+)?\s*[bm]", w.text[end:], re.IGNORECASE)
-            end += m.end() if m else 0
+            sm = re.match(r"[\s\-_.]*\d+(?:\.\d+)?\s*[bm]", w.text[end:], re.IGNORECASE)
+            end += sm.end() if sm else 0
         _set_model(ex, alias.ident, w.orig[start:end])
         w.consume(start, end)
         return
-    # 2. Fuzzy: a family word and a size, compared with aliases of the same size and version.
+    # 3. Fuzzy: a family word and a size, compared with aliases of the same size and version.
     best: tuple[float, _Alias, int, int] | None = None
+    first: tuple[int, int, float] | None = None
     for word in w.finditer(_WORD_START):
         if word.group(0) in _NOT_FAMILIES:
             continue
-        m = _MODEL_CANDIDATE.match(w.text, word.start())
-        if not m:
+        cm = _MODEL_CANDIDATE.match(w.text, word.start())
+        if not cm:
             continue
-        cand_text = m.group(0)
+        cand_text = cm.group(0)
         size, version = _alias_parts(cand_text)
         if size is None or size <= 0:
             continue
+        if first is None:
+            first = (cm.start(), cm.end(), size)
         key = _SEP.sub("", cand_text.lower())
         for alias in index:
             if alias.size is None or abs(alias.size - size) / size > 0.02:
@@ -839,34 +857,45 @@ def _model(w: _Work, ex: Extraction) -> None:
                 continue
             ratio = difflib.SequenceMatcher(None, key, alias.key).ratio()
             if ratio >= 0.72 and (best is None or ratio > best[0]):
-                best = (ratio, alias, m.start(), m.end())
+                best = (ratio, alias, cm.start(), cm.end())
     if best is not None:
         _, alias, start, end = best
         _set_model(ex, alias.ident, w.orig[start:end])
         w.consume(start, end)
         return
-    # 3. A config.json path.
-    m = _CONFIG_PATH.search(w.orig)
-    if m and ("config" in m.group("path").lower() or "/" in m.group("path")):
-        path = m.group("path")
-        ex.fields["model_text"] = path
-        try:
-            from advisor.core import params as core_params
-
-            spec = core_params.load_hf_config(path)
-            n = core_params.param_count(spec)
-            ex.fields["params"] = int(n)
-            ex.fields["model_config"] = path
-        except Exception as exc:  # ConfigError or anything the reader raises: tell the user
-            key = getattr(exc, "key", None)
-            ex.problem("conv.problem.config", detail=_config_detail(exc), key=key or "")
-            ex.fields.pop("model_text", None)
-        lo = w.text.find(path.lower())
-        if lo >= 0:
-            w.consume(lo, lo + len(path))
-        return
-    # 4. A bare size: "13B", "70亿参数", "a 7 billion parameter model", "125M parameters".
+    # 4. A model we do not know, named with its size ("Falcon 40B"): the size is what counts.
+    if first is not None:
+        start, end, size = first
+        ex.unknown_model = w.orig[start:end].strip()
+        if 1000 <= size <= 1e14:
+            ex.fields["params"] = int(round(size))
+            ex.fields["model_text"] = ex.unknown_model
+            w.consume(start, end)
+            return
+    # 5. A bare size: "13B", "70亿参数", "a 7 billion parameter model", "125M parameters".
     _params(w, ex)
+
+
+def _config(w: _Work, ex: Extraction, path: str) -> None:
+    """Parameters from a Hugging Face config.json the user names."""
+    lo = w.text.find(path.lower())
+    if lo >= 0:
+        w.consume(lo, lo + len(path))
+    try:
+        import os
+
+        from advisor.core import params as core_params
+
+        spec = core_params.load_hf_config(path)
+        n = core_params.param_count(spec)
+        if n <= 0:
+            raise ValueError("no parameters")
+        ex.fields["params"] = int(n)
+        ex.fields["model_text"] = os.path.abspath(os.path.expanduser(path))
+        ex.fields["model_config"] = path
+    except Exception as exc:  # ConfigError or anything the reader raises: tell the user, never crash
+        ex.problem("conv.problem.config", detail=_config_detail(exc), key=getattr(exc, "key", "") or "",
+                   values=getattr(exc, "values", {}))
 
 
 def _config_detail(exc: Exception) -> str:
@@ -997,7 +1026,7 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     if len(text) > 4000:
         text = text[:4000]
     w = _Work(text)
-    said_task = _task(w)
+    said_task = _task(w, bare_train=task is None)
     if said_task:
         ex.fields["task"] = said_task
     effective_task = said_task or task

@@ -1,0 +1,403 @@
+"""Slot parsers, table by table, in English, Simplified Chinese and Traditional Chinese.
+
+Each row is (message, fields that must come out). Expected values are worked out by hand from the
+message; model sizes are checked against the publishers' own parameter counts (Hugging Face model
+cards / config.json, as collected in numeric-anchors.md §4), circuit capacities against HP's
+"Power basics for IT professionals" Table 4 (NEC 80 % rule), exchange rates against published
+ranges (HKMA convertibility band; PBoC, CBC Taiwan and ECB reference rates of 2024-2025).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from advisor.conversation.parsers import (
+    USD_PER_UNIT,
+    circuit_kw,
+    context_tokens_from,
+    extract,
+    extract_detailed,
+    parse_duration_days,
+    parse_money,
+    parse_relative,
+    parse_task,
+)
+
+B = 1e9
+
+
+def _check(fields: dict[str, Any], expected: dict[str, Any]) -> None:
+    for key, want in expected.items():
+        assert key in fields, f"{key} missing from {fields}"
+        got = fields[key]
+        if isinstance(want, tuple) and len(want) == 2 and all(isinstance(x, (int, float)) for x in want):
+            assert want[0] <= got <= want[1], f"{key}={got} not in {want}"
+        elif isinstance(want, float):
+            assert got == pytest.approx(want, rel=1e-3), f"{key}={got} != {want}"
+        else:
+            assert got == want, f"{key}={got!r} != {want!r}"
+
+
+# Parameter counts published by the model makers (HF model cards / config.json, numeric-anchors.md §4).
+MISTRAL_7B = (7.2e9, 7.3e9)        # 7.24B
+LLAMA3_8B = (8.0e9, 8.06e9)        # 8.03B
+LLAMA3_70B = (70.4e9, 70.7e9)      # 70.6B
+QWEN25_72B = (72.6e9, 72.8e9)      # 72.7B
+QWEN25_7B = (7.6e9, 7.65e9)        # 7.62B
+QWEN25_14B = (14.7e9, 14.8e9)      # 14.8B
+MIXTRAL_8X7B = (46.6e9, 46.8e9)    # 46.7B total
+
+EN: list[tuple[str, dict[str, Any]]] = [
+    # tasks
+    ("I want to pretrain a model from scratch", {"task": "pretrain"}),
+    ("train from scratch", {"task": "pretrain"}),
+    ("full fine-tune", {"task": "finetune"}),
+    ("full-parameter finetuning", {"task": "finetune"}),
+    ("fine-tune it", {"task": "finetune"}),
+    ("LoRA please", {"task": "lora"}),
+    ("QLoRA", {"task": "qlora"}),
+    ("fine-tune with QLoRA", {"task": "qlora"}),
+    ("serve it to our users", {"task": "inference"}),
+    ("inference only", {"task": "inference"}),
+    ("deploy a chatbot", {"task": "inference"}),
+    # models, with typos
+    ("Llama 3 8B", {"model": "llama-3-8b", "params": LLAMA3_8B}),
+    ("lama3 8b", {"model": "llama-3-8b", "params": LLAMA3_8B}),
+    ("llama3 70b", {"model": "llama-3-70b", "params": LLAMA3_70B}),
+    ("qwen 2.5-72b", {"model": "qwen2.5-72b", "params": QWEN25_72B}),
+    ("Qwen2.5-14B", {"model": "qwen2.5-14b", "params": QWEN25_14B}),
+    ("mistrall 7b", {"model": "mistral-7b", "params": MISTRAL_7B}),
+    ("Mixtral 8x7B", {"model": "mixtral-8x7b", "params": MIXTRAL_8X7B, "active_params": (12.8e9, 13.0e9)}),
+    ("meta-llama/Meta-Llama-3-8B", {"model": "llama-3-8b"}),
+    # bare sizes
+    ("13B", {"params": 13_000_000_000}),
+    ("a 7 billion parameter model", {"params": 7_000_000_000}),
+    ("125M parameters", {"params": 125_000_000}),
+    ("Falcon 40B", {"params": 40_000_000_000, "model_text": "Falcon 40B"}),
+    ("not 8B, 70B", {"params": 70_000_000_000}),
+    ("use 70B rather than 8B", {"params": 70_000_000_000}),
+    # data
+    ("2B tokens", {"tokens": 2_000_000_000}),
+    ("1.4 trillion tokens", {"tokens": 1_400_000_000_000}),
+    ("50M tokens", {"tokens": 50_000_000}),
+    ("tokens: 300k", {"tokens": 300_000}),
+    ("10k examples of 512 tokens", {"samples": 10_000, "seq_len": 512, "tokens": 5_120_000}),
+    ("20,000 examples averaging 800 tokens", {"samples": 20_000, "seq_len": 800, "tokens": 16_000_000}),
+    ("100k samples x 1024 tokens", {"samples": 100_000, "tokens": 102_400_000}),
+    ("1.2M images", {"samples": 1_200_000}),
+    ("3 epochs", {"epochs": 3.0}),
+    ("epochs: 2", {"epochs": 2.0}),
+    ("sequence length 4096", {"seq_len": 4096}),
+    # serving
+    ("500 concurrent users", {"concurrency": 500}),
+    ("1000 users at once", {"concurrency": 1000}),
+    ("concurrency of 64", {"concurrency": 64}),
+    ("16k context", {"context_tokens": 16384}),
+    ("context window of 128k", {"context_tokens": 131072}),
+    ("32K context", {"context_tokens": 32768}),
+    ("50 requests per second", {"requests_per_second": 50.0}),
+    ("20 req/s", {"requests_per_second": 20.0}),
+    ("QPS 30", {"requests_per_second": 30.0}),
+    # money
+    ("budget $300k", {"budget_usd": 300_000.0, "budget_currency": "USD"}),
+    ("$2M", {"budget_usd": 2_000_000.0}),
+    ("budget 50k", {"budget_usd": 50_000.0, "budget_currency": "USD"}),
+    ("30,000 USD", {"budget_usd": 30_000.0}),
+    ("80000 dollars", {"budget_usd": 80_000.0}),
+    ("budget €200k", {"budget_amount": 200_000.0, "budget_currency": "EUR"}),
+    ("NT$3,000,000", {"budget_amount": 3_000_000.0, "budget_currency": "TWD"}),
+    ("Budget 30k RMB", {"budget_amount": 30_000.0, "budget_currency": "CNY"}),
+    ("HK$780,000", {"budget_amount": 780_000.0, "budget_currency": "HKD"}),
+    ("5 million yen", {"budget_amount": 5_000_000.0, "budget_currency": "JPY"}),
+    ("£50k", {"budget_amount": 50_000.0, "budget_currency": "GBP"}),
+    ("we'd rather rent", {"acquisition": "rent"}),
+    ("we want to buy", {"acquisition": "buy"}),
+    ("buy or rent, either", {"acquisition": "either"}),
+    # facility
+    ("12 kW per rack", {"rack_kw": 12.0, "deployment": "on-prem"}),
+    ("1500 W", {"rack_kw": 1.5}),
+    ("on-prem with liquid cooling", {"deployment": "on-prem", "cooling": "liquid"}),
+    ("air cooled", {"cooling": "air"}),
+    ("in the cloud", {"deployment": "cloud"}),
+    ("AWS", {"deployment": "cloud"}),
+    ("cloud or on-prem", {"deployment": "either"}),
+    ("208V 30A three-phase", {"rack_kw": 8.646}),          # HP Table 4: 8,646 VA
+    ("240 V 30 A single phase", {"rack_kw": 5.76}),       # HP Table 4: 5,760 VA
+    ("120V 20A", {"rack_kw": 1.92}),                      # HP Table 4: 1,920 VA
+    ("208 V 60 A 3-phase", {"rack_kw": 17.292}),          # HP Table 4: 17,292 VA
+    ("electricity is $0.15/kWh", {"electricity_usd_per_kwh": 0.15}),
+    ("PUE 1.3", {"pue": 1.3}),
+    # time
+    ("within two weeks", {"deadline_days": 14.0}),
+    ("in 6 weeks", {"deadline_days": 42.0}),
+    ("10 days", {"deadline_days": 10.0}),
+    ("3 months", {"deadline_days": 90.0}),
+    ("48 hours", {"deadline_days": 2.0}),
+    ("a fortnight", {"deadline_days": 14.0}),
+    ("half a year", {"deadline_days": 182.0}),
+    # precision
+    ("bf16", {"precision": "bf16-mixed"}),
+    ("fp16", {"precision": "fp16-mixed"}),
+    ("FP8", {"precision": "fp8-mixed"}),
+    ("fp32", {"precision": "fp32"}),
+    ("pure bf16", {"precision": "bf16"}),
+    # GPUs you have
+    ("we have 8x A100 80GB", {"owned_gpus": [{"gpu": "a100-80gb-sxm", "count": 8}]}),
+    ("we own 16 H100s and 4 RTX 4090", {"owned_gpus": [{"gpu": "h100-sxm", "count": 16}, {"gpu": "rtx-4090", "count": 4}]}),
+    ("we have two 4090s", {"owned_gpus": [{"gpu": "rtx-4090", "count": 2}]}),
+    ("I already have an RTX 3090", {"owned_gpus": [{"gpu": "rtx-3090", "count": 1}]}),
+]
+
+ZH_HANS: list[tuple[str, dict[str, Any]]] = [
+    ("从零预训练", {"task": "pretrain"}),
+    ("从头训练一个模型", {"task": "pretrain"}),
+    ("预训练", {"task": "pretrain"}),
+    ("全参数微调", {"task": "finetune"}),
+    ("全量微调", {"task": "finetune"}),
+    ("LoRA 微调", {"task": "lora"}),
+    ("改用 QLoRA", {"task": "qlora"}),
+    ("推理", {"task": "inference"}),
+    ("部署上线", {"task": "inference"}),
+    ("不是 LoRA，是 QLoRA", {"task": "qlora"}),
+    ("通义千问 72B", {"model": "qwen2.5-72b", "params": QWEN25_72B}),
+    ("用deepseek 7b", {"model": "deepseek-llm-7b"}),
+    ("七十亿参数", {"params": 7_000_000_000}),
+    ("70亿参数", {"params": 7_000_000_000}),
+    ("三百五十亿参数的模型", {"params": 35_000_000_000}),
+    ("30 亿参数的模型", {"params": 3_000_000_000}),
+    ("不是 8B，是 70B", {"params": 70_000_000_000}),
+    ("600 亿 token", {"tokens": 60_000_000_000}),
+    ("数据 5 亿 token", {"tokens": 500_000_000}),
+    ("15万亿 token", {"tokens": 15_000_000_000_000}),
+    ("5万条样本，平均 800 token", {"samples": 50_000, "seq_len": 800, "tokens": 40_000_000}),
+    ("10 万条样本，每条约 1000 token", {"samples": 100_000, "tokens": 100_000_000}),
+    ("100 万张图片", {"samples": 1_000_000}),
+    ("训练 3 轮", {"epochs": 3.0}),
+    ("3 个 epoch", {"epochs": 3.0}),
+    ("两轮", {"epochs": 2.0}),
+    ("200 并发", {"concurrency": 200}),
+    ("并发 64", {"concurrency": 64}),
+    ("1000 人同时在线", {"concurrency": 1000}),
+    ("上下文 32k", {"context_tokens": 32768}),
+    ("上下文长度 128k", {"context_tokens": 131072}),
+    ("每秒 20 个请求", {"requests_per_second": 20.0}),
+    ("预算三万美元", {"budget_usd": 30_000.0, "budget_currency": "USD"}),
+    ("预算 8 万美元", {"budget_usd": 80_000.0}),
+    ("预算改成 5 万美元", {"budget_usd": 50_000.0}),
+    ("2.5万刀", {"budget_usd": 25_000.0}),
+    ("预算 50 万人民币", {"budget_amount": 500_000.0, "budget_currency": "CNY"}),
+    ("预算 ¥300,000", {"budget_amount": 300_000.0, "budget_currency": "CNY"}),
+    ("预算 20 万元", {"budget_amount": 200_000.0, "budget_currency": "CNY"}),
+    ("预算两千美元", {"budget_usd": 2_000.0}),
+    ("预算 3千美元", {"budget_usd": 3_000.0}),
+    ("预算 100 万港币", {"budget_amount": 1_000_000.0, "budget_currency": "HKD"}),
+    ("20 万欧元", {"budget_amount": 200_000.0, "budget_currency": "EUR"}),
+    ("租卡", {"acquisition": "rent"}),
+    ("买卡", {"acquisition": "buy"}),
+    ("买或租都行", {"acquisition": "either"}),
+    ("机房单个机柜 12 千瓦", {"rack_kw": 12.0, "deployment": "on-prem"}),
+    ("风冷", {"cooling": "air"}),
+    ("液冷", {"cooling": "liquid"}),
+    ("云上", {"deployment": "cloud"}),
+    ("阿里云", {"deployment": "cloud"}),
+    ("自建机房", {"deployment": "on-prem"}),
+    ("380 伏 32 安 三相", {"rack_kw": 380 * 32 * math.sqrt(3) * 0.8 / 1000}),
+    ("3千瓦", {"rack_kw": 3.0}),
+    ("电价 0.8 元/度", {"electricity_usd_per_kwh": (0.8 / 7.35, 0.8 / 6.9)}),
+    ("两周内", {"deadline_days": 14.0}),
+    ("六周内要完成", {"deadline_days": 42.0}),
+    ("3 个月", {"deadline_days": 90.0}),
+    ("半年", {"deadline_days": 182.0}),
+    ("一个半月", {"deadline_days": 45.0}),
+    ("10 天", {"deadline_days": 10.0}),
+    ("72 小时", {"deadline_days": 3.0}),
+    ("两个星期", {"deadline_days": 14.0}),
+    ("混合精度", {"precision": "bf16-mixed"}),
+    ("纯 bf16", {"precision": "bf16"}),
+    ("手上只有一张 RTX 4090", {"owned_gpus": [{"gpu": "rtx-4090", "count": 1}]}),
+    ("我们有 4 张 A100", {"owned_gpus": [{"gpu": "a100-80gb-sxm", "count": 4}]}),
+    ("现有一台 8 卡 H100 服务器", {"owned_gpus": [{"gpu": "h100-sxm", "count": 8}]}),
+]
+
+ZH_HANT: list[tuple[str, dict[str, Any]]] = [
+    ("從頭訓練", {"task": "pretrain"}),
+    ("預訓練一個模型", {"task": "pretrain"}),
+    ("全參數微調", {"task": "finetune"}),
+    ("LoRA 微調", {"task": "lora"}),
+    ("推論部署", {"task": "inference"}),
+    ("通義千問 72B", {"model": "qwen2.5-72b"}),
+    ("70 億參數", {"params": 7_000_000_000}),
+    ("七十億參數", {"params": 7_000_000_000}),
+    ("三百五十億參數", {"params": 35_000_000_000}),
+    ("資料約 1,400 億 token", {"tokens": 140_000_000_000}),
+    ("5 萬筆樣本，每筆平均 600 token", {"samples": 50_000, "seq_len": 600, "tokens": 30_000_000}),
+    ("100 萬張圖片", {"samples": 1_000_000}),
+    ("訓練 3 輪", {"epochs": 3.0}),
+    ("兩輪", {"epochs": 2.0}),
+    ("同時在線 300 人", {"concurrency": 300}),
+    ("並發 64", {"concurrency": 64}),
+    ("上下文 16K", {"context_tokens": 16384}),
+    ("每秒 10 個請求", {"requests_per_second": 10.0}),
+    ("預算新台幣 100 萬", {"budget_amount": 1_000_000.0, "budget_currency": "TWD"}),
+    ("預算 30 萬台幣", {"budget_amount": 300_000.0, "budget_currency": "TWD"}),
+    ("預算 NT$5,000,000", {"budget_amount": 5_000_000.0, "budget_currency": "TWD"}),
+    ("預算 300 萬元", {"budget_amount": 3_000_000.0, "budget_currency": "TWD"}),  # 元 in Taiwan = NT$
+    ("預算三萬美金", {"budget_usd": 30_000.0}),
+    ("預算兩千美元", {"budget_usd": 2_000.0}),
+    ("預算 50 萬人民幣", {"budget_amount": 500_000.0, "budget_currency": "CNY"}),
+    ("買或租都可以", {"acquisition": "either"}),
+    ("租用", {"acquisition": "rent"}),
+    ("購買", {"acquisition": "buy"}),
+    ("機櫃 8 千瓦", {"rack_kw": 8.0}),
+    ("氣冷", {"cooling": "air"}),
+    ("風冷", {"cooling": "air"}),
+    ("液冷", {"cooling": "liquid"}),
+    ("雲端", {"deployment": "cloud"}),
+    ("自有機房", {"deployment": "on-prem"}),
+    ("220 伏 30 安 單相", {"rack_kw": 5.28}),
+    ("208 伏 30 安 三相", {"rack_kw": 8.646}),
+    ("電價每度 4 元", {"electricity_usd_per_kwh": (4 / 33.0, 4 / 29.0)}),
+    ("兩週內", {"deadline_days": 14.0}),
+    ("六週內", {"deadline_days": 42.0}),
+    ("三個月內", {"deadline_days": 90.0}),
+    ("半個月", {"deadline_days": 15.0}),
+    ("一個星期", {"deadline_days": 7.0}),
+    ("純 bf16", {"precision": "bf16"}),
+    ("手上只有一張 RTX 4090", {"owned_gpus": [{"gpu": "rtx-4090", "count": 1}]}),
+    ("我們有兩張 4090", {"owned_gpus": [{"gpu": "rtx-4090", "count": 2}]}),
+    ("不是 LoRA，是全參數微調", {"task": "finetune"}),
+]
+
+
+@pytest.mark.parametrize("text,expected", EN)
+def test_english(text: str, expected: dict[str, Any]) -> None:
+    _check(extract(text, "en"), expected)
+
+
+@pytest.mark.parametrize("text,expected", ZH_HANS)
+def test_simplified(text: str, expected: dict[str, Any]) -> None:
+    _check(extract(text, "zh-Hans"), expected)
+
+
+@pytest.mark.parametrize("text,expected", ZH_HANT)
+def test_traditional(text: str, expected: dict[str, Any]) -> None:
+    _check(extract(text, "zh-Hant"), expected)
+
+
+def test_table_size() -> None:
+    assert len(EN) + len(ZH_HANS) + len(ZH_HANT) >= 150
+
+
+# ---------------------------------------------------------------------------- only what the text says
+
+@pytest.mark.parametrize("text", ["", "   ", "hello", "你好", "ok", "thanks!", "🙂", "不知道"])
+def test_nothing_said_nothing_extracted(text: str) -> None:
+    assert extract(text, "en") == {}
+
+
+def test_gpu_named_without_ownership_is_not_owned() -> None:
+    assert "owned_gpus" not in extract("should we use 8 H100s?", "en")
+    assert "owned_gpus" not in extract("为什么不推荐 4090？", "zh-Hans")
+
+
+def test_training_context_is_a_sequence_length() -> None:
+    assert extract("LoRA with 4k context", "en") == {"task": "lora", "seq_len": 4096}
+    assert extract("8k context", "en", task="lora") == {"seq_len": 8192}
+    assert extract("8k context", "en", task="inference") == {"context_tokens": 8192}
+
+
+def test_training_word_does_not_override_a_known_task() -> None:
+    assert "task" not in extract("训练 3 轮", "zh-Hans", task="lora")
+    assert extract("训练一个 7B 模型", "zh-Hans")["task"] == "pretrain"
+
+
+# ---------------------------------------------------------------------------- problems, not values
+
+@pytest.mark.parametrize("text", ["budget -5000 USD", "预算负 5000 美元", "budget: -100", "$0", "budget 0"])
+def test_non_positive_budget_is_a_problem(text: str) -> None:
+    ex = extract_detailed(text, "en")
+    assert "budget_usd" not in ex.fields
+    assert [k for k, _ in ex.problems] == ["conv.problem.budget_positive"]
+
+
+def test_voltage_without_current_is_incomplete() -> None:
+    ex = extract_detailed("our room has 230 V", "en")
+    assert "rack_kw" not in ex.fields
+    assert [k for k, _ in ex.problems] == ["conv.problem.circuit_incomplete"]
+
+
+def test_missing_config_file_is_a_problem(tmp_path) -> None:
+    ex = extract_detailed(f"use {tmp_path}/missing/config.json", "en")
+    assert "params" not in ex.fields
+    assert ex.problems[0][0] == "conv.problem.config"
+
+
+def test_config_json_gives_exact_parameters() -> None:
+    # tests/core/configs/llama-3.1-8b.json is Meta's config: 8,030,261,248 parameters (model card: 8.03B).
+    ex = extract_detailed("model config at tests/core/configs/llama-3.1-8b.json", "en")
+    assert ex.fields["params"] == 8_030_261_248
+    assert ex.fields["model_text"].endswith("llama-3.1-8b.json")
+
+
+# ---------------------------------------------------------------------------- units and conversions
+
+def test_circuit_formula_matches_hp_table() -> None:
+    # HP "Power basics for IT professionals", Table 4 (NEC 80 % continuous load).
+    assert circuit_kw(208, 30, True) == pytest.approx(8.646, abs=0.001)
+    assert circuit_kw(208, 60, True) == pytest.approx(17.292, abs=0.001)
+    assert circuit_kw(240, 50, False) == pytest.approx(9.6)
+    assert circuit_kw(120, 30, False) == pytest.approx(2.88)
+    assert circuit_kw(208, 30, True, circuits=2) == pytest.approx(17.292, abs=0.001)
+
+
+def test_exchange_rates_within_published_ranges() -> None:
+    # HKMA Linked Exchange Rate System: convertibility band 7.75-7.85 HKD per USD.
+    assert 1 / 7.85 <= USD_PER_UNIT["HKD"] <= 1 / 7.75
+    # PBoC central parity 2024-2025: about 7.09-7.20 CNY per USD.
+    assert 1 / 7.35 <= USD_PER_UNIT["CNY"] <= 1 / 7.0
+    # CBC Taiwan 2024-2025: about 29-33 TWD per USD.
+    assert 1 / 33 <= USD_PER_UNIT["TWD"] <= 1 / 29
+    # ECB reference 2024-2025: about 1.02-1.18 USD per EUR.
+    assert 1.02 <= USD_PER_UNIT["EUR"] <= 1.18
+
+
+def test_money_keeps_the_original_amount() -> None:
+    money = parse_money("预算 50 万人民币", "zh-Hans")
+    assert money is not None
+    assert (money.amount, money.currency) == (500_000, "CNY")
+    assert 500_000 / 7.35 <= money.usd <= 500_000 / 7.0
+    assert parse_money("300 萬元", "zh-Hant").currency == "TWD"
+    assert parse_money("300 万元", "zh-Hans").currency == "CNY"
+
+
+def test_context_sizes_are_powers_of_two() -> None:
+    # Llama 3's "8K" context is max_position_embeddings = 8192 (config.json).
+    assert context_tokens_from("8k") == 8192
+    assert context_tokens_from("128K") == 131072
+    assert context_tokens_from("100k") == 100_000
+    assert context_tokens_from("4096") == 4096
+
+
+def test_duration_and_task_helpers() -> None:
+    assert parse_duration_days("两周内") == 14
+    assert parse_duration_days("2024年") is None  # a calendar year, not a duration
+    assert parse_duration_days("3月") is None      # March
+    assert parse_task("QLoRA 微調") == "qlora"
+    assert parse_task("hello") is None
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("what if the budget doubles?", {"budget_usd": 2.0}),
+    ("如果预算翻倍呢？", {"budget_usd": 2.0}),
+    ("如果預算加倍呢？", {"budget_usd": 2.0}),
+    ("what if we halve the deadline", {"deadline_days": 0.5}),
+    ("预算减半", {"budget_usd": 0.5}),
+    ("budget +50%", {"budget_usd": 1.5}),
+    ("what if users double", {"concurrency": 2.0}),
+    ("what if we use QLoRA", {}),
+])
+def test_relative_changes(text: str, expected: dict[str, float]) -> None:
+    assert parse_relative(text) == expected
