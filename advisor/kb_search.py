@@ -8,15 +8,17 @@ language the user writes in.
 How: BM25 over a bag of terms. English is split into lower-case words with a light suffix stemmer and
 a stop list. Chinese is folded to one script first (Traditional → Simplified characters, then a few
 Taiwan words → mainland words such as 記憶體 → 内存, 推論 → 推理), question words are dropped
-(什么, 为什么, 如何 ...), and each run of Han characters becomes its characters and its character bigrams. Bigrams rather
-than a word segmenter (jieba) because the domain vocabulary here (显存碎片, 张量并行, 混合精度) is
-mostly two-character words that bigrams catch exactly, jieba would add a 20 MB dictionary and a
-second of start-up, and bigrams need no dictionary that could disagree with Taiwan usage.
+(什么, 为什么, 如何 ...), and each run of Han characters becomes its characters and its character
+bigrams. Bigrams rather than a word segmenter (jieba): the domain vocabulary here (显存碎片, 张量并行,
+混合精度) is mostly two-character words that bigrams catch exactly, jieba would add a dependency with
+a large dictionary to load, and bigrams need no dictionary that could disagree with Taiwan usage.
 
 "Nothing relevant" is decided by coverage: an entry must match at least half of the query's
 IDF-weighted English words and Chinese characters (bigrams score but do not count here: one that spans
 two words is an artefact), and at least one real word (an English word or a Chinese bigram) that is not
-in most entries (single characters suffice when the query has nothing else, as in 买还是租). The index is built lazily on the first query and cached.
+in most entries (single characters suffice when the query has nothing else, as in 买还是租). The
+index is built lazily on the first query (about 30 ms for ~100 entries) and cached; a query then takes
+well under a millisecond.
 """
 
 from __future__ import annotations
@@ -93,7 +95,7 @@ MIN_COVERAGE = 0.5
 """An entry must match at least this share of the query's IDF-weighted words and Han characters."""
 MIN_MATCHED_IDF = 1.0
 """...and words (English words, Chinese bigrams) worth at least this much IDF: a query whose only
-known word is in most entries ("GPU", "how many") matches nothing in particular."""
+known word is in most entries ("什么是 GPU") matches nothing in particular."""
 _RELATIVE_CUTOFF = 0.3
 """Results after the first must score at least this share of the first."""
 
