@@ -87,9 +87,13 @@ def _alias_index(table: dict[str, Any]) -> dict[str, Any]:
     return index
 
 
-def _read_yaml(path: Path) -> Any:
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ~10x faster start-up when present
+
+
+def read_yaml(path: Path) -> Any:
+    """Parse one YAML data file safely (no object construction); a broken file is a KnowledgeError."""
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506 - a SafeLoader
     except yaml.YAMLError as exc:
         raise KnowledgeError(path, "-", f"not valid YAML: {exc}") from None
     except OSError as exc:
@@ -106,7 +110,7 @@ def _format_error(exc: ValidationError) -> str:
 
 def _load_list(path: Path, model: type[Frozen], key: str = "id") -> dict[str, Any]:
     """A YAML file holding a list of mappings, each validated as `model`, keyed by `key`."""
-    raw = _read_yaml(path)
+    raw = read_yaml(path)
     if not isinstance(raw, list):
         raise KnowledgeError(path, "-", "expected a list of entries")
     out: dict[str, Any] = {}
@@ -137,7 +141,7 @@ def _load_ui(folder: Path) -> dict[str, Localized]:
     """Every `ui/*.yaml`: a mapping of message key -> {en, zh-Hans, zh-Hant}; keys unique across files."""
     out: dict[str, Localized] = {}
     for path in sorted(folder.glob("*.yaml")):
-        raw = _read_yaml(path)
+        raw = read_yaml(path)
         if not isinstance(raw, dict):
             raise KnowledgeError(path, "-", "expected a mapping of message keys to texts")
         for key, value in raw.items():
