@@ -617,3 +617,21 @@ def run(args) -> int:
     else:
         print(render_text(result))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m advisor.commands.estimate ...`: the same command without the other subcommands' imports."""
+    parser = argparse.ArgumentParser(prog="gpu-advisor estimate", description="Memory, time, power and cost of one configuration.")
+    add_arguments(parser, "estimate")
+    args = parser.parse_args(argv)
+    from advisor.knowledge import KnowledgeError
+
+    try:
+        return run(args)
+    except KnowledgeError as exc:
+        print(f"gpu-advisor: the knowledge base is broken — {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -232,8 +232,9 @@ def training_volumes(
     tp_bytes = 0.0
     if tp > 1 and shape.is_transformer:
         per_layer = 6 if checkpointing == "full" else 4
-        per_token = per_layer * shape.layers * element * shape.hidden * 2 * (tp - 1) / tp
-        tp_bytes = per_token * tokens / dp  # each TP group handles tokens/dp tokens
+        # a stage holds L/p layers; each TP group handles the tokens of its data-parallel replica
+        per_token = per_layer * (shape.layers / pp) * element * shape.hidden * 2 * (tp - 1) / tp
+        tp_bytes = per_token * tokens / dp
     lora = task in ("lora", "qlora")
     grad_bytes = (trainable_params if lora else shape.params) * element / (tp * pp)
     global_tokens = max(GLOBAL_BATCH_TOKENS.get(task, 262_144), dp * micro_batch * seq)
@@ -287,11 +288,18 @@ def time_range_s(v: TrainingVolumes, count: int, peak_flops_per_s: float, mfu: t
 
 def gpu_links(gpu, count: int, tp: int) -> tuple[float, float]:
     """(TP link, DP link) bandwidth per direction for `count` GPUs, bytes/s: NVLink/PCIe inside a node,
-    the network (or the slower of the two) once the group spans nodes."""
+    the network (or the slower of the two) once the group spans nodes.
+
+    Tensor parallelism over NVLink inside a node is what the MFU priors were measured with (Megatron,
+    Llama 3: TP8 on NVLink), so its traffic is already in them: the TP link is then infinite and
+    only PCIe or cross-node tensor parallelism is charged — the "PCIe tensor-parallel penalty"."""
     per_node = max(1, gpu.max_per_node)
     intra = interconnect_bytes_per_s(gpu)
     net = network_bytes_per_s_per_gpu(gpu)
-    tp_link = intra if tp <= per_node else min(intra, net)
+    if tp <= per_node:
+        tp_link = math.inf if gpu.nvlink else intra
+    else:
+        tp_link = min(intra, net)
     dp_link = intra if count <= per_node else min(intra, net)
     return tp_link, dp_link
 

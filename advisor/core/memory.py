@@ -254,36 +254,38 @@ def layer_activation_bytes_per_token_hf(
 ) -> float:
     """Bytes one decoder layer of Hugging Face transformers saves for backward, per token (no TP).
 
-    Derived op by op from the autograd graph of `LlamaDecoderLayer` (and siblings) in a 16-bit
-    model (e = 2 bytes; e = 4 for an fp32 model):
-    - each RMSNorm: the fp32 upcast of its input (pow/mul save it, 4h) and the normalised value
-      cast back (saved by the weight multiply, e·h); two norms per layer;
-    - q/k/v projections save their common input (e·h); the MLP's gate/up theirs (e·h);
-    - sdpa (flash or memory-efficient kernel) saves q, k, v, its output (e each) and the fp32
-      log-sum-exp (4 bytes per head); k and v at kv_heads width (native GQA) or repeated to all
-      heads when transformers expands them first (`repeat_kv`);
-    - eager attention instead saves q and k (for QK^T), the fp32 softmax output (4·a·s), its
-      16-bit copy (e·a·s) and v — the a·s score terms flash/sdpa avoid;
-    - o_proj saves its contiguous input (e·a·d);
+    Derived op by op from the autograd graph of `LlamaDecoderLayer` (and its Mistral/Qwen2 siblings)
+    in a 16-bit model (e = 2 bytes; e = 4 for an fp32 model), and confirmed tensor by tensor with
+    tools/calibrate_activations.py (transformers 5.24, torch 2.13):
+    - each RMSNorm: the fp32 upcast of its input (4h, saved by pow and mul), the fp32 rsqrt (4 bytes)
+      and the normalised value cast back (e·h, saved by the weight multiply); two norms per layer;
+    - q/k/v projections save their common input (e·h); gate/up theirs (e·h);
+    - sdpa (flash or memory-efficient kernel) saves q, k, v (e each), its output (e·a·d, which is
+      also o_proj's input: the kernel lays it out as (b, s, a, d), so `.contiguous()` copies
+      nothing) and the fp32 log-sum-exp (4 bytes per head). K and V stay at kv_heads width: with no
+      padding mask transformers passes `enable_gqa` (`use_gqa_in_sdpa`); `repeat_kv=True` models
+      versions that expanded them first;
+    - eager attention instead saves q, k and v repeated to all heads, the fp32 softmax output
+      (4·a·s), its 16-bit copy (e·a·s), and a contiguous copy of the output for o_proj (e·a·d) —
+      the a·s score terms that flash/sdpa avoid;
     - SwiGLU: SiLU saves the gate output, the product saves SiLU's output and the up output,
       down_proj saves the product: 4 tensors of f (e·4f); a GELU MLP saves 2 (e·2f);
-    - MoE: the expert MLP part once per routed expert.
-    Residual adds and RoPE (its cos/sin are shared across layers) save nothing of this size.
+    - MoE: the expert MLP part once per routed expert, plus the fp32 router probabilities.
+    Residual adds save nothing; RoPE's cos/sin are shared by all layers (counted once, outside).
     """
     h, a, kv, d, f = shape.hidden, shape.heads, shape.kv_heads, shape.head_dim, shape.ffn
     e = element_bytes
-    norms = 2 * (4 * h + e * h)  # fp32 input + normalised copy (an fp32 model: the input itself + fp32 copy)
-    inputs = e * h + e * h  # q/k/v input, mlp input
+    norms = 2 * (4 * h + 4 + e * h)
+    inputs = e * h + e * h  # q/k/v input, gate/up input
     if attention == "eager":
-        attn = e * a * d * 3 + (4 + e) * a * seq  # q, k(repeated), v(repeated) + softmax fp32 and 16-bit copy
+        attn = e * a * d * 3 + (4 + e) * a * seq + e * a * d  # q, k, v (repeated), softmax fp32 + copy, o_proj input
     else:
-        kv_width = a * d if (repeat_kv and attention == "sdpa") else kv * d
-        attn = e * (2 * a * d + 2 * kv_width) + 4 * a  # q, out, k, v + fp32 log-sum-exp
-    o_in = e * a * d
+        kv_width = a * d if repeat_kv else kv * d
+        attn = e * (2 * a * d + 2 * kv_width) + 4 * a  # q, output (= o_proj input), k, v + fp32 log-sum-exp
     mlp = e * (4 if shape.gated_mlp else 2) * f
     if shape.experts:
         mlp = mlp * max(1, shape.experts_per_token) + 4 * shape.experts  # router softmax output, fp32
-    return float(norms + inputs + attn + o_in + mlp)
+    return float(norms + inputs + attn + mlp)
 
 
 def layer_activation_bytes_per_token_megatron(
@@ -411,12 +413,15 @@ def activation_bytes(
         full_layer += lora_input_bytes_per_token
         if checkpointing == "full":
             per_layer = float(e * h)  # the checkpoint keeps the layer input; adapters' inputs are recomputed
-        ends = 8.0 + (4 * h + e * h) + e * h + (4.0 * V + 8.0 if V else 0.0)  # ids, final norm, head input, loss
+        # ids (int64), final norm (fp32 input, rsqrt, normalised), LM head input, fp32 log-softmax + labels
+        ends = 8.0 + (4 * h + 4 + e * h) + e * h + (4.0 * V + 8.0 if V else 0.0)
     layers_held = L * pipeline_inflight_factor(pp, microbatches)
     if pp > 1:
         # The first stage is the most loaded (p micro-batches in flight); the loss sits on the last.
         ends = 8.0 * min(pp, microbatches or pp)
     saved = tokens * (per_layer * layers_held + ends)
+    if framework != "megatron" and shape.kind in ("decoder", "moe") and checkpointing != "full":
+        saved += 2.0 * s_eff * shape.head_dim * e  # RoPE cos and sin, shared by the batch and the layers
     # Transients: the loss (16-bit logits + fp32 upcast) or, with full recompute, one rebuilt layer.
     loss_transient = 0.0 if pp > 1 else tokens * ((e + (4 if e < 4 else 0)) * V) / max(1, tp)
     recompute_transient = tokens * full_layer if checkpointing == "full" else 0.0
@@ -562,13 +567,19 @@ def training_memory(
     trainable_params: int | None = None,
     offload: bool = False,
     fp32_grads: bool = False,
+    adapter_bytes: float = 4.0,
+    paged_optimizer: bool = False,
 ) -> TrainingMemory:
     """Per-GPU peak training memory of one configuration, term by term.
 
     `task`: pretrain and finetune train every weight; lora trains adapters on a frozen 16-bit base;
     qlora on a frozen NF4 base (4.127 bits/param for linear layers, embeddings and head in 16-bit).
     LoRA adapters live in fp32 (PEFT `autocast_adapter_dtype=True`): 4 (weights) + 4 (gradients)
-    + 8 (AdamW moments; 2 for 8-bit AdamW) bytes per trainable parameter.
+    + 8 (AdamW moments; 2 for 8-bit AdamW) bytes per trainable parameter; `adapter_bytes=2` models
+    the QLoRA reference script, which casts the LoRA modules to bf16 (artidoro/qlora `qlora.py`).
+    `paged_optimizer=True` (bitsandbytes paged optimizers, QLoRA's third ingredient) keeps the
+    adapters' optimizer state in CUDA unified memory that pages out to the CPU under pressure: it is
+    counted in `host_ram`, not on the GPU.
     Parallelism: data-parallel degree dp = count / (tp·pp); weights/gradients/optimizer divide by
     tp·pp (the most loaded pipeline stage also carries the embedding: (block/p + embedding)/t,
     Megatron); ZeRO stages shard over dp (`zero_model_states`); ZeRO-3/FSDP add the gathered
@@ -614,16 +625,18 @@ def training_memory(
         else:
             frozen = shard * (4 if precision == "fp32" else 2)
         adapter_opt = {"adamw": 8.0, "adamw-8bit": 2.0, "sgd": 4.0, "adafactor": 0.05}[optimizer]
-        w, g, o = frozen + 4 * T, 4 * T, adapter_opt * T
+        w, g, o = frozen + adapter_bytes * T, adapter_bytes * T, adapter_opt * T
         if stage >= 1:
             o /= dp
         if stage >= 2:
             g /= dp
         if stage >= 3:
-            w = frozen / dp + 4 * T / dp
+            w = frozen / dp + adapter_bytes * T / dp
     else:
         w, g, o = zero_model_states(shard, state, stage, dp)
     host_ram = 0.0
+    if lora and paged_optimizer:
+        host_ram, o = o, 0.0
     if offload and not lora:
         per_node = min(count, 8)
         if stage >= 3:

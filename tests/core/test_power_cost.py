@@ -1,0 +1,107 @@
+"""Power, facility and cost arithmetic against the published figures in
+shared/reference/advisory-anchors.md (sources named per test)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from advisor.core import cost, power
+from advisor.models import GpuSpec, PriceRange
+
+
+def _gpu(**over) -> GpuSpec:
+    base = dict(id="h100-sxm", name="H100 SXM", vendor="nvidia", architecture="hopper", segment="datacenter",
+                memory_gb=80, memory_type="HBM3", bandwidth_tbps=3.35, bf16_tflops=989, fp16_tflops=989,
+                tdp_w=700, ecc=True, interconnect="NVLink 4", interconnect_gbps=450, nvlink=True, form_factor="sxm",
+                max_per_node=8, launch_year=2022, source="datasheet",
+                price=PriceRange(low_usd=25_000, high_usd=35_000, date="2026-08", source="test"),
+                cloud_hourly=PriceRange(low_usd=2.0, high_usd=4.0, date="2026-08", source="test"))
+    base.update(over)
+    return GpuSpec(**base)
+
+
+# HP "Power basics for IT professionals" Table 4 (NEC 80 % continuous rule), AA §3a.
+@pytest.mark.parametrize(
+    ("volts", "amps", "phases", "kw"),
+    [
+        (208, 30, 3, 8.646),   # 208 V three-phase 30 A: 8,646 VA
+        (208, 60, 3, 17.292),  # 60 A: 17,292 VA
+        (208, 20, 3, 5.764),
+        (240, 30, 1, 5.760),   # 240 V single-phase 30 A: 5,760 VA
+        (120, 20, 1, 1.920),
+        (208, 30, 1, 4.992),   # 208 V x 30 A single-phase x 0.8
+    ],
+)
+def test_circuit_capacity_nec_80_percent(volts, amps, phases, kw) -> None:
+    assert power.circuit_kw(volts, amps, phases) == pytest.approx(kw, abs=0.001)
+
+
+def test_circuit_power_factor_derating() -> None:
+    # AusNOG example (AA §3a): 30 A x 0.8 x 230 V x PF 0.9 = 4,968 W
+    assert power.circuit_kw(230, 30, 1, power_factor=0.9) == pytest.approx(4.968)
+    assert power.circuit_kw(230, 32, 1, continuous=False) == pytest.approx(7.36)  # printed without derating
+
+
+def test_dgx_nodes_from_the_host_share() -> None:
+    # DGX H100: 10.2 kW max for 8 x 700 W; DGX B200: 14.3 kW max for 8 x 1,000 W (AA §3b).
+    # One host share (0.8 of GPU power) reproduces both within 3 %.
+    assert power.node_power_w(_gpu(), 8) == pytest.approx(10_200, rel=0.03)
+    assert power.node_power_w(_gpu(tdp_w=1000, id="b200"), 8) == pytest.approx(14_300, rel=0.03)
+
+
+def test_workstation_host_share() -> None:
+    # 4 x RTX 3090 limited to 300 W each drew 1,717 W at the wall (thefpsreview.com, AA §1)
+    rtx = _gpu(id="rtx-3090", segment="consumer", form_factor="pcie", nvlink=False, tdp_w=300, max_per_node=4)
+    assert power.node_power_w(rtx, 4) == pytest.approx(1717, rel=0.05)
+
+
+def test_dgx_h100_needs_a_60_amp_circuit() -> None:
+    # Worked check (AA §3b): one DGX H100 at 10.2 kW exceeds 208 V/30 A three-phase (8.6 kW): two such
+    # circuits or one 60 A (17.3 kW); one 60 A circuit does not carry two DGX H100 at maximum.
+    node_w = power.node_power_w(_gpu(), 8)
+    assert power.circuits_needed(node_w, power.circuit_kw(208, 30, 3)) == 2
+    assert power.circuits_needed(node_w, power.circuit_kw(208, 60, 3)) == 1
+    assert power.circuits_needed(2 * node_w, power.circuit_kw(208, 60, 3)) == 2
+
+
+def test_configuration_power_counts_servers() -> None:
+    total, node, nodes = power.configuration_power_w(_gpu(), 16)
+    assert nodes == 2 and total == pytest.approx(2 * node)
+    total3, _, nodes3 = power.configuration_power_w(_gpu(id="l40s", form_factor="pcie", nvlink=False,
+                                                         tdp_w=350, max_per_node=8), 12)
+    assert nodes3 == 2 and total3 == pytest.approx(12 * 350 + 2 * 250 + 12 * 75)
+
+
+def test_facility_energy_and_rack_helpers() -> None:
+    assert power.facility_power_w(10_000, 1.4) == 14_000
+    assert power.energy_kwh(10_000, 24, 1.5) == 360
+    assert power.nodes_per_rack(30, 10_200) == 2
+    assert power.racks_needed(5, 10_200, 30) == 3
+    assert power.racks_needed(1, 10_200, 8) is None
+    assert [power.cooling_class(k) for k in (12, 30, 40, 120)] == ["air", "air", "rdhx", "liquid"]
+    with pytest.raises(ValueError):
+        power.facility_power_w(1000, 0.9)
+    with pytest.raises(ValueError):
+        power.circuit_kw(208, 30, 2)
+
+
+def test_dettmers_break_even_293_days() -> None:
+    # Dettmers 2020 (AA §1): $2,200 desktop, AWS V100 $2.14/h, 350 W + 100 W, $0.12/kWh, 15 % use -> ~300
+    # days; his formula D* = C / (24·u·(p - kW·e)) gives 293.
+    days = cost.break_even_days(2200, 2.14, 0.45, 0.12, 0.15)
+    assert days == pytest.approx(293, rel=0.01)
+    assert math.isinf(cost.break_even_hours(1000, 0.05, 1.0, 0.12))  # renting cheaper than the power
+
+
+def test_capex_includes_servers_and_rent_scales() -> None:
+    gpu = _gpu()
+    buy = cost.capex_usd(gpu, 16)
+    assert buy.low == pytest.approx(16 * 25_000 + 2 * cost.SXM_SERVER_USD[0])
+    assert buy.high == pytest.approx(16 * 35_000 + 2 * cost.SXM_SERVER_USD[1])
+    rent = cost.rent_usd(gpu, 8, 10)
+    assert (rent.low, rent.high) == (160, 320)
+    assert cost.capex_usd(gpu.model_copy(update={"price": None}), 8) is None
+    # owned $/GPU-h (AA §4): ($300k / 3 y + $20k/y) / (8 GPUs x 8760 h x 0.5)
+    assert cost.owned_usd_per_gpu_hour(300_000, 3, 20_000, 8, 0.5) == pytest.approx(120_000 / 35_040)

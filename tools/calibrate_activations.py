@@ -1,0 +1,129 @@
+"""Measure the bytes a Hugging Face transformers decoder saves for backward, to check `advisor.core.memory`.
+
+Why this exists: DESIGN.md defines `activations` as the bytes one training step's forward keeps for
+the backward pass in the reference implementation (transformers, sdpa attention, LM head logits and
+loss included). The estimator derives that op by op (`layer_activation_bytes_per_token_hf`); this
+tool measures it on small, architecture-faithful models so the derivation is checked rather than
+trusted. Dev-only: it needs torch and transformers (random initialisation from a config, nothing is
+downloaded) and is never imported by the advisor.
+
+How: `torch.autograd.graph.saved_tensors_hooks` sees every tensor autograd saves during the forward
+pass (loss included). Tensors are de-duplicated by storage (one tensor saved by q, k and v
+projections counts once), parameters and their views are excluded (they are weights, not
+activations), and the bytes of each distinct storage are summed.
+
+Run:  .venv/bin/python tools/calibrate_activations.py  [--out tests/core/data/activation_calibration.json]
+Shapes marked "calibrate" decided the one modelling choice that is not derivable from the code
+alone (whether sdpa keeps K/V at kv_heads width); the "check" shapes were never looked at while
+writing the formula and are what tests/core/test_activation_calibration.py holds it to.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# (role, family, hidden, layers, heads, kv_heads, ffn, vocab, batch, seq, attention, checkpointing)
+SHAPES = [
+    ("calibrate", "llama", 256, 2, 8, 8, 688, 1000, 2, 128, "sdpa", "none"),
+    ("calibrate", "llama", 256, 2, 8, 2, 688, 1000, 2, 128, "sdpa", "none"),
+    ("calibrate", "llama", 256, 2, 8, 2, 688, 1000, 2, 128, "eager", "none"),
+    ("calibrate", "llama", 256, 2, 8, 2, 688, 1000, 2, 128, "sdpa", "full"),
+    ("check", "llama", 512, 3, 8, 4, 1376, 32000, 1, 512, "sdpa", "none"),
+    ("check", "llama", 384, 4, 6, 2, 1024, 8000, 3, 256, "sdpa", "none"),
+    ("check", "mistral", 512, 2, 16, 4, 1792, 16000, 2, 384, "sdpa", "none"),
+    ("check", "qwen2", 448, 3, 7, 1, 1216, 20000, 1, 640, "sdpa", "none"),
+    ("check", "llama", 320, 3, 5, 5, 864, 12000, 2, 200, "eager", "none"),
+    ("check", "llama", 512, 4, 8, 2, 1376, 32000, 2, 256, "sdpa", "full"),
+    ("check", "llama", 768, 2, 12, 4, 2048, 50000, 1, 1024, "sdpa", "none"),
+]
+
+
+def build(family: str, h: int, layers: int, heads: int, kv: int, ffn: int, vocab: int, attention: str):
+    import torch
+    import transformers
+
+    cls = {"llama": ("LlamaConfig", "LlamaForCausalLM"), "mistral": ("MistralConfig", "MistralForCausalLM"),
+           "qwen2": ("Qwen2Config", "Qwen2ForCausalLM")}[family]
+    config = getattr(transformers, cls[0])(
+        hidden_size=h, intermediate_size=ffn, num_hidden_layers=layers, num_attention_heads=heads,
+        num_key_value_heads=kv, vocab_size=vocab, max_position_embeddings=4096, tie_word_embeddings=False,
+    )
+    config._attn_implementation = attention
+    torch.manual_seed(0)
+    model = getattr(transformers, cls[1])(config).to(torch.bfloat16)
+    model.train()
+    return model
+
+
+def measure(model, batch: int, seq: int, checkpointing: str) -> tuple[int, list[tuple[str, tuple, str]]]:
+    import torch
+
+    if checkpointing == "full":
+        model.gradient_checkpointing_enable()
+    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
+    seen: dict[int, int] = {}
+    shapes: list[tuple[str, tuple, str]] = []
+
+    def pack(t):
+        if isinstance(t, torch.Tensor) and t.device.type != "meta":
+            try:
+                storage = t.untyped_storage()
+                ptr, size = storage.data_ptr(), storage.nbytes()
+            except (RuntimeError, NotImplementedError):
+                return t
+            if ptr not in params and ptr not in seen:
+                seen[ptr] = size
+                shapes.append((str(t.dtype).replace("torch.", ""), tuple(t.shape), ""))
+        return t
+
+    ids = torch.randint(0, model.config.vocab_size, (batch, seq))
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = model(input_ids=ids, labels=ids, use_cache=False)
+    out.loss.backward()
+    return sum(seen.values()), shapes
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(ROOT / "tests/core/data/activation_calibration.json"))
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    import torch
+    import transformers
+
+    rows = []
+    for role, family, h, layers, heads, kv, ffn, vocab, batch, seq, attention, ckpt in SHAPES:
+        model = build(family, h, layers, heads, kv, ffn, vocab, attention)
+        saved, shapes = measure(model, batch, seq, ckpt)
+        rows.append({
+            "role": role, "family": family, "hidden": h, "layers": layers, "heads": heads, "kv_heads": kv,
+            "ffn": ffn, "vocab": vocab, "batch": batch, "seq": seq, "attention": attention,
+            "checkpointing": ckpt, "saved_bytes": saved,
+        })
+        print(f"{role:9} {family:7} h={h:4} L={layers} a={heads:2}/{kv:2} f={ffn:5} V={vocab:6} b={batch} s={seq:4} "
+              f"{attention:5} ckpt={ckpt:4} saved={saved:,}", file=sys.stderr)
+        if args.verbose:
+            for dtype, shape, _ in shapes:
+                print("    ", dtype, shape, file=sys.stderr)
+    doc = {
+        "what": "bytes saved for backward by one forward (loss included) of random-init bf16 decoders, "
+                "measured with torch.autograd.graph.saved_tensors_hooks, parameters excluded, storages de-duplicated",
+        "tool": "tools/calibrate_activations.py",
+        "torch": torch.__version__, "transformers": transformers.__version__,
+        "python": platform.python_version(), "device": "cpu",
+        "shapes": rows,
+    }
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
