@@ -1,0 +1,152 @@
+"""Every rule, through real durable-rules: one fact on which it fires, one close fact on which it does not.
+
+Each row changes a quiet, complete fact (the `make_fact` fixture in conftest.py) just enough to trigger the rule, and
+the "silent" column moves one condition back across its threshold — so a row fails if a bound
+flips, a field is misnamed, or a rule is widened or narrowed by mistake. A rule added without a row
+fails `test_every_rule_has_a_row`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor import rules_engine
+
+# (rule id, scope, overrides that make it fire, overrides on top of those that keep it silent)
+ROWS: list[tuple[str, str, dict, dict]] = [
+    # memory
+    ("memory.does-not-fit", "candidate", {"fits": False}, {"fits": True}),
+    ("memory.tight-headroom", "candidate", {"headroom_frac": 0.03}, {"headroom_frac": 0.06}),
+    ("memory.batch-accumulation", "candidate", {"headroom_frac": 0.1}, {"task": "inference", "is_training": False}),
+    ("memory.full-checkpointing", "candidate", {"checkpointing": "full"}, {"checkpointing": "selective"}),
+    ("memory.selective-checkpointing", "candidate", {"checkpointing": "selective"}, {"checkpointing": "none"}),
+    ("memory.zero3-sharding", "candidate", {"zero_stage": 3, "count": 8}, {"zero_stage": 2}),
+    ("memory.zero12-sharding", "candidate", {"zero_stage": 2, "count": 4}, {"zero_stage": 3}),
+    ("memory.model-states", "profile", {"is_full_training": True, "task": "finetune"}, {"is_full_training": False}),
+    ("memory.nothing-fits", "profile", {"nothing_fits": True}, {"nothing_fits": False}),
+    ("memory.remedy-lora", "profile", {"alt_lora_available": True}, {"alt_lora_available": False}),
+    ("memory.remedy-qlora", "profile", {"alt_qlora_available": True}, {"alt_qlora_available": False}),
+    ("memory.remedy-offload", "profile", {"is_full_training": True, "fits_single_node": False},
+     {"fits_single_node": True}),
+    # precision
+    ("precision.no-bf16", "candidate", {"bf16_supported": False, "architecture": "volta"},
+     {"wants_bf16": False, "precision": "fp16-mixed"}),
+    ("precision.fp8-unsupported", "candidate", {"wants_fp8": True, "precision": "fp8-mixed", "wants_bf16": False},
+     {"fp8_supported": True}),
+    ("precision.fp8-available", "candidate", {"fp8_supported": True}, {"params_b": 3.0}),
+    ("precision.fp32", "profile", {"precision": "fp32", "wants_bf16": False}, {"precision": "bf16-mixed"}),
+    ("precision.fp16-loss-scaling", "profile", {"precision": "fp16-mixed", "wants_bf16": False},
+     {"task": "inference", "is_training": False}),
+    ("precision.pure-bf16", "profile", {"precision": "bf16", "is_full_training": True}, {"is_full_training": False}),
+    # interconnect
+    ("interconnect.tp-over-pcie", "candidate", {"crosses_pcie_tp": True, "tp": 4, "count": 4, "nvlink": False},
+     {"crosses_pcie_tp": False}),
+    ("interconnect.nvlink-tp", "candidate", {"tp": 8, "count": 8}, {"tp": 1}),
+    ("interconnect.multi-node", "candidate", {"multi_node": True, "nodes": 2, "count": 16}, {"multi_node": False}),
+    ("interconnect.ddp-over-pcie", "candidate", {"nvlink": False, "dp": 2, "count": 2, "strategy": "ddp"},
+     {"multi_node": True}),
+    ("interconnect.zero3-over-pcie", "candidate", {"zero_stage": 3, "nvlink": False, "count": 4},
+     {"nvlink": True}),
+    ("interconnect.many-consumer-cards", "candidate", {"is_consumer": True, "count": 8}, {"count": 4}),
+    # reliability
+    ("reliability.no-ecc-long-run", "candidate", {"ecc": False, "long_run": True}, {"ecc": True}),
+    ("reliability.no-ecc-serving", "candidate", {"ecc": False, "task": "inference", "is_training": False},
+     {"task": "lora", "is_training": True}),
+    ("reliability.checkpoint-often", "candidate", {"long_run": True}, {"long_run": False}),
+    ("reliability.consumer-transients", "candidate", {"is_consumer": True, "on_prem": True, "acquisition": "buy"},
+     {"on_prem": False}),
+    ("reliability.non-nvidia-software", "candidate", {"vendor": "amd"}, {"vendor": "nvidia"}),
+    # facility
+    ("facility.exceeds-rack", "candidate", {"exceeds_rack": True, "on_prem": True}, {"exceeds_rack": False}),
+    ("facility.near-rack-limit", "candidate", {"on_prem": True, "rack_load_frac": 0.85}, {"rack_load_frac": 0.75}),
+    ("facility.air-limit", "candidate", {"on_prem": True, "rack_density_kw": 60.0}, {"cooling": "liquid"}),
+    ("facility.air-band", "candidate", {"on_prem": True, "rack_density_kw": 40.0}, {"rack_density_kw": 29.0}),
+    ("facility.pue", "candidate", {"on_prem": True}, {"on_prem": False}),
+    ("facility.circuit", "candidate", {"on_prem": True, "has_rack": False, "power_kw": 1.8}, {"power_kw": 1.2}),
+    ("facility.dense-air-rack", "profile", {"rack_kw": 40.0}, {"rack_kw": 25.0}),
+    ("facility.high-pue", "profile", {"pue": 1.7}, {"deployment": "cloud"}),
+    # cost and time
+    ("cost.over-budget", "candidate", {"over_budget": True}, {"over_budget": False}),
+    ("cost.near-budget", "candidate", {"budget_frac": 0.9}, {"acquisition": "buy"}),
+    ("cost.deadline-missed", "candidate", {"misses_deadline": True}, {"misses_deadline": False}),
+    ("cost.deadline-tight", "candidate", {"deadline_frac": 0.9}, {"deadline_frac": 0.7}),
+    ("cost.rent-cheaper-for-run", "candidate", {"acquisition": "buy", "on_prem": True, "rent_vs_buy": 0.2},
+     {"rent_vs_buy": 0.6}),
+    ("cost.buy-breakeven", "candidate", {"acquisition": "buy", "breakeven_days": 400.0, "rent_vs_buy": 0.9},
+     {"owned": True}),
+    ("cost.rent-serving-long", "candidate", {"task": "inference", "is_training": False, "breakeven_days": 200.0},
+     {"breakeven_days": 400.0}),
+    ("cost.owned", "candidate", {"owned": True, "acquisition": "buy"}, {"owned": False}),
+    ("cost.rent-when-budget-short", "profile", {"budget_below_cheapest_buy": True}, {"rent_within_budget": False}),
+    ("cost.nothing-within-budget", "profile", {"budget_below_cheapest_buy": True, "rent_within_budget": False},
+     {"rent_within_budget": True}),
+    ("cost.no-budget", "profile", {"has_budget": False}, {"has_budget": True}),
+    ("cost.price-volatility", "profile", {"has_rent_fit": True}, {"has_rent_fit": False}),
+    # model
+    ("model.moe-total-vs-active", "profile", {"is_moe": True, "params_b": 46.7, "active_params_b": 12.9},
+     {"is_moe": False}),
+    ("model.consumer-ok-small", "candidate", {"is_consumer": True}, {"params_b": 13.0}),
+    ("model.consumer-large-full-training", "candidate",
+     {"is_consumer": True, "is_full_training": True, "task": "finetune", "params_b": 13.0}, {"params_b": 7.0}),
+    ("model.entry-16gb", "candidate", {"gpu_memory_gb": 16.0}, {"gpu_memory_gb": 24.0}),
+    ("model.entry-24gb", "candidate", {"gpu_memory_gb": 24.0}, {"count": 2}),
+    ("model.pretrain-compute", "profile", {"task": "pretrain"}, {"task": "finetune"}),
+    ("model.oversized-gpu", "candidate", {"acquisition": "buy", "params_b": 1.5, "gpu_memory_gb": 80.0},
+     {"gpu_memory_gb": 48.0}),
+    # serving
+    ("inference.kv-dominates", "candidate", {"task": "inference", "is_training": False, "kv_share": 0.7},
+     {"kv_share": 0.4}),
+    ("inference.kv-exceeds-weights", "profile", {"task": "inference", "is_training": False, "kv_exceeds_weights": True},
+     {"kv_exceeds_weights": False}),
+    ("inference.long-context", "profile", {"task": "inference", "is_training": False, "context_tokens": 32768},
+     {"context_tokens": 16384}),
+    ("inference.replicas", "candidate", {"task": "inference", "is_training": False, "dp": 4, "count": 4},
+     {"dp": 1}),
+    ("inference.concurrency-short", "candidate",
+     {"task": "inference", "is_training": False, "serves_concurrency": False}, {"serves_concurrency": True}),
+    ("inference.bandwidth-bound", "candidate", {"task": "inference", "is_training": False}, {"tokens_per_s": 0.0}),
+    ("inference.quantized-serving", "profile", {"alt_quant_available": True}, {"alt_quant_available": False}),
+    # outcome (second pass)
+    ("outcome.near-misses", "profile", {"nothing_survives": True}, {"nothing_survives": False}),
+]
+
+
+def _fired(fact: dict) -> set[str]:
+    return {f.rule_id for f in rules_engine.evaluate([fact])}
+
+
+def test_every_rule_has_a_row() -> None:
+    ids = [row[0] for row in ROWS]
+    assert len(ids) == len(set(ids)), "a rule has two rows"
+    assert set(ids) == {r.id for r in rules_engine.load_rules()}
+
+
+def test_the_quiet_facts_are_quiet(make_fact) -> None:
+    assert _fired(make_fact("profile")) == set()
+    assert _fired(make_fact("candidate")) == set()
+
+
+@pytest.mark.parametrize(("rule_id", "scope", "fire", "silent"), ROWS, ids=[row[0] for row in ROWS])
+def test_rule_fires_and_stays_silent(rule_id: str, scope: str, fire: dict, silent: dict, make_fact) -> None:
+    firing = make_fact(scope, **fire)
+    assert rule_id in _fired(firing), f"{rule_id} should fire on {fire}"
+    quiet = make_fact(scope, **{**fire, **silent})
+    assert rule_id not in _fired(quiet), f"{rule_id} should stay silent with {silent}"
+
+
+@pytest.mark.parametrize(("rule_id", "scope", "fire", "silent"), ROWS, ids=[row[0] for row in ROWS])
+def test_a_rule_never_fires_on_the_other_kind_of_fact(rule_id: str, scope: str, fire: dict, silent: dict,
+                                                     make_fact) -> None:
+    # Same fields, other 'kind': the scope guard alone must keep the rule silent.
+    other = "profile" if scope == "candidate" else "candidate"
+    fact = {**make_fact(other), **make_fact(scope, **fire), "kind": other, "id": "other"}
+    assert rule_id not in _fired(fact)
+
+
+def test_bindings_carry_the_fact_values(make_fact) -> None:
+    fact = make_fact("candidate", fits=False, gpu_name="NVIDIA GeForce RTX 4090", count=2,
+                      mem_total_gib_fmt="31.2", capacity_gib_fmt="23.6")
+    (fired,) = [f for f in rules_engine.evaluate([fact]) if f.rule_id == "memory.does-not-fit"]
+    assert fired.fact_id == "candidate"
+    assert fired.bindings == {"gpu_name": "NVIDIA GeForce RTX 4090", "count": 2, "strategy": "single",
+                              "mem_total_gib_fmt": "31.2", "capacity_gib_fmt": "23.6"}
