@@ -1,0 +1,534 @@
+"""The Textual app: a chat with the advisor beside the profile collected so far, and a results view.
+
+Why it is shaped this way: the conversation (`advisor.conversation.flow.Conversation`) holds all
+the logic and also runs headless (`gpu-advisor chat`); this app is a thin shell over it, in the
+style of Textual's `examples/mother.py`. A turn runs in a thread worker (the conversation may run
+the recommendation), with a busy indicator; the replies come back as Markdown bubbles. One factory,
+`create_app`, builds the app for the CLI, the tests and the benchmark.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Label, Markdown, TabbedContent, TabPane
+from textual.worker import Worker
+
+from advisor.i18n import t
+from advisor.models import LOCALES, Locale, Recommendation
+from advisor.tui.screens import ConfirmDialog, HelpScreen, SaveDialog
+from advisor.tui.widgets import (
+    AdvisorMessage,
+    MemoryBar,
+    ProfilePanel,
+    QuickReplies,
+    Thinking,
+    UserMessage,
+    UserRow,
+)
+
+DEFAULT_REPORT_NAME = "gpu-advisor-report.md"
+HELP_COMMANDS = ("/help", "/帮助", "/幫助", "/?")
+SAVE_COMMANDS = ("/save", "/保存", "/儲存", "/存檔")
+
+# (keys, action, UI string key for the description, shown in the footer, priority)
+BINDING_TABLE: tuple[tuple[str, str, str, bool, bool], ...] = (
+    ("ctrl+s", "save_dialog", "tui.binding.save", True, True),
+    ("f1", "help", "tui.binding.help", True, False),
+    ("question_mark", "help", "tui.binding.help", False, False),
+    ("f2", "toggle_results", "tui.binding.results", True, False),
+    ("f3", "toggle_panel", "tui.binding.panel", True, False),
+    ("ctrl+n", "new_consultation", "tui.binding.new", True, False),
+    ("ctrl+t", "toggle_theme", "tui.binding.theme", False, False),
+    ("ctrl+q", "quit", "tui.binding.quit", True, True),
+)
+
+# factory(locale, state_path, auto_language=...) -> a Conversation; resume(path, locale=..., auto_language=...)
+ConversationFactory = Callable[..., Any]
+ResumeFactory = Callable[..., Any]
+
+
+def _default_conversation(locale: Locale | None, state_path: Path | None, *, auto_language: bool = True) -> Any:
+    from advisor.conversation.flow import Conversation
+
+    return Conversation(locale, state_path, persist=state_path is not None, auto_language=auto_language)
+
+
+def _default_resume(path: Path, *, locale: Locale | None = None, auto_language: bool = True) -> Any:
+    from advisor.conversation.flow import Conversation
+
+    return Conversation.resume(path, locale=locale, auto_language=auto_language)
+
+
+def has_unfinished(path: Path | None) -> bool:
+    """True when `path` holds a session in which the user already said something (or one that cannot be
+    read: resuming moves it aside and says so, instead of silently overwriting it)."""
+    if path is None or not path.is_file():
+        return False
+    try:
+        from advisor.conversation import session
+
+        data = session.load(path)
+    except Exception:
+        return True
+    transcript = data.get("transcript") or []
+    return bool(data.get("inbox")) or any(isinstance(e, dict) and e.get("role") == "user" for e in transcript)
+
+
+def default_state_path() -> Path:
+    """Where the unfinished consultation is kept between runs."""
+    from advisor.paths import state_dir
+
+    return state_dir() / "session.json"
+
+
+class ResultsPane(Vertical):
+    """The results view: candidates table, memory bar of the selected row, its reasons, the rejected options."""
+
+    def compose(self) -> ComposeResult:
+        yield Label("", id="results-empty")
+        yield DataTable(id="candidates", cursor_type="row", zebra_stripes=True)
+        yield Label("", id="memory-title", classes="section")
+        yield MemoryBar(id="memory-bar")
+        with VerticalScroll(id="results-details"):
+            yield Markdown("", id="reasons")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._view: dict[str, Any] | None = None
+        self._locale: Locale = "en"
+        self._capacities: list[int] = []
+
+    async def show(self, rec: Recommendation | None, locale: Locale) -> None:
+        from advisor.report import build_view
+
+        self._locale = locale
+        table = self.query_one("#candidates", DataTable)
+        table.clear(columns=True)
+        empty = self.query_one("#results-empty", Label)
+        if rec is None:
+            self._view = None
+            empty.update(t("tui.results.empty", locale))
+            empty.display = True
+            table.display = False
+            self.query_one("#memory-title", Label).update("")
+            self.query_one("#memory-bar", MemoryBar).update("")
+            await self.query_one("#reasons", Markdown).update("")
+            return
+        view = build_view(rec, locale)
+        self._view = view
+        self._capacities = [c.capacity_bytes for c in rec.recommendations]
+        empty.display = not view["candidates"]
+        empty.update(t("report.none_fit", locale))
+        table.display = bool(view["candidates"])
+        cols = ["#", "configuration", "strategy", "memory_per_gpu", "fits", "time", "power", "buy", "rent"]
+        table.add_columns(*("#" if c == "#" else t(f"report.col.{c}", locale) for c in cols))
+        for c in view["candidates"]:
+            table.add_row(str(c["rank"]), c["short_title"], c["strategy"], c["memory_short"], c["fits_short"],
+                          c["time_short"], c["power"], c["buy"], c["rent"], key=str(c["rank"]))
+        await self.select(0)
+
+    async def select(self, index: int) -> None:
+        """Show the memory bar and the reasons of candidate `index` (0-based)."""
+        view, locale = self._view, self._locale
+        if not view:
+            return
+        details = ""
+        if view["candidates"] and 0 <= index < len(view["candidates"]):
+            c = view["candidates"][index]
+            self.query_one("#memory-title", Label).update(
+                f"{t('report.chart.memory_title', locale)} — {c['rank']}. {c['title']}")
+            self.query_one("#memory-bar", MemoryBar).show(
+                c["terms"], self._capacities[index], c["memory_line"], t("report.chart.capacity", locale))
+            details = _details_markdown(c, view, locale)
+        else:
+            details = _details_markdown(None, view, locale)
+        await self.query_one("#reasons", Markdown).update(details)
+
+    @on(DataTable.RowHighlighted, "#candidates")
+    async def _row(self, event: DataTable.RowHighlighted) -> None:
+        await self.select(event.cursor_row)
+
+
+def _cite_text(f: dict[str, Any], locale: Locale) -> str:
+    if not f["cites"]:
+        return ""
+    titles = "; ".join(c["title"] for c in f["cites"])
+    sep = t("report.sep", locale)
+    return f" *({t('report.cites', locale)}{sep}{titles})*" if locale == "en" else f" *（{t('report.cites', locale)}{sep}{titles}）*"
+
+
+def _details_markdown(c: dict[str, Any] | None, view: dict[str, Any], locale: Locale) -> str:
+    """Reasons of one candidate, the profile-wide findings and the rejected options, as Markdown."""
+    sep = t("report.sep", locale)
+    lines: list[str] = []
+    if c is not None:
+        lines += [f"### {t('report.reasons', locale)} — {c['rank']}. {c['title']}", ""]
+        lines += [f"- {t('report.col.time', locale)}{sep}{c['time']}",
+                  f"- {t('report.col.power', locale)}{sep}{c['power_text']}",
+                  f"- {t('report.col.cost', locale)}{sep}{c['cost']} · {t('report.col.acquisition', locale)}{sep}"
+                  f"{c['acquisition']}"]
+        lines += [f"- **{f['severity_label']}**{sep}{f['text']}{_cite_text(f, locale)}" for f in c["findings"]]
+        lines.append("")
+    if view["findings"]:
+        lines += [f"### {t('report.section.findings', locale)}", ""]
+        lines += [f"- **{f['severity_label']}**{sep}{f['text']}{_cite_text(f, locale)}" for f in view["findings"]]
+        lines.append("")
+    if view["rejected"]:
+        lines += [f"### {t('report.section.rejected', locale)}", ""]
+        for r in view["rejected"]:
+            why = " ".join(f["text"] for f in r["reasons"])
+            lines.append(f"- **{r['title']}** — {r['strategy']}{sep}{why}")
+    return "\n".join(lines) + "\n"
+
+
+class ChatScreen(Screen):
+    """The one main screen: tabs Chat | Results, the profile side panel, the input, the footer."""
+
+    AUTO_FOCUS = "#prompt"
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with TabbedContent(id="tabs", initial="chat-tab"):
+                with TabPane("Chat", id="chat-tab"):
+                    with Vertical(id="chat-column"):
+                        yield VerticalScroll(id="chat-view", can_focus=False)
+                        yield Input(id="prompt")
+                with TabPane("Results", id="results-tab"):
+                    yield ResultsPane(id="results")
+            yield ProfilePanel(id="profile-panel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        app = self.app
+        if isinstance(app, GpuAdvisorApp):
+            app.screen_ready()
+
+
+class GpuAdvisorApp(App[int]):
+    """gpu-advisor's terminal UI. Build it with `create_app`."""
+
+    CSS_PATH = "app.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    BINDINGS = [Binding(keys, action, "", show=show, priority=prio) for keys, action, _k, show, prio in BINDING_TABLE]
+
+    def __init__(self, *, lang: Locale | None = None, resume: bool = False, state_path: Path | None = None,
+                 conversation_factory: ConversationFactory | None = None,
+                 resume_factory: ResumeFactory | None = None, report_dir: Path | None = None) -> None:
+        super().__init__()
+        self.forced_locale = lang
+        self.auto_language = lang is None  # --lang forces a language; otherwise it follows what the user writes
+        self.locale: Locale = lang or "en"
+        self.resume_requested = resume
+        self.state_path = state_path
+        self._new_conversation = conversation_factory or _default_conversation
+        self._resume_conversation = resume_factory or _default_resume
+        self.report_dir = report_dir
+        self.conversation: Any = None
+        self.main: ChatScreen
+        self.busy = False
+        self._shown_rec: Recommendation | None = None
+        self._last_saved: str | None = None
+
+    # ---------------------------------------------------------------- start-up
+
+    def get_default_screen(self) -> Screen:
+        self.main = ChatScreen(id="chat")
+        return self.main
+
+    def screen_ready(self) -> None:
+        """The chat screen is composed: words, then the conversation (or the offer to resume one)."""
+        self.apply_locale(self.locale)
+        self.main.query_one("#chat-view", VerticalScroll).anchor()
+        if has_unfinished(self.state_path):
+            if self.resume_requested:
+                self.begin(resume=True)
+            else:
+                question = t("tui.resume.question", self.locale)
+                self.push_screen(
+                    ConfirmDialog(question, t("tui.resume.yes", self.locale), t("tui.resume.no", self.locale)),
+                    lambda yes: self.begin(resume=bool(yes)),
+                )
+        else:
+            self.begin(resume=False)
+
+    def begin(self, resume: bool) -> Worker[None]:
+        """Create (or restore) the conversation and show its opening replies."""
+        self._set_busy(True)
+        return self._begin_worker(resume)
+
+    @work(thread=True, exclusive=True, group="turn")
+    def _begin_worker(self, resume: bool) -> None:
+        replies: list[Any] = []
+        try:
+            auto = self.auto_language
+            if resume and self.state_path is not None:
+                try:
+                    self.conversation = self._resume_conversation(self.state_path, locale=self.forced_locale,
+                                                                  auto_language=auto)
+                except Exception:  # a broken or old session file: start afresh, and say so
+                    self.conversation = self._new_conversation(self.forced_locale, self.state_path,
+                                                               auto_language=auto)
+                    replies.append(_LocalReply("error", t("tui.resume.failed", self.forced_locale or "en")))
+            else:
+                self.conversation = self._new_conversation(self.forced_locale, self.state_path, auto_language=auto)
+            replies.extend(self.conversation.start())
+        except Exception as exc:
+            replies.append(_LocalReply("error", t("tui.error.internal", self.locale, error=_summary(exc))))
+        self.call_from_thread(self._after_turn, replies)
+
+    # ---------------------------------------------------------------- turns
+
+    async def submit_text(self, text: str) -> None:
+        """Send `text` as if typed, and wait until the advisor has answered (tests, benchmark)."""
+        worker = self.start_turn(text)
+        if worker is not None:
+            await worker.wait()
+        await self.workers.wait_for_complete()
+
+    def start_turn(self, text: str) -> Worker[None] | None:
+        """Show the user's message and run the conversation's turn in a worker; None when handled locally."""
+        text = text.strip()
+        lowered = text.lower()
+        if lowered in HELP_COMMANDS:
+            self.action_help()
+            return None
+        if lowered in SAVE_COMMANDS:
+            self.action_save_dialog()
+            return None
+        if self.busy or self.conversation is None:
+            self.notify(t("tui.busy", self.locale), severity="warning")
+            return None
+        self._disable_quick_replies()
+        chat = self.main.query_one("#chat-view", VerticalScroll)
+        shown = text if text else t("tui.default_answer", self.locale)
+        chat.mount(UserRow(UserMessage(shown, classes="user")))
+        self._set_busy(True)
+        return self._turn_worker(text)
+
+    @work(thread=True, exclusive=True, group="turn")
+    def _turn_worker(self, text: str) -> None:
+        try:
+            replies = list(self.conversation.handle(text))
+        except Exception as exc:  # never a traceback: one clear bubble, and the conversation goes on
+            replies = [_LocalReply("error", t("tui.error.internal", self.locale, error=_summary(exc)))]
+        self.call_from_thread(self._after_turn, replies)
+
+    async def _after_turn(self, replies: Iterable[Any]) -> None:
+        """Back on the UI thread: bubbles, quick replies, language, side panel, results."""
+        conv = self.conversation
+        if conv is not None and getattr(conv, "locale", None) in LOCALES and conv.locale != self.locale:
+            self.apply_locale(conv.locale)
+        chat = self.main.query_one("#chat-view", VerticalScroll)
+        for reply in replies:
+            kind = getattr(reply, "kind", "text")
+            await chat.mount(AdvisorMessage(getattr(reply, "text", str(reply)), kind, self.locale,
+                                            classes=f"advisor kind-{kind}"))
+            choices = tuple(getattr(reply, "choices", ()) or ())
+            if choices:
+                await chat.mount(QuickReplies(choices, classes="quick-replies"))
+            if kind == "saved":
+                self._last_saved = getattr(reply, "text", "")
+        self._set_busy(False)
+        await self.refresh_side_panels()
+        chat.scroll_end(animate=False)
+        self.main.query_one("#prompt", Input).focus()
+
+    async def refresh_side_panels(self) -> None:
+        """Rebuild the profile panel and, when the recommendation changed, the results view."""
+        from advisor.report import profile_rows
+
+        conv = self.conversation
+        profile = getattr(conv, "profile", None)
+        rows = profile_rows(profile, self.locale) if profile is not None else []
+        await self.main.query_one(ProfilePanel).show(t("tui.panel.profile", self.locale), rows,
+                                                t("tui.panel.empty", self.locale))
+        rec = getattr(conv, "recommendation", None)
+        if rec is not self._shown_rec:
+            self._shown_rec = rec
+            await self.main.query_one(ResultsPane).show(rec, self.locale)
+
+    def _set_busy(self, busy: bool) -> None:
+        self.busy = busy
+        chat = self.main.query_one("#chat-view", VerticalScroll)
+        for old in chat.query(Thinking):
+            old.remove()
+        if busy:
+            chat.mount(Thinking(t("tui.thinking", self.locale), id="thinking"))
+            chat.scroll_end(animate=False)
+        self.main.query_one("#prompt", Input).placeholder = t(
+            "tui.input.busy" if busy else "tui.input.placeholder", self.locale)
+
+    def _disable_quick_replies(self) -> None:
+        for replies in self.main.query(QuickReplies):
+            replies.disabled = True
+
+    @on(Input.Submitted, "#prompt")
+    def _submitted(self, event: Input.Submitted) -> None:
+        if self.busy:
+            self.notify(t("tui.busy", self.locale), severity="warning")
+            return
+        event.input.clear()
+        self.start_turn(event.value)
+
+    @on(QuickReplies.Chosen)
+    def _chosen(self, event: QuickReplies.Chosen) -> None:
+        self.start_turn(event.text)
+
+    @on(ProfilePanel.ChangeRequested)
+    def _change(self, event: ProfilePanel.ChangeRequested) -> None:
+        prompt = self.main.query_one("#prompt", Input)
+        prompt.value = t("tui.change_prefix", self.locale, item=event.label)
+        prompt.cursor_position = len(prompt.value)
+        self.main.query_one("#tabs", TabbedContent).active = "chat-tab"
+        prompt.focus()
+
+    # ---------------------------------------------------------------- language
+
+    def apply_locale(self, locale: Locale) -> None:
+        """Switch every visible word of the shell to `locale` (the conversation's bubbles stay as written)."""
+        self.locale = locale
+        self.title = t("app.title", locale)
+        self.sub_title = t("tui.subtitle", locale)
+        for keys, action, key, show, priority in BINDING_TABLE:
+            desc = t(key, locale)
+            for one in keys.split(","):
+                self._bindings.key_to_bindings[one] = [Binding(one, action, desc, show=show, priority=priority)]
+        try:
+            tabs = self.main.query_one("#tabs", TabbedContent)
+            tabs.get_tab("chat-tab").label = t("tui.tab.chat", locale)
+            tabs.get_tab("results-tab").label = t("tui.tab.results", locale)
+            self.main.query_one("#prompt", Input).placeholder = t(
+                "tui.input.busy" if self.busy else "tui.input.placeholder", locale)
+        except Exception:  # before the screen is composed
+            pass
+        self.refresh_bindings()
+
+    def switch_language(self, locale: Locale) -> None:
+        """Ask the conversation to switch (it owns the language), as the user would with /lang."""
+        self.start_turn(f"/lang {locale}")
+
+    # ---------------------------------------------------------------- actions
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.locale))
+
+    def action_toggle_results(self) -> None:
+        tabs = self.main.query_one("#tabs", TabbedContent)
+        to_results = tabs.active != "results-tab"
+        tabs.active = "results-tab" if to_results else "chat-tab"
+        target = self.main.query_one("#candidates" if to_results else "#prompt")
+        self.call_after_refresh(target.focus)
+
+    @on(TabbedContent.TabActivated, "#tabs")
+    def _tab_changed(self, event: TabbedContent.TabActivated) -> None:
+        """The results need the width: the side panel steps aside while they are shown."""
+        self.main.set_class(event.pane.id == "results-tab", "-results")
+
+    def action_toggle_panel(self) -> None:
+        panel = self.main.query_one(ProfilePanel)
+        panel.set_class(not panel.has_class("-hidden"), "-hidden")
+        panel.set_class(not panel.has_class("-shown"), "-shown")
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
+
+    def action_new_consultation(self) -> None:
+        if self.busy:
+            self.notify(t("tui.busy", self.locale), severity="warning")
+            return
+        self.main.query_one("#chat-view", VerticalScroll).remove_children()
+        self._shown_rec = None
+        self.forced_locale = self.locale
+        if self.state_path is not None:
+            try:
+                self.state_path.unlink()
+            except OSError:
+                pass
+        self.begin(resume=False)
+
+    def action_save_dialog(self) -> None:
+        rec = getattr(self.conversation, "recommendation", None)
+        if rec is None:
+            self.notify(t("tui.save.nothing", self.locale), severity="warning")
+            return
+        if isinstance(self.screen, SaveDialog):
+            return
+        default = str((self.report_dir / DEFAULT_REPORT_NAME) if self.report_dir else DEFAULT_REPORT_NAME)
+
+        def save(text: str, fmt: str) -> Path:
+            from advisor.report import save_report
+
+            return save_report(rec, text, fmt=fmt, locale=self.locale)
+
+        def exists(text: str) -> bool:
+            try:
+                return Path(text).expanduser().is_file()
+            except (OSError, ValueError):
+                return False
+
+        self.push_screen(SaveDialog(self.locale, default, save, exists), self._saved)
+
+    def _saved(self, path: Path | None) -> None:
+        if path is None:
+            return
+        self._last_saved = str(path)
+        message = t("tui.save.saved", self.locale, path=str(path))
+        self.notify(message)
+        self.main.query_one("#chat-view", VerticalScroll).mount(
+            AdvisorMessage(message, "saved", self.locale, classes="advisor kind-saved"))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        loc = self.locale
+        names = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文（台灣）"}
+        for target in LOCALES:
+            yield SystemCommand(t("tui.palette.lang", loc, language=names[target]), t("tui.palette.lang.help", loc),
+                                lambda target=target: self.switch_language(target))
+        yield SystemCommand(t("tui.palette.save", loc), t("tui.palette.save.help", loc), self.action_save_dialog)
+        yield SystemCommand(t("tui.palette.new", loc), t("tui.palette.new.help", loc), self.action_new_consultation)
+        yield SystemCommand(t("tui.palette.theme", loc), t("tui.palette.theme.help", loc), self.action_toggle_theme)
+        yield SystemCommand(t("tui.palette.results", loc), t("tui.palette.results.help", loc),
+                            self.action_toggle_results)
+        yield SystemCommand(t("tui.palette.help", loc), t("tui.palette.help.help", loc), self.action_help)
+        yield SystemCommand(t("tui.palette.quit", loc), t("tui.palette.quit.help", loc), self.exit)
+
+
+class _LocalReply:
+    """A reply made by the shell itself (an error), shaped like the conversation's `Reply`."""
+
+    def __init__(self, kind: str, text: str, choices: tuple[Any, ...] = ()) -> None:
+        self.kind, self.text, self.choices = kind, text, choices
+
+
+def _summary(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {text}"[:200] if text else type(exc).__name__
+
+
+def create_app(lang: Locale | None = None, resume: bool = False, state_path: Path | None = None,
+               conversation_factory: ConversationFactory | None = None,
+               resume_factory: ResumeFactory | None = None, report_dir: Path | None = None) -> GpuAdvisorApp:
+    """The app, as the CLI, the tests and the benchmark build it."""
+    return GpuAdvisorApp(lang=lang, resume=resume, state_path=state_path, conversation_factory=conversation_factory,
+                         resume_factory=resume_factory, report_dir=report_dir)
+
+
+def run_app(lang: str | None, resume: bool) -> int:
+    """Entry point of `gpu-advisor` (no subcommand): run the TUI until the user quits."""
+    from advisor.i18n import normalize_locale
+
+    locale = normalize_locale(lang) if lang else None
+    state_path = default_state_path() if not os.environ.get("GPU_ADVISOR_NO_STATE") else None
+    app = create_app(lang=locale, resume=resume, state_path=state_path)
+    result = app.run()
+    return int(result or 0)

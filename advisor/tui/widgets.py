@@ -1,0 +1,158 @@
+"""The chat screen's building blocks: message bubbles, quick replies, the profile side panel, the memory bar.
+
+Widgets take finished strings (from `advisor.report` and `advisor.i18n`) as attributes and post
+messages up when the user acts on them (attributes down, messages up); none of them knows the
+conversation or does arithmetic beyond laying out a bar.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Button, Label, ListItem, ListView, Markdown, Static
+
+from advisor.i18n import t
+from advisor.models import Locale
+
+
+class UserMessage(Static):
+    """What the user typed, shown literally (no markup), right-aligned."""
+
+    def __init__(self, text: str, **kwargs: Any) -> None:
+        super().__init__(text, markup=False, **kwargs)
+        self.text = text
+
+
+class UserRow(Horizontal):
+    """Holds a UserMessage against the right edge."""
+
+
+class AdvisorMessage(Markdown):
+    """One advisor reply: Markdown, styled by its kind (question, error, recommendation, ...)."""
+
+    def __init__(self, text: str, kind: str, locale: Locale, **kwargs: Any) -> None:
+        super().__init__(text, **kwargs)
+        self.kind = kind
+        self.add_class(f"kind-{kind}")
+        self.border_title = t("tui.advisor", locale)
+
+
+class Thinking(Horizontal):
+    """The busy indicator shown while a turn runs in a worker."""
+
+    def __init__(self, label: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._label = label
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import LoadingIndicator
+
+        yield LoadingIndicator()
+        yield Label(self._label)
+
+
+class QuickReplies(Horizontal):
+    """Buttons for a choice question; pressing one posts `QuickReplies.Chosen` with the text to send."""
+
+    class Chosen(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, choices: tuple[Any, ...], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.choices = [_choice(c) for c in choices]
+
+    def compose(self) -> ComposeResult:
+        for index, (_value, label) in enumerate(self.choices):
+            yield Button(label, id=f"choice-{index}", compact=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id and event.button.id.startswith("choice-"):
+            value, _label = self.choices[int(event.button.id.removeprefix("choice-"))]
+            self.disabled = True
+            self.post_message(self.Chosen(value))
+
+
+def _choice(item: Any) -> tuple[str, str]:
+    """A choice as (text to send, label): a plain string is both; a pair or an object with value/label is split."""
+    if isinstance(item, (tuple, list)) and len(item) == 2:
+        return str(item[0]), str(item[1])
+    value = getattr(item, "value", None)
+    label = getattr(item, "label", None)
+    if value is not None and label is not None:
+        return str(value), str(label)
+    return str(item), str(item)
+
+
+class ProfileItem(ListItem):
+    """One collected answer; selecting it asks the app to pre-fill 'change X to'."""
+
+    def __init__(self, label: str, value: str, **kwargs: Any) -> None:
+        super().__init__(Label(Text.assemble((label, "bold"), "\n", value)), **kwargs)
+        self.label = label
+        self.value = value
+
+
+class ProfilePanel(Vertical):
+    """Side panel: the profile collected so far; rebuilt after every turn."""
+
+    class ChangeRequested(Message):
+        def __init__(self, label: str) -> None:
+            super().__init__()
+            self.label = label
+
+    def compose(self) -> ComposeResult:
+        yield Label("", id="profile-title")
+        yield ListView(id="profile-list")
+
+    async def show(self, title: str, rows: list[dict[str, Any]], empty: str) -> None:
+        """Replace the items with `rows` ({label, value}); `empty` when there is nothing yet."""
+        self.query_one("#profile-title", Label).update(title)
+        view = self.query_one("#profile-list", ListView)
+        await view.clear()
+        if not rows:
+            await view.append(ListItem(Label(empty), disabled=True))
+            return
+        await view.extend(ProfileItem(r["label"], r["value"]) for r in rows)
+
+    def on_list_view_selected(self, event: ListView.Selected) -> None:
+        event.stop()
+        if isinstance(event.item, ProfileItem):
+            self.post_message(self.ChangeRequested(event.item.label))
+
+
+class MemoryBar(Static):
+    """A stacked bar of one candidate's memory per GPU, scaled to the GPU's capacity, with a legend."""
+
+    BAR_CELLS = 48
+
+    def show(self, terms: list[dict[str, Any]], capacity_bytes: int, total_text: str, capacity_label: str) -> None:
+        """`terms`: [{label, value, bytes, colour}] from advisor.report.build_view."""
+        total = sum(term["bytes"] for term in terms)
+        scale = max(total, capacity_bytes, 1)
+        bar = Text()
+        used_cells = 0
+        for term in terms:
+            cells = round(term["bytes"] / scale * self.BAR_CELLS)
+            if term["bytes"] and not cells:
+                cells = 1
+            cells = min(cells, self.BAR_CELLS - used_cells)
+            bar.append("█" * cells, style=term["colour"])
+            used_cells += cells
+        cap_cell = round(capacity_bytes / scale * self.BAR_CELLS)
+        if used_cells < cap_cell:
+            bar.append("░" * (cap_cell - used_cells), style="dim")
+        bar.append("▏", style="bold")
+        bar.append(f" {total_text}")
+        legend = Text()
+        for term in terms:
+            legend.append("■ ", style=term["colour"])
+            legend.append(f"{term['label']} {term['value']}   ")
+        legend.append(f"▏{capacity_label}", style="dim")
+        self.update(Text("\n").join([bar, legend]))

@@ -1,0 +1,65 @@
+"""A tiny stand-in for `advisor.conversation.flow.Conversation` (same public surface), so that the TUI's own
+behaviour is tested without the parsers, the numeric core and the rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from advisor.i18n import detect_language
+from advisor.models import Profile, Recommendation
+from advisor.report import ReportError, render, save_report
+from tests.report.conftest import make_recommendation
+
+QUESTIONS = {
+    "en": "What do you want to do?",
+    "zh-Hans": "你想做什么？",
+    "zh-Hant": "你想做什麼？",
+}
+
+
+@dataclass(frozen=True)
+class Reply:
+    kind: str
+    text: str
+    choices: tuple[str, ...] = ()
+
+
+class FakeConversation:
+    """Asks one question; any answer naming a model gives the fixture recommendation; understands /save, /lang."""
+
+    def __init__(self, locale=None, state_path: Path | None = None, **_options):
+        self.locale = locale or "en"
+        self.state_path = state_path
+        self.profile = Profile(language=self.locale)
+        self.recommendation: Recommendation | None = None
+        self.handled: list[str] = []
+
+    @classmethod
+    def resume(cls, path: Path, **_options) -> "FakeConversation":
+        conv = cls("zh-Hant", path)
+        conv.profile = Profile(language="zh-Hant", task="qlora", model_text="Llama 3 8B")
+        conv.resumed = True  # type: ignore[attr-defined]
+        return conv
+
+    def start(self) -> list[Reply]:
+        return [Reply("question", QUESTIONS[self.locale], ("LoRA", "QLoRA", "inference"))]
+
+    def handle(self, text: str) -> list[Reply]:
+        self.handled.append(text)
+        if text.startswith("/lang "):
+            self.locale = text.split()[1]
+            return [Reply("text", f"language: {self.locale}")]
+        if text.startswith("/save "):
+            try:
+                path = save_report(self.recommendation, text.split(maxsplit=1)[1], locale=self.locale)
+            except ReportError as err:
+                return [Reply("error", err.message(self.locale))]
+            return [Reply("saved", f"saved {path}")]
+        if text == "boom":
+            raise RuntimeError("engine exploded")
+        self.locale = detect_language(text, self.locale) or self.locale
+        self.profile = self.profile.model_copy(update={"language": self.locale, "task": "lora",
+                                                       "model_text": "Mistral 7B"})
+        self.recommendation = make_recommendation(self.locale)
+        return [Reply("recommendation", render(self.recommendation, "chat", self.locale))]

@@ -1,0 +1,183 @@
+"""Pilot tests of the chat screen: the real consultation in Simplified Chinese end to end, then the shell's
+own behaviour (quick replies, side panel, busy indicator, errors, language, resume) against a fake conversation."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import threading
+
+from textual.widgets import Button, DataTable, Input
+
+from advisor.conversation import session
+from advisor.tui.app import create_app
+from advisor.tui.screens import ConfirmDialog
+from advisor.tui.widgets import AdvisorMessage, ProfileItem, QuickReplies, Thinking, UserMessage
+
+from .fakes import FakeConversation
+
+SIZE = (120, 40)
+
+
+def sync(test):
+    """Run an async Pilot test with asyncio (no pytest async plugin needed)."""
+
+    @functools.wraps(test)
+    def wrapper(*args, **kwargs):
+        asyncio.run(test(*args, **kwargs))
+
+    return wrapper
+CHINESE = "我想用 LoRA 微调 Mistral 7B，预算三万美元，机房单个机柜 12 千瓦，风冷"
+
+
+async def _send(app, pilot, text: str) -> None:
+    """Type `text` as a user would (full-width punctuation via insert_text_at_cursor) and press Enter."""
+    prompt = app.main.query_one("#prompt", Input)
+    prompt.value = ""
+    prompt.insert_text_at_cursor(text)
+    await pilot.press("enter")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def _bubbles(app, kind: str | None = None) -> list[AdvisorMessage]:
+    return [m for m in app.main.query(AdvisorMessage) if kind is None or m.kind == kind]
+
+
+@sync
+async def test_simplified_chinese_consultation_end_to_end(tmp_path) -> None:
+    app = create_app(state_path=tmp_path / "session.json")
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert _bubbles(app, "question"), "the advisor opens with a question"
+        await _send(app, pilot, CHINESE)
+        assert app.title == "GPU 选型顾问"  # the shell follows the conversation into Simplified Chinese
+        assert app.main.query_one("#prompt", Input).placeholder.startswith("输入回答")
+        for _ in range(8):  # accept every default until the recommendation comes
+            if app.conversation.recommendation is not None:
+                break
+            await _send(app, pilot, "")
+        rec = app.conversation.recommendation
+        assert rec is not None and rec.recommendations
+        best = rec.recommendations[0]
+        shown = _bubbles(app, "recommendation")[-1].source
+        assert "我的建议" in shown and best.gpu_name in shown
+        # The side panel shows what was collected; the results table lists the candidates.
+        panel = [item.value for item in app.main.query(ProfileItem)]
+        assert "LoRA 微调" in panel and "12 kW" in panel
+        assert app.main.query_one("#candidates", DataTable).row_count == min(len(rec.recommendations), 5)
+
+        await _send(app, pilot, "/save tmp/r.md")
+        report = (tmp_path / "tmp" / "r.md").read_text(encoding="utf-8")
+        assert _bubbles(app, "saved")
+    assert "# GPU 选型建议" in report and "## 推荐配置" in report
+    assert f"{best.count} × {best.gpu_name}" in report
+    # Per-GPU memory in GiB, computed here from the bytes (1 GiB = 2^30 bytes).
+    assert f"{best.memory_per_gpu.total / 2**30:.1f} GiB" in report
+    assert "小时" in report or "天" in report
+    assert "$" in report and "每卡显存" in report
+
+
+@sync
+async def test_quick_replies_side_panel_and_change_prefill() -> None:
+    app = create_app(lang="en", state_path=None, conversation_factory=FakeConversation)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        buttons = app.main.query_one(QuickReplies).query(Button)
+        assert [str(b.label) for b in buttons] == ["LoRA", "QLoRA", "inference"]
+        await pilot.click("#choice-1")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.conversation.handled == ["QLoRA"]
+        assert [m.text for m in app.main.query(UserMessage)] == ["QLoRA"]
+        assert not app.main.query(QuickReplies).first().display or app.main.query(QuickReplies).first().disabled
+        items = list(app.main.query(ProfileItem))
+        assert ("Task", "LoRA fine-tuning") in [(i.label, i.value) for i in items]
+        await pilot.click(ProfileItem)  # the first item: Task
+        await pilot.pause()
+        prompt = app.main.query_one("#prompt", Input)
+        assert prompt.value == "change Task to " and app.focused is prompt
+
+
+@sync
+async def test_busy_indicator_while_a_turn_runs_and_errors_become_bubbles() -> None:
+    gate = threading.Event()
+
+    class Slow(FakeConversation):
+        def handle(self, text):
+            if text == "slow":
+                gate.wait(5)
+            return super().handle(text)
+
+    app = create_app(lang="en", state_path=None, conversation_factory=Slow)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        prompt = app.main.query_one("#prompt", Input)
+        prompt.insert_text_at_cursor("slow")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.busy and app.main.query(Thinking)
+        assert prompt.placeholder == "Working on it…"
+        prompt.insert_text_at_cursor("second")
+        await pilot.press("enter")  # refused while busy, and not lost
+        await pilot.pause()
+        assert prompt.value == "second"
+        gate.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not app.busy and not app.main.query(Thinking)
+        await _send(app, pilot, "boom")  # the conversation raises: one clear bubble, the app goes on
+        error = _bubbles(app, "error")[-1].source
+        assert "RuntimeError: engine exploded" in error and "Traceback" not in error
+        assert not app.busy and app.focused is prompt
+
+
+@sync
+async def test_language_follows_the_conversation_and_palette_is_localized() -> None:
+    app = create_app(lang="en", state_path=None, conversation_factory=FakeConversation)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Language: 繁體中文（台灣）" in titles and "Save report" in titles
+        app.switch_language("zh-Hant")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.conversation.handled == ["/lang zh-Hant"]
+        assert app.title == "GPU 選購顧問"
+        assert str(app.main.query_one("#tabs").get_tab("chat-tab").label) == "對話"
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "儲存報告" in titles and "新諮詢" in titles
+        footer_words = {b.binding.description for b in app.screen.active_bindings.values()}
+        assert "說明" in footer_words and "儲存報告" in footer_words
+
+
+@sync
+async def test_offers_to_resume_an_unfinished_session(tmp_path) -> None:
+    state = tmp_path / "session.json"
+    session.save(state, {"locale": "zh-Hant", "transcript": [{"role": "user", "text": "用 QLoRA"}]})
+    app = create_app(state_path=state, conversation_factory=FakeConversation, resume_factory=FakeConversation.resume)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.click("#yes")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert getattr(app.conversation, "resumed", False)
+        assert app.title == "GPU 選購顧問"
+        assert "Llama 3 8B" in [i.value for i in app.main.query(ProfileItem)]
+
+
+@sync
+async def test_no_resume_offer_for_an_empty_session(tmp_path) -> None:
+    state = tmp_path / "session.json"
+    session.save(state, {"locale": "en", "transcript": [{"role": "assistant", "text": "Hello"}]})
+    app = create_app(state_path=state, conversation_factory=FakeConversation)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmDialog)
+        assert not getattr(app.conversation, "resumed", False)
