@@ -98,21 +98,66 @@ def _choice(value: str, flag: str, allowed: tuple[str, ...]) -> str:
 # Catalogue lookups: only gpus.yaml / models.yaml, validated entry by entry (fast start)
 
 
-def _catalogue(filename: str) -> list[dict]:
+def _yaml_load(text: str):
     import yaml
 
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+_TEXT_CACHE: dict[str, str] = {}
+_PARSED_CACHE: dict[str, list[dict]] = {}
+
+
+def _catalogue_text(filename: str) -> str:
     from advisor.knowledge import KnowledgeError
     from advisor.paths import data_dir
 
-    path = data_dir("knowledge") / filename
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
-    except (OSError, yaml.YAMLError) as exc:
-        raise KnowledgeError(path, "-", f"cannot be read: {exc}") from None
-    if not isinstance(raw, list):
-        raise KnowledgeError(path, "-", "expected a list of entries")
-    return [item for item in raw if isinstance(item, dict)]
+    if filename not in _TEXT_CACHE:
+        path = data_dir("knowledge") / filename
+        try:
+            _TEXT_CACHE[filename] = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise KnowledgeError(path, "-", f"cannot be read: {exc}") from None
+    return _TEXT_CACHE[filename]
+
+
+def _catalogue(filename: str) -> list[dict]:
+    """Every entry of a catalogue file, parsed (not validated), cached for the process."""
+    import yaml
+
+    from advisor.knowledge import KnowledgeError
+
+    if filename not in _PARSED_CACHE:
+        try:
+            raw = _yaml_load(_catalogue_text(filename))
+        except yaml.YAMLError as exc:
+            raise KnowledgeError(filename, "-", f"not valid YAML: {exc}") from None
+        if not isinstance(raw, list):
+            raise KnowledgeError(filename, "-", "expected a list of entries")
+        _PARSED_CACHE[filename] = [item for item in raw if isinstance(item, dict)]
+    return _PARSED_CACHE[filename]
+
+
+def _candidate_entries(filename: str, wanted: str) -> list[dict]:
+    """Entries whose text could hold the name: the file split at its top-level `- ` items, kept when the
+    normalised text contains the normalised name, and only those parsed. Parsing the whole catalogue
+    costs more than the rest of `estimate`; a miss falls back to the full parse."""
+    import yaml
+
+    from advisor.knowledge import normalize_name
+
+    text = _catalogue_text(filename)
+    chunks = re.split(r"(?m)^(?=- )", text)
+    out: list[dict] = []
+    for chunk in chunks:
+        if chunk.startswith("- ") and wanted in normalize_name(chunk):
+            try:
+                parsed = _yaml_load(chunk)
+            except yaml.YAMLError:
+                return []
+            if isinstance(parsed, list):
+                out.extend(item for item in parsed if isinstance(item, dict))
+    return out
 
 
 def _find(filename: str, name: str, model_type):
@@ -120,17 +165,23 @@ def _find(filename: str, name: str, model_type):
 
     from advisor.knowledge import KnowledgeError, normalize_name
 
-    entries = _catalogue(filename)
     wanted = normalize_name(name)
-    hit = next((e for e in entries if e.get("id") == name), None)
+
+    def match(entries: list[dict]):
+        hit = next((e for e in entries if e.get("id") == name), None)
+        if hit is None:
+            for entry in entries:
+                names = [entry.get("id", ""), entry.get("name", ""), *(entry.get("aliases") or ())]
+                if any(normalize_name(str(n)) == wanted for n in names):
+                    return entry
+        return hit
+
+    hit = match(_candidate_entries(filename, wanted)) if wanted else None
     if hit is None:
-        for entry in entries:
-            names = [entry.get("id", ""), entry.get("name", ""), *(entry.get("aliases") or ())]
-            if any(normalize_name(str(n)) == wanted for n in names):
-                hit = entry
-                break
-    if hit is None:
-        return None, [str(e.get("id")) for e in entries]
+        entries = _catalogue(filename)
+        hit = match(entries)
+        if hit is None:
+            return None, [str(e.get("id")) for e in entries]
     try:
         return model_type.model_validate(hit), []
     except ValidationError as exc:
@@ -181,7 +232,7 @@ def resolve_gpu(name: str | None):
 
 
 def _settings(args, spec) -> dict[str, Any]:
-    from advisor.core.planner import DEFAULT_SEQ
+    from advisor.core.memory import DEFAULT_SEQ
 
     task = _choice(args.task, "--task", TASKS)
     s: dict[str, Any] = {"task": task}

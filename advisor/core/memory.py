@@ -84,6 +84,11 @@ STRATEGIES = ("single", "ddp", "zero1", "zero2", "zero3", "fsdp")
 CHECKPOINTING = ("none", "selective", "full")
 ATTENTION = ("sdpa", "eager", "flash")
 
+DEFAULT_SEQ: dict[str, int] = {"pretrain": 4096, "finetune": 2048, "lora": 2048, "qlora": 2048}
+"""Training sequence length when the user gives none. Pretraining: 4096 — Llama 2 pretrained at 4K
+and Llama 3 at 8K, so 4K is the modern floor; fine-tuning: 2048, the common SFT length (Alpaca-style
+data fits; longer data needs the user's figure). Capped at the model's max context."""
+
 ZERO_STAGE = {"single": 0, "ddp": 0, "zero1": 1, "zero2": 2, "zero3": 3, "fsdp": 3}
 """FSDP FULL_SHARD shards parameters, gradients and optimizer state like ZeRO-3 (llm-analysis README, NA §1.2)."""
 
@@ -376,11 +381,12 @@ def activation_bytes(
     Full recompute keeps each layer's input; the backward pass then rebuilds one layer at a time
     (transient: one layer's activations). `lora_input_bytes_per_token` adds what LoRA adapters save
     per layer (see `lora_activation_bytes_per_token`).
-    Non-LLM models (cnn, diffusion, or a ViT without dimensions): `activation_bytes_per_sample`
-    x batch, from the catalogue; full checkpointing keeps ~1/sqrt(depth) of it (Chen et al. 2016,
+    Non-LLM models (cnn, diffusion, and ViTs with a measured figure): `activation_bytes_per_sample`
+    x batch, from the catalogue (measured at its reference resolution); full checkpointing keeps ~1/sqrt(depth) of it (Chen et al. 2016,
     arXiv:1604.06174, sqrt(n) checkpointing) — taken as 1/4 for the 50-100-layer CNNs we list.
     """
-    if not shape.is_transformer or (shape.kind in ("cnn", "diffusion")):
+    if not shape.is_transformer or shape.kind in ("cnn", "diffusion") or (
+            shape.kind == "vit" and shape.activation_bytes_per_sample):
         per_sample = float(shape.activation_bytes_per_sample or 0)
         if per_sample <= 0:
             # No measurement: a rough bound of 4 x the fp16 weights per sample (say so upstream).

@@ -86,10 +86,7 @@ class CandidateMetrics:
 TRAINING_TASKS = ("pretrain", "finetune", "lora", "qlora")
 TASKS = (*TRAINING_TASKS, "inference")
 
-DEFAULT_SEQ = {"pretrain": 4096, "finetune": 2048, "lora": 2048, "qlora": 2048}
-"""Training sequence length when the user gives none. Pretraining: 4096 — Llama 2 pretrained at 4K
-and Llama 3 at 8K, so 4K is the modern floor; fine-tuning: 2048, the common SFT length (Alpaca-style
-data fits; longer data needs the user's figure). Capped at the model's max context."""
+DEFAULT_SEQ = memory.DEFAULT_SEQ  # see advisor.core.memory.DEFAULT_SEQ
 
 DEFAULT_FINETUNE_TOKENS = 100_000_000
 """Tokens of one fine-tuning epoch when the user gives none: 100M (e.g. 50k examples x 2K tokens) —
