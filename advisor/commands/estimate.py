@@ -30,7 +30,7 @@ class InputError(Exception):
 def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> None:
     """The flags of DESIGN.md. Values are validated in `run` so that every mistake gets one clear line."""
     parser.epilog = (
-        "Sizes accept suffixes: 7B, 500M, 1.5T, 8k. Memory is printed in GB (10^9 bytes) and GiB (2^30 bytes); "
+        "Sizes accept suffixes: 7B, 500M, 1.5T; lengths 8k = 8,192 tokens. Memory is printed in GB (10^9 bytes) and GiB (2^30 bytes); "
         "--json gives bytes."
     )
     what = parser.add_mutually_exclusive_group()
@@ -66,18 +66,24 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> No
 # Input parsing
 
 _SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
+_SUFFIX_TOKENS = {"k": 1024, "m": 1 << 20}
+"""Sequence and context lengths: "8k" means 8,192 tokens, as model cards write context windows."""
 _NUMBER = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([kmbgt]?)\s*$", re.IGNORECASE)
 
 
-def parse_size(text: str | None, flag: str, *, integer: bool = True, minimum: float = 1) -> float | int | None:
-    """'7B' -> 7e9, '8k' -> 8000, '1,000' -> 1000. Raises InputError with a one-line message."""
+def parse_size(text: str | None, flag: str, *, integer: bool = True, minimum: float = 1,
+               binary_k: bool = False) -> float | int | None:
+    """'7B' -> 7e9, '500M' -> 5e8, '1,000' -> 1000; with `binary_k` (lengths) '8k' -> 8192.
+    Raises InputError with a one-line message."""
     if text is None:
         return None
     cleaned = str(text).replace(",", "").replace("_", "")
     match = _NUMBER.match(cleaned)
     if not match:
         raise InputError(f"{flag} expects a number such as 7B, 500M or 4096, got {text!r}")
-    value = float(match.group(1)) * _SUFFIX.get(match.group(2).lower(), 1.0)
+    suffix = match.group(2).lower()
+    scale = _SUFFIX_TOKENS.get(suffix) if binary_k else None
+    value = float(match.group(1)) * (scale or _SUFFIX.get(suffix, 1.0))
     if not math.isfinite(value) or value < minimum:
         raise InputError(f"{flag} must be at least {minimum:g}, got {text!r}")
     if integer:
@@ -241,6 +247,10 @@ def _settings(args, spec) -> dict[str, Any]:
     s["pp"] = parse_size(args.pp, "--pp")
     if s["gpus"] % (s["tp"] * s["pp"]):
         raise InputError(f"--gpus {s['gpus']} is not a multiple of --tp {s['tp']} x --pp {s['pp']}")
+    if spec.num_heads and s["tp"] > 1 and spec.num_heads % s["tp"]:
+        raise InputError(f"--tp {s['tp']} does not divide the model's {spec.num_heads} attention heads")
+    if spec.num_layers and s["pp"] > spec.num_layers:
+        raise InputError(f"--pp {s['pp']} is more pipeline stages than the model's {spec.num_layers} layers")
     if args.strategy:
         strategy = _choice(args.strategy, "--strategy", STRATEGIES)
     else:
@@ -257,7 +267,7 @@ def _settings(args, spec) -> dict[str, Any]:
     seq_default = DEFAULT_SEQ.get(task, 2048)
     if spec.max_context:
         seq_default = min(seq_default, spec.max_context)
-    s["seq"] = parse_size(args.seq, "--seq") if args.seq else seq_default
+    s["seq"] = parse_size(args.seq, "--seq", binary_k=True) if args.seq else seq_default
     s["tokens"] = parse_size(args.tokens, "--tokens") if args.tokens else None
     s["lora_rank"] = parse_size(args.lora_rank, "--lora-rank")
     s["lora_targets"] = args.lora_targets
@@ -269,8 +279,14 @@ def _settings(args, spec) -> dict[str, Any]:
     s["weights_dtype"] = _choice(args.weights_dtype, "--weights-dtype", tuple(WEIGHT_BITS))
     s["kv_dtype"] = _choice(args.kv_dtype, "--kv-dtype", tuple(KV_BITS))
     ctx_default = min(4096, spec.max_context or 4096)
-    s["context"] = parse_size(args.context, "--context") if args.context else ctx_default
+    s["context"] = parse_size(args.context, "--context", binary_k=True) if args.context else ctx_default
     s["concurrency"] = parse_size(args.concurrency, "--concurrency")
+    warnings = []
+    longest = s["context"] if task == "inference" else s["seq"]
+    if spec.max_context and longest > spec.max_context:
+        what = "--context" if task == "inference" else "--seq"
+        warnings.append(f"{what} {longest:,} is longer than the model's maximum context ({spec.max_context:,} tokens)")
+    s["warnings"] = warnings
     return s
 
 
@@ -445,6 +461,8 @@ def _inference(spec, shape, s, gpu) -> dict[str, Any]:
         kw = dict(weights_dtype=s["weights_dtype"], kv_dtype=s["kv_dtype"], tp=tp)
         max_seq = memory.max_sequences(shape, cap, context=s["context"], **kw) if shape.is_transformer else 0
         out["max_concurrency"] = max_seq * replicas
+        # GPUs for the requested concurrency at this context: tp-way replicas, each holding max_seq sequences
+        out["gpus_needed"] = tp * -(-s["concurrency"] // max_seq) if max_seq > 0 else None
         out["max_context"] = memory.max_context(shape, cap, concurrency=per_replica, **kw) if shape.is_transformer else 0
         if shape.is_transformer and max_seq > 0:
             batch = min(per_replica, max_seq)
@@ -481,6 +499,17 @@ def _inference_fix(shape, s, gpu, cap: int, max_conc: int) -> dict[str, Any]:
     for tp in (2, 4, 8):
         if tp > s["tp"] and tp <= gpu.max_per_node and (t := fits(tp=tp)):
             return {"change": "more_gpus", "flags": f"--gpus {tp * (s['gpus'] // s['tp'])} --tp {tp}", "total_bytes": t}
+    # more replicas of the same shape, until each holds few enough sequences
+    for tp in sorted({s["tp"], 2, 4, 8}):
+        if tp < s["tp"] or tp > gpu.max_per_node:
+            continue
+        per_replica_max = memory.max_sequences(shape, cap, context=s["context"], weights_dtype=s["weights_dtype"],
+                                               kv_dtype=s["kv_dtype"], tp=tp)
+        if per_replica_max > 0:
+            replicas = -(-s["concurrency"] // per_replica_max)
+            t = fits(tp=tp, concurrency=-(-s["concurrency"] // replicas))
+            if t:
+                return {"change": "more_gpus", "flags": f"--gpus {tp * replicas} --tp {tp}", "total_bytes": t}
     if max_conc > 0:
         return {"change": "fewer_sequences", "flags": f"--concurrency {max_conc}", "total_bytes": None}
     return {"change": "larger_gpu", "flags": "", "total_bytes": None}
@@ -508,6 +537,18 @@ def _money(gpu, s, out: dict[str, Any]) -> None:
         hours = out.get("time", {}).get("hours")
         if hours is not None:
             money["rent_usd_low"], money["rent_usd_high"] = rate.low * hours, rate.high * hours
+    if buy is not None and rate is not None and "power" in out:
+        from advisor.models import Profile
+
+        defaults = Profile()
+        avg_kw = out["power"]["average_w"] / 1000
+        hours = cost.break_even_hours(buy.mid, rate.mid, avg_kw, defaults.electricity_usd_per_kwh, defaults.pue)
+        money["break_even_hours"] = hours if math.isfinite(hours) else None
+        money["assumed_usd_per_kwh"], money["assumed_pue"] = defaults.electricity_usd_per_kwh, defaults.pue
+        run_hours = out.get("time", {}).get("hours")
+        if run_hours is not None:
+            kwh = avg_kw * run_hours * defaults.pue
+            money["energy_kwh"], money["energy_usd"] = kwh, kwh * defaults.electricity_usd_per_kwh
     if money:
         out["cost"] = money
 
@@ -538,6 +579,7 @@ def estimate(args) -> dict[str, Any]:
     if gpu is not None:
         out["gpu"] = {"id": gpu.id, "name": gpu.name, "memory_gb": gpu.memory_gb}
         _money(gpu, s, out)
+    out["warnings"] = s["warnings"]
     return out
 
 
@@ -609,6 +651,9 @@ def render_text(r: dict[str, Any]) -> str:
     if r["task"] == "inference" and "max_concurrency" in r:
         lines.append(f"Most sequences at {c['context']:,} tokens: {r['max_concurrency']:,}; "
                      f"longest context at {r['sequences_per_replica']} sequence(s) per replica: {r['max_context']:,} tokens")
+        if r.get("gpus_needed"):
+            lines.append(f"GPUs for {c['concurrency']:,} sequence(s) at this context: {r['gpus_needed']:,} "
+                         f"(tp {c['tp']} replicas)")
         if "decode_tokens_per_s" in r:
             lines.append(f"Decode: {r['decode_tokens_per_s']:,.0f} tokens/s in all "
                          f"({r['decode_tokens_per_s_per_sequence']:.1f} per sequence); prefill of the full context "
@@ -636,6 +681,13 @@ def render_text(r: dict[str, Any]) -> str:
         if "rent_usd_low" in money:
             parts.append(f"this run ${money['rent_usd_low']:,.0f}-{money['rent_usd_high']:,.0f} rented")
         lines.append("Cost: " + "; ".join(parts))
+        if money.get("energy_usd") is not None:
+            lines.append(f"Electricity for this run if owned: {money['energy_kwh']:,.0f} kWh, "
+                         f"${money['energy_usd']:,.0f} (at ${money['assumed_usd_per_kwh']}/kWh, PUE {money['assumed_pue']})")
+        if money.get("break_even_hours"):
+            lines.append(f"Buying beats renting after {money['break_even_hours']:,.0f} hours of use (mid prices)")
+    for warning in r.get("warnings", []):
+        lines.append(f"Warning: {warning}")
     return "\n".join(lines)
 
 

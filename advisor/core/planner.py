@@ -110,7 +110,9 @@ SERVING_DAYS = 30
 class Workload:
     """One job, fully specified: what to train or serve, on how much data, at which precision.
 
-    Built by `workload_from_profile`; every default it chose is listed in `assumptions`.
+    Built by `workload_from_profile`; every default it chose is listed in `assumptions`. Vary it
+    with `dataclasses.replace(workload, weights_dtype="int4")` ("what if"): the private per-workload
+    cache of the sweep is not carried over to the copy.
     """
 
     task: str                       # pretrain | finetune | lora | qlora | inference
@@ -138,7 +140,7 @@ class Workload:
     forward_flops_per_sample: float | None = None  # non-LLM
     max_gpus: int = 1024
     assumptions: tuple[tuple[str, str], ...] = ()
-    _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _cache: dict = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     @property
     def is_training(self) -> bool:
@@ -228,12 +230,14 @@ def workload_from_profile(profile, kb) -> Workload:
     concurrency = profile.concurrency or 1
     if task == "inference" and not profile.concurrency:
         notes.append(("concurrency", "1"))
+    weights_dtype = {"fp8-mixed": "fp8", "fp32": "fp32", "fp16-mixed": "fp16"}.get(profile.precision, "bf16")
     max_gpus = {"pretrain": 16384, "finetune": 512, "lora": 128, "qlora": 64, "inference": 1024}[task]
     return Workload(
         task=task, model_id=spec.id, model_name=spec.name, shape=shape, params=shape.params,
         active_params=shape.active_params, trainable_params=int(trainable), tokens=tokens, samples=samples,
         seq_len=int(seq), micro_batch=micro_batch, precision=profile.precision, optimizer="adamw",
         lora_rank=rank, lora_targets=targets, concurrency=int(concurrency), context_tokens=int(context),
+        weights_dtype=weights_dtype, kv_dtype="fp8" if weights_dtype == "fp8" else "bf16",
         pue=profile.pue, electricity_usd_per_kwh=profile.electricity_usd_per_kwh,
         forward_flops_per_sample=getattr(spec, "forward_flops_per_sample", None),
         max_gpus=max_gpus, assumptions=tuple(notes),

@@ -133,3 +133,26 @@ def test_good_config_in_a_subprocess(tmp_path) -> None:
     assert proc.returncode == 0, proc.stderr
     # Llama 3.2 1B has 1,235,814,400 parameters (Hugging Face safetensors total)
     assert json.loads(proc.stdout)["params"] == 1_235_814_400
+
+
+def test_lengths_use_binary_k_and_warn_past_max_context(capsys) -> None:
+    r = _json(["--model", "llama-3-8b", "--seq", "16k"], capsys)
+    assert r["config"]["seq"] == 16_384
+    # Llama 3 8B's config.json: max_position_embeddings 8192
+    assert len(r["warnings"]) == 1 and "8,192" in r["warnings"][0]
+    assert _json(["--model", "llama-3-8b", "--tokens", "2k"], capsys)["config"]["seq"] == 2048  # tokens: decimal k
+
+
+def test_gpus_needed_for_the_concurrency(capsys) -> None:
+    r = _json(["--model", "llama-3-70b", "--task", "inference", "--gpu", "h100-sxm", "--gpus", "4", "--tp", "4",
+               "--concurrency", "200", "--context", "8k"], capsys)
+    assert r["fits"] is False and r["max_concurrency"] > 0
+    assert r["gpus_needed"] == 4 * -(-200 // r["max_concurrency"])
+    fixed = _json(["--model", "llama-3-70b", "--task", "inference", "--gpu", "h100-sxm", "--gpus",
+                   str(r["gpus_needed"]), "--tp", "4", "--concurrency", "200", "--context", "8k"], capsys)
+    assert fixed["fits"] is True
+
+
+def test_tp_must_divide_heads(capsys) -> None:
+    code, _, err = _run(["--model", "llama-3-8b", "--gpus", "3", "--tp", "3"], capsys)
+    assert code == 2 and "attention heads" in err

@@ -151,3 +151,15 @@ def test_sweep_is_fast() -> None:
     while time.perf_counter() - start < 0.5:
         n += len(sweep(w, gpus))
     assert n / (time.perf_counter() - start) > 50_000
+
+
+def test_what_if_copies_do_not_share_the_cache() -> None:
+    import dataclasses
+
+    w = workload_from_profile(Profile(task="inference", model="llama-3-70b", concurrency=8, context_tokens=4096), KB)
+    bf16 = sweep(w, [H100])
+    int4 = sweep(dataclasses.replace(w, weights_dtype="int4"), [H100])
+    one_bf16 = next(c for c in bf16 if c.count == 1)
+    one_int4 = next(c for c in int4 if c.count == 1)
+    assert one_int4.memory.weights == pytest.approx(one_bf16.memory.weights / 4, rel=0.001)
+    assert one_int4.fits and not one_bf16.fits  # 70B at 4 bits (35 GB) fits one 80 GB card; at 16 bits it does not
