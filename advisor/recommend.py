@@ -8,15 +8,17 @@ three languages. `recommend` ties them together and ranks what survives:
 2. Options: each configuration under each way to acquire it that the profile allows — bought
    (capex), rented (cloud rate for the run, or 30 days of serving) or already owned (no capex).
 3. Shortlist (tens, not thousands: durable-rules costs ~0.25 ms a fact): per GPU model and
-   acquisition, the cheapest fitting configuration, the cheapest that also meets the budget,
-   deadline and facility, and the best-balanced one by the numeric part of the score; for a GPU
-   model on which nothing fits (and for owned GPUs that cannot do the job), its nearest miss.
+   acquisition, the cheapest configuration that meets the budget, deadline and facility and the
+   best-balanced one by the numeric part of the score (or, when none meets them, the cheapest
+   that fits); for a GPU model on which nothing fits (and for owned GPUs that cannot do the job),
+   its nearest miss.
 4. Facts: one flat fact per shortlisted option (profile fields + metrics + derived booleans) and
    one profile fact with the remedies sized by extra small sweeps (LoRA, QLoRA, 4-bit serving).
 5. `rules_engine.evaluate` -> findings, worded from `knowledge/findings.yaml` in the locale.
 6. Options a `reject` rule fired on are rejected; the rest are ranked by `_score`.
 
-`explain_gpu(rec, query, locale)` answers "why not the 4090?" from the recommendation alone.
+`explain_gpu(rec, query, locale)` answers "why not the 4090?" from the recommendation alone;
+`relocalize(rec, locale)` rewords a recommendation's findings when the user switches language.
 """
 
 from __future__ import annotations
@@ -227,9 +229,10 @@ def _base_score(o: _Option, best_cost: float = 1.0, best_time_s: float | None = 
 
 
 def _shortlist(options: list[_Option], profile: Profile) -> list[_Option]:
-    """Per GPU model and acquisition: the cheapest fitting option, the cheapest that passes the
-    numeric limits, and the best-balanced one that passes them; per GPU model with nothing fitting
-    (and per owned GPU that cannot do the job), its nearest miss."""
+    """Per GPU model and acquisition: the cheapest option that passes the numeric limits and the
+    best-balanced one (by `_base_score`), or — when none passes — the cheapest that fits, so the
+    rules can say why; per GPU model with nothing fitting (and per owned GPU that cannot do the
+    job), its nearest miss."""
     groups: dict[tuple[str, str, bool], list[_Option]] = {}
     for o in options:
         groups.setdefault((o.gpu.id, o.acquisition, o.owned), []).append(o)
@@ -243,14 +246,15 @@ def _shortlist(options: list[_Option], profile: Profile) -> list[_Option]:
             if prev is None or (best.acquisition == "rent" and prev.acquisition != "rent"):
                 misses[(gpu_id, owned)] = best
             continue
-        cheapest = min(fitting, key=lambda o: (o.cost_usd, o.m.count, _time_key(o)))
-        chosen[id(cheapest)] = cheapest
         feasible = [o for o in fitting if _hard_ok(o, profile)]
         if feasible:
             best = min(feasible, key=lambda o: (o.cost_usd, o.m.count, _time_key(o)))
             chosen[id(best)] = best
             balanced = max(feasible, key=lambda o: (_base_score(o), -o.m.count))
             chosen[id(balanced)] = balanced
+        else:  # nothing passes the limits: the cheapest fitting one, so the rules can say why
+            cheapest = min(fitting, key=lambda o: (o.cost_usd, o.m.count, _time_key(o)))
+            chosen[id(cheapest)] = cheapest
     fitting_gpus = {o.gpu.id for o in chosen.values()}
     owned_fitting = {o.gpu.id for o in chosen.values() if o.owned}
     for (gpu_id, owned), miss in misses.items():
@@ -482,7 +486,7 @@ def _remedies(profile: Profile, w: planner.Workload, metrics: list[planner.Candi
                         break
     if w.task == "inference" and ref is not None and w.weights_dtype in ("bf16", "fp16"):
         now = _min_count(metrics, ref.id)
-        quant_w = dataclasses.replace(w, weights_dtype="int4", _cache={})
+        quant_w = dataclasses.replace(w, weights_dtype="int4")  # a fresh Workload: its memo cache starts empty
         quant_n = _min_count(planner.sweep(quant_w, [ref]), ref.id)
         if now is not None and quant_n is not None and quant_n < now:
             out.update(alt_quant_available=True, alt_quant_gpus=quant_n, alt_quant_gpus_now=now,
@@ -734,8 +738,43 @@ def recommend(profile: Profile, locale: Locale | None = None, kb: KnowledgeBase 
 # "Why not the 4090?"
 
 
+def localize_finding(finding: Finding, locale: Locale, kb: KnowledgeBase | None = None) -> Finding:
+    """The same finding worded in `locale` (from its rule's finding text and its bindings)."""
+    kb = kb or knowledge()
+    rule = rules_engine.rules_by_id().get(finding.rule_id)
+    words = kb.findings.get(rule.finding) if rule is not None else None
+    if words is None:
+        return finding
+    values = {k: ("?" if v is None else v) for k, v in finding.bindings.items()}
+    try:
+        title = words.title.get(locale).format(**values)
+        text = words.text.get(locale).format(**values)
+    except (KeyError, IndexError, ValueError):
+        return finding
+    return finding.model_copy(update={"title": title, "text": text})
+
+
+def relocalize(rec: Recommendation, locale: Locale, kb: KnowledgeBase | None = None) -> Recommendation:
+    """`rec` with every finding worded in `locale` (the user switched language after a recommendation)."""
+    kb = kb or knowledge()
+
+    def words(findings: tuple[Finding, ...]) -> tuple[Finding, ...]:
+        return tuple(localize_finding(f, locale, kb) for f in findings)
+
+    def cands(items: tuple[Candidate, ...]) -> tuple[Candidate, ...]:
+        return tuple(c.model_copy(update={"findings": words(c.findings)}) for c in items)
+
+    return rec.model_copy(update={
+        "recommendations": cands(rec.recommendations),
+        "alternatives": cands(rec.alternatives),
+        "rejected": tuple(r.model_copy(update={"reasons": words(r.reasons)}) for r in rec.rejected),
+        "findings": words(rec.findings),
+    })
+
+
 def explain_gpu(rec: Recommendation, gpu_query: str, locale: Locale, kb: KnowledgeBase | None = None) -> str:
-    """Markdown in `locale`: where the GPU named by `gpu_query` (id or alias) ranks, or why it was left out."""
+    """Markdown in `locale`: where the GPU named by `gpu_query` (id or alias) ranks, and why any of its
+    options were left out (an owned card that cannot do the job is always explained)."""
     kb = kb or knowledge()
 
     def ui(key: str, **values: Any) -> str:
@@ -743,35 +782,39 @@ def explain_gpu(rec: Recommendation, gpu_query: str, locale: Locale, kb: Knowled
         text = entry.get(locale) if entry is not None else key
         return text.format(**values) if values else text
 
-    gpu = kb.gpu(gpu_query.strip()) if gpu_query and gpu_query.strip() else None
+    def bullet(f: Finding) -> str:
+        f = localize_finding(f, locale, kb)
+        return f"- **{f.title}** — {f.text}"
+
+    query = (gpu_query or "").strip()
+    gpu = kb.gpu(query) if query else None
     if gpu is None:
-        return ui("recommend.explain.unknown_gpu", query=gpu_query.strip())
+        return ui("recommend.explain.unknown_gpu", query=query)
     lines: list[str] = []
+    near_misses = any(f.rule_id == "outcome.near-misses" for f in rec.findings)
     ranked = list(rec.recommendations) + list(rec.alternatives)
-    rejected_all = any(f.rule_id == "outcome.near-misses" for f in rec.findings)
     for rank, cand in enumerate(ranked, start=1):
         if cand.gpu != gpu.id:
             continue
-        if rank <= len(rec.recommendations) and not rejected_all:
+        if rank <= len(rec.recommendations) and not near_misses:
             lines.append(ui("recommend.explain.recommended", gpu=gpu.name, rank=rank, count=cand.count,
                             strategy=cand.strategy, cost=fmt_usd(cand.cost_usd)))
         elif rank <= len(rec.recommendations):
             lines.append(ui("recommend.explain.near_miss", gpu=gpu.name, count=cand.count, strategy=cand.strategy))
         else:
-            first = rec.recommendations[0] if rec.recommendations else None
+            first = rec.recommendations[0]
             lines.append(ui("recommend.explain.outranked", gpu=gpu.name, rank=rank, count=cand.count,
                             strategy=cand.strategy, cost=fmt_usd(cand.cost_usd),
-                            best=f"{first.count}× {first.gpu_name}" if first else "-",
-                            best_cost=fmt_usd(first.cost_usd) if first else "-"))
-        for f in cand.findings:
-            if f.severity in ("critical", "warning"):
-                lines.append(f"- **{f.title}** — {f.text}")
-        return "\n".join(lines)
+                            best=f"{first.count}× {first.gpu_name}", best_cost=fmt_usd(first.cost_usd)))
+        lines += [bullet(f) for f in cand.findings if f.severity in ("critical", "warning")]
+        break
     for item in rec.rejected:
         if item.gpu != gpu.id:
             continue
+        if lines:
+            lines.append("")
         lines.append(ui("recommend.explain.rejected", gpu=gpu.name, count=item.count, strategy=item.strategy))
-        for f in item.reasons:
-            lines.append(f"- **{f.title}** — {f.text}")
-        return "\n".join(lines)
-    return ui("recommend.explain.not_considered", gpu=gpu.name)
+        lines += [bullet(f) for f in item.reasons]
+    if not lines:
+        return ui("recommend.explain.not_considered", gpu=gpu.name)
+    return "\n".join(lines)

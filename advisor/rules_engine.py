@@ -412,12 +412,13 @@ class RuleEngine:
         if not isinstance(fact.get("id"), str) or not fact["id"]:
             raise RulesError(f"fact #{position + 1}: 'id' must be a non-empty string")
         clean: dict[str, Any] = {"kind": kind}
+        schema = self.schema
         for name, value in fact.items():
             if name in ("kind", "id"):
                 continue
-            if value is None or (isinstance(value, float) and not math.isfinite(value)):
+            if value is None or (value.__class__ is float and not math.isfinite(value)):
                 continue  # unknown: absent, and no condition matches an absent field
-            spec = self.schema.get(name)
+            spec = schema.get(name)
             if spec is None:
                 raise RulesError(f"fact {fact['id']!r}: unknown field {name!r} (add it to rules/{SCHEMA_FILE})")
             problem = _check_value(name, spec, value)
