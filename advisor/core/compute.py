@@ -21,7 +21,7 @@ Sources (shared/reference/numeric-anchors.md "NA", gpu-catalogue.md "GC"):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from advisor.core.memory import QLORA_NF4_BITS, Shape
 
@@ -174,8 +174,7 @@ def pipeline_bubble_fraction(pp: int, microbatches: int) -> float:
 # Training time
 
 
-@dataclass(frozen=True, slots=True)
-class TrainingTime:
+class TrainingTime(NamedTuple):
     """Wall-clock range of a run, seconds, and the MFU assumed at the expected point."""
 
     low_s: float
@@ -185,8 +184,7 @@ class TrainingTime:
     flops: float
 
 
-@dataclass(frozen=True, slots=True)
-class TrainingVolumes:
+class TrainingVolumes(NamedTuple):
     """What a run has to move and compute, independent of the GPU model (so the planner computes it
     once per configuration and reuses it for every GPU)."""
 

@@ -21,7 +21,7 @@ Sources (shared/reference/advisory-anchors.md "AA" §4, gpu-catalogue.md "GC" §
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 SXM_SERVER_USD = (32_010.0, 77_000.0)
 """Non-GPU cost of an 8-GPU SXM/OAM server, USD (low, high) — see the module docstring."""
@@ -37,8 +37,7 @@ HOURS_PER_MONTH = 730.0
 """Average hours in a month (8,760 / 12), for serving rents and energy."""
 
 
-@dataclass(frozen=True, slots=True)
-class Range:
+class Range(NamedTuple):
     """A money range, USD."""
 
     low: float

@@ -23,7 +23,7 @@ Sources (shared/reference/numeric-anchors.md, "NA" below):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 GIB = 1 << 30
 GB = 1_000_000_000
@@ -97,8 +97,7 @@ ZERO_STAGE = {"single": 0, "ddp": 0, "zero1": 1, "zero2": 2, "zero3": 3, "fsdp":
 # Model states: bytes per parameter
 
 
-@dataclass(frozen=True, slots=True)
-class StateBytes:
+class StateBytes(NamedTuple):
     """Bytes per parameter of the three model-state terms under one precision regime and optimizer."""
 
     weights: float     # the copy the forward pass reads (16-bit under mixed precision)
@@ -171,8 +170,7 @@ def zero_model_states(params: float, state: StateBytes, stage: int, dp: int) -> 
 # The model's shape, as the memory and time arithmetic needs it
 
 
-@dataclass(frozen=True, slots=True)
-class Shape:
+class Shape(NamedTuple):
     """A model reduced to the numbers the arithmetic needs; built once per model (`shape_from_spec`)."""
 
     kind: str                   # decoder, moe, encoder, vit, cnn, diffusion
@@ -347,8 +345,7 @@ def pipeline_inflight_factor(pp: int, microbatches: int | None = None, interleav
     return factor
 
 
-@dataclass(frozen=True, slots=True)
-class Activations:
+class Activations(NamedTuple):
     """Activation memory of one micro-batch on the most loaded GPU, bytes."""
 
     saved: float        # kept for backward at the end of the forward pass (DESIGN's `activations`)
@@ -510,8 +507,7 @@ def usable_bytes(memory_gb: float) -> int:
 # Convenience: one configuration's training memory, term by term
 
 
-@dataclass(frozen=True, slots=True)
-class TrainingMemory:
+class TrainingMemory(NamedTuple):
     """Per-GPU training memory, term by term, with the overhead split out (bytes)."""
 
     weights: float
@@ -677,8 +673,7 @@ def training_memory(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class InferenceMemory:
+class InferenceMemory(NamedTuple):
     """Per-GPU serving memory (bytes)."""
 
     weights: float
