@@ -74,16 +74,20 @@ SEVERITY_ORDER = {"critical": 0, "warning": 1, "tip": 2, "info": 3}
 class RecommendError(ValueError):
     """The profile cannot be turned into a recommendation; `.key` names a UI string in knowledge/ui."""
 
-    def __init__(self, key: str, detail: str = ""):
-        self.key, self.detail = key, detail
+    def __init__(self, key: str, detail: str = "", **values: str):
+        self.key, self.detail, self.values = key, detail, {"detail": detail, **values}
         super().__init__(f"{key}: {detail}" if detail else key)
 
     def message(self, locale: Locale, kb: KnowledgeBase | None = None) -> str:
         """The error in the user's language."""
         kb = kb or knowledge()
         entry = kb.ui.get(self.key)
-        text = entry.get(locale) if entry else self.key
-        return text.format(detail=self.detail) if "{detail}" in text else text
+        if entry is None:
+            return self.detail or self.key
+        try:
+            return entry.get(locale).format(**self.values)
+        except (KeyError, IndexError, ValueError):
+            return self.detail or entry.get(locale)
 
 
 @dataclass(slots=True)
@@ -668,8 +672,12 @@ def recommend(profile: Profile, locale: Locale | None = None, kb: KnowledgeBase 
     locale = locale or profile.language
     if not (profile.model or profile.params or profile.model_text):
         raise RecommendError("recommend.error.no_model")
+    from advisor.core.params import ConfigError
+
     try:
         workload = planner.workload_from_profile(profile, kb)
+    except ConfigError as exc:  # a config.json the advisor cannot read: its own localized message
+        raise RecommendError(exc.key, str(exc), **exc.values) from None
     except (ValueError, KeyError) as exc:
         raise RecommendError("recommend.error.bad_profile", str(exc)) from None
     unknown = [item.gpu for item in profile.owned_gpus if kb.gpu(item.gpu) is None]

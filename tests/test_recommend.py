@@ -232,3 +232,20 @@ def test_relocalize_rewords_every_finding_without_changing_the_decision(lora_mis
     for a, b in pairs:
         assert (a.rule_id, a.bindings, a.cites) == (b.rule_id, b.bindings, b.cites)
         assert not han.search(a.text) and han.search(b.text)
+
+
+KIND_EXAMPLES = ("llama-1-33b", "mixtral-8x7b", "bert-base-uncased", "resnet-50", "vit-b-16", "sd15-unet")
+
+
+@pytest.mark.parametrize("model", KIND_EXAMPLES)
+@pytest.mark.parametrize("task", ["pretrain", "finetune", "lora", "qlora", "inference"])
+def test_every_model_kind_and_task_gets_an_answer(model: str, task: str) -> None:
+    # Unconstrained, and squeezed by a small budget, a one-day deadline and a 5 kW rack: either way
+    # an answer (or near misses) comes back, with every fact valid for the rules.
+    free = recommend(Profile(task=task, model=model))
+    tight = recommend(Profile(task=task, model=model, budget_usd=1_000, deadline_days=1, rack_kw=5,
+                              acquisition="buy"))
+    for rec in (free, tight):
+        assert rec.recommendations
+        assert all(c.memory_per_gpu.total > 0 for c in rec.recommendations)
+    assert all(c.acquisition == "buy" for c in tight.recommendations)

@@ -90,7 +90,7 @@ ROWS: list[tuple[str, str, dict, dict]] = [
      {"is_consumer": True, "is_full_training": True, "task": "finetune", "params_b": 13.0}, {"params_b": 7.0}),
     ("model.entry-16gb", "candidate", {"gpu_memory_gb": 16.0}, {"gpu_memory_gb": 24.0}),
     ("model.entry-24gb", "candidate", {"gpu_memory_gb": 24.0}, {"count": 2}),
-    ("model.pretrain-compute", "profile", {"task": "pretrain"}, {"task": "finetune"}),
+    ("model.pretrain-compute", "profile", {"task": "pretrain"}, {"tokens_b": None}),
     ("model.oversized-gpu", "candidate", {"acquisition": "buy", "params_b": 1.5, "gpu_memory_gb": 80.0},
      {"gpu_memory_gb": 48.0}),
     # serving
