@@ -290,6 +290,15 @@ def _settings(args, spec) -> dict[str, Any]:
     return s
 
 
+def _lora_target_set(text: str, known: tuple[str, ...]) -> frozenset[str]:
+    """'q,k,v' / 'q_proj,v_proj' / 'all-linear' -> the projection names (validity is checked by
+    `params.lora_trainable_params`, which runs first and raises on an unknown name)."""
+    names = {part.strip().lower().removesuffix("_proj") for part in text.replace(";", ",").split(",") if part.strip()}
+    if names & {"all", "all-linear", "all_linear"}:
+        return frozenset(known)
+    return frozenset(names & set(known))
+
+
 def _training(spec, shape, s, gpu) -> dict[str, Any]:
     from advisor.core import compute, memory, power
     from advisor.core import params as params_mod
@@ -300,7 +309,7 @@ def _training(spec, shape, s, gpu) -> dict[str, Any]:
     if task in ("lora", "qlora"):
         try:
             trainable = params_mod.lora_trainable_params(spec, s["lora_rank"], s["lora_targets"])
-            targets = frozenset(params_mod._lora_targets(s["lora_targets"]))
+            targets = _lora_target_set(s["lora_targets"], params_mod.LORA_TARGETS)
         except ValueError as exc:
             raise InputError(str(exc)) from None
 
@@ -324,9 +333,9 @@ def _training(spec, shape, s, gpu) -> dict[str, Any]:
     megatron = s["tp"] > 1 or s["pp"] > 1
     out: dict[str, Any] = {
         "trainable_params": int(trainable),
-        "activation_model": "megatron (Korthikanti et al.)" if megatron or shape.kind in ("encoder", "vit") and shape.is_transformer
-        else ("measured per sample" if not shape.is_transformer or shape.kind in ("cnn", "diffusion")
-              else "hugging-face transformers (" + s["attention"] + ")"),
+        "activation_model": {"hf": f"hugging-face transformers ({s['attention']})",
+                             "megatron": "megatron (Korthikanti et al.)",
+                             "per-sample": "measured bytes per sample"}[memory.activation_model(shape, s["tp"], s["pp"])],
         "sequence_parallel": s["tp"] > 1,
         "memory_per_gpu": _terms(mem.weights, mem.gradients, mem.optimizer, mem.activations, 0, mem.overhead),
         "overhead_detail": {
@@ -418,6 +427,8 @@ def _training_fix(mem_for, s, gpu, cap: int, spec) -> dict[str, Any]:
             g = GpuSpec.model_validate(entry)
         except Exception:  # a broken entry is the catalogue tests' business, not this suggestion's
             continue
+        if s["precision"] in ("bf16-mixed", "bf16") and not g.bf16_tflops:
+            continue  # no bf16 on this card (V100, T4): not a fix for a bf16 run
         if memory.usable_bytes(g.memory_gb) >= current and (best is None or g.memory_gb < best.memory_gb):
             best = g
     if best is not None:
@@ -446,7 +457,7 @@ def _inference(spec, shape, s, gpu) -> dict[str, Any]:
         "trainable_params": 0,
         "replicas": replicas,
         "sequences_per_replica": per_replica,
-        "kv_bytes_per_token": memory.kv_bytes_per_token(shape, s["kv_dtype"]) if shape.is_transformer else 0,
+        "kv_bytes_per_token": memory.kv_bytes_per_token(shape, s["kv_dtype"]) if shape.generates else 0,
         "memory_per_gpu": _terms(mem.weights, 0, 0, 0, mem.kv_cache, mem.overhead),
         "overhead_detail": {"workspace": int(mem.workspace), "cuda_context": int(mem.cuda_context),
                             "communication": int(mem.communication), "allocator_margin": int(mem.allocator_margin)},
@@ -459,12 +470,12 @@ def _inference(spec, shape, s, gpu) -> dict[str, Any]:
         out["fits"] = total <= cap
         out["headroom_bytes"] = cap - total
         kw = dict(weights_dtype=s["weights_dtype"], kv_dtype=s["kv_dtype"], tp=tp)
-        max_seq = memory.max_sequences(shape, cap, context=s["context"], **kw) if shape.is_transformer else 0
+        max_seq = memory.max_sequences(shape, cap, context=s["context"], **kw) if shape.generates else 0
         out["max_concurrency"] = max_seq * replicas
         # GPUs for the requested concurrency at this context: tp-way replicas, each holding max_seq sequences
         out["gpus_needed"] = tp * -(-s["concurrency"] // max_seq) if max_seq > 0 else None
-        out["max_context"] = memory.max_context(shape, cap, concurrency=per_replica, **kw) if shape.is_transformer else 0
-        if shape.is_transformer and max_seq > 0:
+        out["max_context"] = memory.max_context(shape, cap, concurrency=per_replica, **kw) if shape.generates else 0
+        if shape.generates and max_seq > 0:
             batch = min(per_replica, max_seq)
             step = compute.decode_step_seconds(shape, gpu, weights_bytes=memory.weight_bytes(shape.params, s["weights_dtype"]),
                                                context=s["context"], batch=batch,
@@ -614,8 +625,10 @@ def render_text(r: dict[str, Any]) -> str:
     else:
         share = r["trainable_params"] / r["params"] * 100 if r["params"] else 0
         lines.append(f"Task: {r['task']}; trainable {r['trainable_params']:,} ({share:.2f} %)")
+        per_gpu = (f"{c['batch']} sample(s) per GPU" if m["kind"] in ("cnn", "vit", "diffusion")
+                   else f"{c['batch']} x {c['seq']:,} tokens per GPU")
         lines.append(f"Configuration: {c['gpus']} GPU(s), {c['strategy']}, tp {c['tp']}, pp {c['pp']}; batch "
-                     f"{c['batch']} x {c['seq']:,} tokens per GPU; {c['precision']}, {c['optimizer']}, "
+                     f"{per_gpu}; {c['precision']}, {c['optimizer']}, "
                      f"{c['attention']} attention, checkpointing {c['checkpointing']}")
         lines.append(f"Activation model: {r['activation_model']}")
     lines.append("")
@@ -648,7 +661,7 @@ def render_text(r: dict[str, Any]) -> str:
                     lines.append(f"  or {_FIX_WORDS.get(alt['change'], 'try')} `{alt['flags']}`")
             elif fix:
                 lines.append("No single change in our list makes it fit; it needs a larger card or more GPUs.")
-    if r["task"] == "inference" and "max_concurrency" in r:
+    if r["task"] == "inference" and "max_concurrency" in r and r.get("kv_bytes_per_token"):
         lines.append(f"Most sequences at {c['context']:,} tokens: {r['max_concurrency']:,}; "
                      f"longest context at {r['sequences_per_replica']} sequence(s) per replica: {r['max_context']:,} tokens")
         if r.get("gpus_needed"):

@@ -198,6 +198,11 @@ class Shape(NamedTuple):
         return self.kind in ("decoder", "moe", "encoder", "vit") and self.layers > 0 and self.hidden > 0
 
     @property
+    def generates(self) -> bool:
+        """Autoregressive (decoder, MoE): serving keeps a KV cache and decodes token by token."""
+        return self.kind in ("decoder", "moe") and self.layers > 0 and self.kv_heads > 0
+
+    @property
     def kv_bytes_per_token_16bit(self) -> int:
         """KV cache per token at 2 bytes: 2 (K and V) x layers x kv_heads x head_dim x 2 bytes."""
         return 2 * self.layers * self.kv_heads * self.head_dim * 2
@@ -345,6 +350,19 @@ def pipeline_inflight_factor(pp: int, microbatches: int | None = None, interleav
     return factor
 
 
+def activation_model(shape: Shape, tp: int = 1, pp: int = 1, framework: str = "hf") -> str:
+    """Which activation model applies: 'per-sample' (CNNs, diffusion UNets, ViTs with a measured figure,
+    anything without transformer dimensions), 'megatron' (tensor/pipeline parallelism — a Megatron-style
+    stack — and encoders/ViTs, whose LayerNorm/GELU blocks are Korthikanti's), else 'hf' (a Hugging Face
+    decoder, DESIGN.md's reference)."""
+    if not shape.is_transformer or shape.kind in ("cnn", "diffusion") or (
+            shape.kind == "vit" and shape.activation_bytes_per_sample):
+        return "per-sample"
+    if framework == "megatron" or tp > 1 or pp > 1 or shape.kind in ("encoder", "vit"):
+        return "megatron"
+    return "hf"
+
+
 class Activations(NamedTuple):
     """Activation memory of one micro-batch on the most loaded GPU, bytes."""
 
@@ -382,8 +400,8 @@ def activation_bytes(
     x batch, from the catalogue (measured at its reference resolution); full checkpointing keeps ~1/sqrt(depth) of it (Chen et al. 2016,
     arXiv:1604.06174, sqrt(n) checkpointing) — taken as 1/4 for the 50-100-layer CNNs we list.
     """
-    if not shape.is_transformer or shape.kind in ("cnn", "diffusion") or (
-            shape.kind == "vit" and shape.activation_bytes_per_sample):
+    model = activation_model(shape, tp, pp, framework)
+    if model == "per-sample":
         per_sample = float(shape.activation_bytes_per_sample or 0)
         if per_sample <= 0:
             # No measurement: a rough bound of 4 x the fp16 weights per sample (say so upstream).
@@ -396,7 +414,7 @@ def activation_bytes(
     s_eff = (shape.tokens_per_sample or seq) if shape.kind == "vit" else seq
     h, V, L = shape.hidden, shape.vocab, shape.layers
     e = element_bytes
-    if framework == "megatron" or shape.kind in ("encoder", "vit"):
+    if model == "megatron":
         rec = "selective" if checkpointing == "selective" else ("full" if checkpointing == "full" else "none")
         per_layer = layer_activation_bytes_per_token_megatron(shape, s_eff, attention=attention, tp=tp, sp=sp,
                                                               recompute=rec)
@@ -707,7 +725,7 @@ def inference_memory(
     if context < 1 or concurrency < 1 or tp < 1:
         raise ValueError("context, concurrency and tp must all be at least 1")
     w = weight_bytes(shape.params, weights_dtype) / tp
-    kv = kv_cache_bytes(shape, context, concurrency, kv_dtype, tp) if shape.is_transformer else 0.0
+    kv = kv_cache_bytes(shape, context, concurrency, kv_dtype, tp) if shape.generates else 0.0
     work = inference_workspace_bytes(shape, tp)
     comm = float(NCCL_BYTES) if tp > 1 else 0.0
     margin = ALLOCATOR_MARGIN * (w + kv + work + comm)

@@ -455,8 +455,8 @@ def _inference_tp(w: Workload, tp: int) -> tuple:
         shape = w.shape
         base = memory.inference_memory(shape, context=w.context_tokens, concurrency=1,
                                        weights_dtype=w.weights_dtype, kv_dtype=w.kv_dtype, tp=tp)
-        kv_seq = memory.kv_cache_bytes(shape, w.context_tokens, 1, w.kv_dtype, tp) if shape.is_transformer else 0.0
-        kv_tok = memory.kv_bytes_per_token(shape, w.kv_dtype, tp=1) if shape.is_transformer else 0.0
+        kv_seq = memory.kv_cache_bytes(shape, w.context_tokens, 1, w.kv_dtype, tp) if shape.generates else 0.0
+        kv_tok = memory.kv_bytes_per_token(shape, w.kv_dtype, tp=1) if shape.generates else 0.0
         m = memory.ALLOCATOR_MARGIN
         fixed = (base.weights + base.workspace + base.communication) * (1 + m) + base.cuda_context
         hit = (base, kv_seq, kv_tok, fixed)
@@ -487,7 +487,8 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
                 max_seq = conc
             else:
                 max_seq = int(room // per_seq)
-            ttft = compute.prefill_seconds(shape, gpu, tokens=w.context_tokens, tp=tp) if max_seq else None
+            ttft = (compute.prefill_seconds(shape, gpu, tokens=w.context_tokens, tp=tp)
+                    if max_seq and shape.is_transformer else None)
             options.append((tp, base, kv_seq, kv_tok, fixed, max_seq, ttft))
         served_at = 0
         count = 1
@@ -509,7 +510,9 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
                 terms = MemoryTerms(int(base.weights), 0, 0, 0, int(kv_b), int(fixed - base.weights + m * kv_b))
                 total = terms.total
                 fits = total <= cap
-                if max_seq > 0:
+                if not shape.generates:
+                    tps = None  # encoders, ViTs, CNNs: no token-by-token decode
+                elif max_seq > 0:
                     eff_batch = batch if batch < max_seq else max_seq
                     step = compute.decode_step_seconds(shape, gpu, weights_bytes=wbytes, context=w.context_tokens,
                                                        batch=eff_batch, kv_bytes_per_token=kv_tok, tp=tp)
@@ -518,7 +521,8 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
                     tps = 0.0
                 out.append(CandidateMetrics(
                     gpu.id, count, nodes, "replicas" if tp == 1 else f"tp{tp}", tp, 1, replicas, "none", terms, cap,
-                    fits, cap - total, None, None, None, None, tps, max_seq * replicas, it_w, facility, node_w, kwh,
+                    fits, cap - total, None, None, None, None, tps,
+                    max_seq * replicas if shape.generates else None, it_w, facility, node_w, kwh,
                     buy_mid, rate_mid, rent_mid, e_usd, tp > 1 and not gpu.nvlink,
                     buy_lo, buy_hi, rent_lo, rent_hi, ttft, 0, be,
                 ))
