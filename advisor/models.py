@@ -7,9 +7,9 @@ works in GB. Every type is frozen: a changed answer makes a new Profile (``model
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 Locale = Literal["en", "zh-Hans", "zh-Hant"]
 LOCALES: tuple[Locale, ...] = ("en", "zh-Hans", "zh-Hant")
@@ -218,6 +218,15 @@ class MemoryBreakdown(Frozen):
     activations: int = Field(ge=0, description="Tensors saved for backward at the peak, bytes.")
     kv_cache: int = Field(ge=0, description="Inference KV cache, bytes.")
     overhead: int = Field(ge=0, description="CUDA context, communication buffers, allocator margin, bytes.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_total(cls, data: Any) -> Any:
+        """`total` is computed; `model_dump` writes it, so a dumped breakdown (session file, JSON report)
+        must validate again: the given total is ignored and recomputed."""
+        if isinstance(data, dict) and "total" in data:
+            data = {k: v for k, v in data.items() if k != "total"}
+        return data
 
     @computed_field  # type: ignore[prop-decorator]
     @property

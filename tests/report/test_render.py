@@ -141,3 +141,13 @@ def test_simplified_strings_use_mainland_script() -> None:
         assert not any(ch in TRADITIONAL_ONLY for ch in text), text
         for word in ("頻寬", "資料", "叢集", "軟體", "預設", "支援", "最佳化", "推論"):
             assert word not in text
+
+
+def test_a_dumped_recommendation_validates_again() -> None:
+    """Session files and JSON reports carry `memory_per_gpu.total` (computed); reading them back must work."""
+    from advisor.models import Recommendation
+
+    rec = make_recommendation("zh-Hans")
+    again = Recommendation.model_validate(json.loads(json.dumps(rec.model_dump(mode="json"))))
+    assert again == rec
+    assert again.recommendations[0].memory_per_gpu.total == H100_TOTAL_BYTES
