@@ -314,13 +314,14 @@ def citation_titles(ids: Iterable[str], locale: Locale) -> list[dict[str, str]]:
 # The view: everything the templates show, as finished strings.
 
 
-def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, str]]:
-    """(label, value) for every profile field the user set or that matters to the answer."""
-    rows: list[tuple[str, str, bool]] = []
+def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, Any]]:
+    """{key, label, value, user} for every profile field the user set or that matters to the answer;
+    `key` names the item (task, model, params, tokens, budget, rack, ...), `user` marks text the user typed."""
+    rows: list[tuple[str, str, str, bool]] = []
 
     def add(key: str, value: str | None, user: bool = False) -> None:
         if value not in (None, ""):
-            rows.append((_t(f"report.profile.{key}", locale), value, user))
+            rows.append((key, _t(f"report.profile.{key}", locale), value, user))
 
     p = profile
     add("task", _t(f"report.task.{p.task}", locale) if p.task else None)
@@ -352,7 +353,7 @@ def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, str]]:
     add("pue", f"{p.pue:.2f}")
     if p.owned_gpus:
         add("owned", ", ".join(f"{o.count} × {_gpu_name(o.gpu)}" for o in p.owned_gpus))
-    return [{"label": label, "value": value, "user": user} for label, value, user in rows]
+    return [{"key": key, "label": label, "value": value, "user": user} for key, label, value, user in rows]
 
 
 def _gpu_name(gpu_id: str) -> str:
@@ -508,7 +509,7 @@ def _memory_chart(cands: list[dict[str, Any]], recs: tuple[Candidate, ...]) -> d
         cap_x = label_w + cand.capacity_bytes / scale_bytes * bar_w
         rows.append({
             "y": y, "bar_y": y + (row_h - bar_h) // 2, "text_y": y + row_h // 2 + 5,
-            "label": f"{view['rank']}. {view['title']}", "segments": segments,
+            "label": f"{view['rank']}. {view['short_title']}", "segments": segments,
             "cap_x": f"{cap_x:.1f}", "total_x": f"{min(max(x, cap_x), label_w + bar_w) + 6:.1f}",
             "total": view["memory_of_capacity"], "fits": view["fits"],
         })
@@ -521,7 +522,7 @@ def _scatter_chart(cands: list[dict[str, Any]], recs: tuple[Candidate, ...], loc
     pts = [(v, c) for v, c in zip(cands, recs) if c.time_hours is not None and c.cost_usd is not None]
     if len(pts) < 2:
         return None
-    left, right, top, bottom, w, h = 70, 30, 20, 50, 560, 300
+    left, right, top, bottom, w, h = 96, 30, 20, 50, 580, 300
     costs = [c.cost_usd for _, c in pts]
     times = [c.time_hours for _, c in pts]
     x_max = max(costs) * 1.1 or 1.0
@@ -715,8 +716,14 @@ def save_report(rec: Recommendation, path: str | os.PathLike[str], fmt: str | No
     kind = format_for(target, fmt)
     text = render(rec, kind, locale)
     try:
+        mode = target.stat().st_mode & 0o777 if target.is_file() else 0o644
+    except OSError:
+        mode = 0o644
+    try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        return atomic_write_text(target, text)
+        written = atomic_write_text(target, text)
+        os.chmod(written, mode)  # a report is a document to share (the temporary file was private)
+        return written
     except IsADirectoryError:
         raise ReportError("report.error.is_directory", target) from None
     except OSError as exc:

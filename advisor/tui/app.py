@@ -49,6 +49,9 @@ BINDING_TABLE: tuple[tuple[str, str, str, bool, bool], ...] = (
     ("ctrl+n", "new_consultation", "tui.binding.new", True, False),
     ("ctrl+t", "toggle_theme", "tui.binding.theme", False, False),
     ("ctrl+q", "quit", "tui.binding.quit", True, True),
+    ("ctrl+p", "command_palette", "tui.binding.palette", False, True),  # the footer shows it on the right
+    ("pageup", "scroll_chat(-1)", "tui.binding.scroll", False, False),
+    ("pagedown", "scroll_chat(1)", "tui.binding.scroll", False, False),
 )
 
 # factory(locale, state_path, auto_language=...) -> a Conversation; resume(path, locale=..., auto_language=...)
@@ -68,19 +71,67 @@ def _default_resume(path: Path, *, locale: Locale | None = None, auto_language: 
     return Conversation.resume(path, locale=locale, auto_language=auto_language)
 
 
-def has_unfinished(path: Path | None) -> bool:
-    """True when `path` holds a session in which the user already said something (or one that cannot be
-    read: resuming moves it aside and says so, instead of silently overwriting it)."""
+# Which side-panel items each of the conversation's questions fills (its `answered`/`defaulted` keys).
+QUESTION_ROWS: dict[str, tuple[str, ...]] = {
+    "task": ("task",),
+    "model": ("model", "params", "active_params"),
+    "data": ("tokens", "samples", "seq_len", "epochs"),
+    "serving": ("concurrency", "context_tokens", "requests_per_second"),
+    "precision": ("precision",),
+    "deadline": ("deadline",),
+    "budget": ("budget", "acquisition"),
+    "facility": ("deployment", "rack", "cooling"),
+}
+# Side-panel item -> the Profile fields behind it (an item whose fields differ from the defaults is known).
+ROW_FIELDS: dict[str, tuple[str, ...]] = {
+    "task": ("task",), "model": ("model", "model_text"), "params": ("params",), "active_params": ("active_params",),
+    "tokens": ("tokens",), "samples": ("samples",), "seq_len": ("seq_len",), "epochs": ("epochs",),
+    "concurrency": ("concurrency",), "context_tokens": ("context_tokens",),
+    "requests_per_second": ("requests_per_second",), "precision": ("precision",), "budget": ("budget_usd",),
+    "acquisition": ("acquisition",), "deadline": ("deadline_days",), "deployment": ("deployment",),
+    "rack": ("rack_kw",), "cooling": ("cooling",), "electricity": ("electricity_usd_per_kwh",), "pue": ("pue",),
+    "owned": ("owned_gpus",),
+}
+
+
+def known_rows(conversation: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The profile items the user has actually given (or accepted a default for): defaults not yet
+    asked about are left out of the side panel, so that it shows what was collected, not what is assumed."""
+    from advisor.models import Profile
+
+    profile = getattr(conversation, "profile", None)
+    questions = set(getattr(conversation, "answered", ()) or ()) | set(getattr(conversation, "defaulted", ()) or ())
+    if profile is None:
+        return []
+    keys = {row for q in questions for row in QUESTION_ROWS.get(q, ())}
+    fields = Profile.model_fields
+    for row, names in ROW_FIELDS.items():
+        if any(getattr(profile, n) != fields[n].default for n in names if n in fields and n != "language"):
+            keys.add(row)
+    return [r for r in rows if r.get("key") in keys]
+
+
+def unfinished_session(path: Path | None) -> tuple[bool, Locale | None]:
+    """(True, its language) when `path` holds a session in which the user already said something; an
+    unreadable file counts too (resuming moves it aside and says so, instead of silently overwriting it)."""
     if path is None or not path.is_file():
-        return False
+        return False, None
     try:
         from advisor.conversation import session
 
         data = session.load(path)
     except Exception:
-        return True
+        return True, None
+    from advisor.i18n import normalize_locale
+
     transcript = data.get("transcript") or []
-    return bool(data.get("inbox")) or any(isinstance(e, dict) and e.get("role") == "user" for e in transcript)
+    said = bool(data.get("inbox")) or any(isinstance(e, dict) and e.get("role") == "user" for e in transcript)
+    return said, normalize_locale(str(data.get("locale") or "")) if said else None
+
+
+def has_unfinished(path: Path | None) -> bool:
+    """True when `path` holds a session worth offering to resume (see `unfinished_session`)."""
+    return unfinished_session(path)[0]
 
 
 def default_state_path() -> Path:
@@ -129,11 +180,12 @@ class ResultsPane(Vertical):
         empty.display = not view["candidates"]
         empty.update(t("report.none_fit", locale))
         table.display = bool(view["candidates"])
-        cols = ["#", "configuration", "strategy", "memory_per_gpu", "fits", "time", "power", "buy", "rent"]
+        # Most telling first, so that a narrow terminal still shows memory, fit, time and money.
+        cols = ["#", "configuration", "memory_per_gpu", "fits", "time", "buy", "rent", "power", "strategy"]
         table.add_columns(*("#" if c == "#" else t(f"report.col.{c}", locale) for c in cols))
         for c in view["candidates"]:
-            table.add_row(str(c["rank"]), c["short_title"], c["strategy"], c["memory_short"], c["fits_short"],
-                          c["time_short"], c["power"], c["buy"], c["rent"], key=str(c["rank"]))
+            table.add_row(str(c["rank"]), c["short_title"], c["memory_short"], c["fits_short"], c["time_short"],
+                          c["buy"], c["rent"], c["power"], c["strategy"], key=str(c["rank"]))
         await self.select(0)
 
     async def select(self, index: int) -> None:
@@ -161,7 +213,7 @@ class ResultsPane(Vertical):
 def _cite_text(f: dict[str, Any], locale: Locale) -> str:
     if not f["cites"]:
         return ""
-    titles = "; ".join(c["title"] for c in f["cites"])
+    titles = ("; " if locale == "en" else "；").join(c["title"] for c in f["cites"])
     sep = t("report.sep", locale)
     return f" *({t('report.cites', locale)}{sep}{titles})*" if locale == "en" else f" *（{t('report.cites', locale)}{sep}{titles}）*"
 
@@ -234,6 +286,7 @@ class GpuAdvisorApp(App[int]):
         self._resume_conversation = resume_factory or _default_resume
         self.report_dir = report_dir
         self.conversation: Any = None
+        self._start_locale: Locale | None = lang
         self.main: ChatScreen
         self.busy = False
         self._shown_rec: Recommendation | None = None
@@ -249,10 +302,15 @@ class GpuAdvisorApp(App[int]):
         """The chat screen is composed: words, then the conversation (or the offer to resume one)."""
         self.apply_locale(self.locale)
         self.main.query_one("#chat-view", VerticalScroll).anchor()
-        if has_unfinished(self.state_path):
+        self.call_later(self.main.query_one(ResultsPane).show, None, self.locale)
+        unfinished, saved_locale = unfinished_session(self.state_path)
+        if unfinished:
             if self.resume_requested:
                 self.begin(resume=True)
             else:
+                if saved_locale and not self.forced_locale:
+                    self.apply_locale(saved_locale)
+                    self._start_locale = saved_locale  # starting afresh keeps the language of the last one
                 question = t("tui.resume.question", self.locale)
                 self.push_screen(
                     ConfirmDialog(question, t("tui.resume.yes", self.locale), t("tui.resume.no", self.locale)),
@@ -276,15 +334,36 @@ class GpuAdvisorApp(App[int]):
                     self.conversation = self._resume_conversation(self.state_path, locale=self.forced_locale,
                                                                   auto_language=auto)
                 except Exception:  # a broken or old session file: start afresh, and say so
-                    self.conversation = self._new_conversation(self.forced_locale, self.state_path,
+                    self.conversation = self._new_conversation(self._start_locale, self.state_path,
                                                                auto_language=auto)
-                    replies.append(_LocalReply("error", t("tui.resume.failed", self.forced_locale or "en")))
+                    replies.append(_LocalReply("error", t("tui.resume.failed", self.locale)))
             else:
-                self.conversation = self._new_conversation(self.forced_locale, self.state_path, auto_language=auto)
+                self.conversation = self._new_conversation(self._start_locale, self.state_path, auto_language=auto)
+            if resume:
+                self.call_from_thread(self._replay, list(getattr(self.conversation, "transcript", []) or []))
             replies.extend(self.conversation.start())
         except Exception as exc:
             replies.append(_LocalReply("error", t("tui.error.internal", self.locale, error=_summary(exc))))
         self.call_from_thread(self._after_turn, replies)
+
+    REPLAY_LIMIT = 40
+
+    async def _replay(self, transcript: list[dict[str, Any]]) -> None:
+        """Show the restored conversation's last messages, so that resuming looks like where one left off."""
+        chat = self.main.query_one("#chat-view", VerticalScroll)
+        locale = getattr(self.conversation, "locale", self.locale)
+        widgets = []
+        for entry in transcript[-self.REPLAY_LIMIT:]:
+            if not isinstance(entry, dict):
+                continue
+            text = str(entry.get("text", ""))
+            if entry.get("role") == "user":
+                widgets.append(UserRow(UserMessage(text or t("tui.default_answer", locale), classes="user")))
+            elif text:
+                kind = str(entry.get("kind", "text"))
+                widgets.append(AdvisorMessage(text, kind, locale, classes=f"advisor kind-{kind} replayed"))
+        if widgets:
+            await chat.mount_all(widgets, before=0)
 
     # ---------------------------------------------------------------- turns
 
@@ -349,7 +428,7 @@ class GpuAdvisorApp(App[int]):
 
         conv = self.conversation
         profile = getattr(conv, "profile", None)
-        rows = profile_rows(profile, self.locale) if profile is not None else []
+        rows = known_rows(conv, profile_rows(profile, self.locale)) if profile is not None else []
         await self.main.query_one(ProfilePanel).show(t("tui.panel.profile", self.locale), rows,
                                                 t("tui.panel.empty", self.locale))
         rec = getattr(conv, "recommendation", None)
@@ -409,6 +488,9 @@ class GpuAdvisorApp(App[int]):
             tabs.get_tab("results-tab").label = t("tui.tab.results", locale)
             self.main.query_one("#prompt", Input).placeholder = t(
                 "tui.input.busy" if self.busy else "tui.input.placeholder", locale)
+            for bubble in self.main.query(AdvisorMessage):
+                bubble.border_title = t("tui.advisor", locale)
+            self.call_later(self.main.query_one(ResultsPane).show, self._shown_rec, locale)
         except Exception:  # before the screen is composed
             pass
         self.refresh_bindings()
@@ -435,6 +517,14 @@ class GpuAdvisorApp(App[int]):
         """The results need the width: the side panel steps aside while they are shown."""
         self.main.set_class(event.pane.id == "results-tab", "-results")
 
+    def action_scroll_chat(self, direction: int) -> None:
+        """Page Up / Page Down scroll the transcript while the input keeps the focus."""
+        chat = self.main.query_one("#chat-view", VerticalScroll)
+        if direction < 0:
+            chat.scroll_page_up()
+        else:
+            chat.scroll_page_down()
+
     def action_toggle_panel(self) -> None:
         panel = self.main.query_one(ProfilePanel)
         panel.set_class(not panel.has_class("-hidden"), "-hidden")
@@ -449,7 +539,8 @@ class GpuAdvisorApp(App[int]):
             return
         self.main.query_one("#chat-view", VerticalScroll).remove_children()
         self._shown_rec = None
-        self.forced_locale = self.locale
+        self.call_later(self.main.query_one(ResultsPane).show, None, self.locale)
+        self._start_locale = self.locale
         if self.state_path is not None:
             try:
                 self.state_path.unlink()

@@ -193,6 +193,7 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Ctrl+N", "new"),
     ("Ctrl+P", "palette"),
     ("Ctrl+T", "theme"),
+    ("PgUp, PgDn", "scroll"),
     ("Ctrl+Q", "quit"),
 )
 

@@ -134,25 +134,29 @@ class MemoryBar(Static):
 
     def show(self, terms: list[dict[str, Any]], capacity_bytes: int, total_text: str, capacity_label: str) -> None:
         """`terms`: [{label, value, bytes, colour}] from advisor.report.build_view."""
+        from rich.cells import cell_len
+
         total = sum(term["bytes"] for term in terms)
         scale = max(total, capacity_bytes, 1)
+        width = self.size.width or self.BAR_CELLS + 40
+        bar_cells = max(12, min(self.BAR_CELLS, width - cell_len(total_text) - 3))
         bar = Text()
         used_cells = 0
         for term in terms:
-            cells = round(term["bytes"] / scale * self.BAR_CELLS)
+            cells = round(term["bytes"] / scale * bar_cells)
             if term["bytes"] and not cells:
                 cells = 1
-            cells = min(cells, self.BAR_CELLS - used_cells)
+            cells = min(cells, bar_cells - used_cells)
             bar.append("█" * cells, style=term["colour"])
             used_cells += cells
-        cap_cell = round(capacity_bytes / scale * self.BAR_CELLS)
+        cap_cell = round(capacity_bytes / scale * bar_cells)
         if used_cells < cap_cell:
             bar.append("░" * (cap_cell - used_cells), style="dim")
         bar.append("▏", style="bold")
         bar.append(f" {total_text}")
         legend = Text()
         for term in terms:
-            legend.append("■ ", style=term["colour"])
-            legend.append(f"{term['label']} {term['value']}   ")
+            legend.append("■\u00a0", style=term["colour"])
+            legend.append(f"{term['label']}\u00a0{term['value']}   ")
         legend.append(f"▏{capacity_label}", style="dim")
         self.update(Text("\n").join([bar, legend]))

@@ -77,3 +77,13 @@ def test_error_messages_are_localized_and_name_the_path(tmp_path) -> None:
     assert "/nope/r.md" in err.message("en") and "can't write" in err.message("en")
     assert "无法写入" in err.message("zh-Hans")
     assert "無法寫入" in err.message("zh-Hant")
+
+
+def test_new_report_is_readable_by_others_and_overwrite_keeps_the_mode(tmp_path) -> None:
+    new = report.save_report(make_recommendation("en"), tmp_path / "new.md")
+    assert new.stat().st_mode & 0o777 == 0o644
+    kept = tmp_path / "kept.md"
+    kept.write_text("old", encoding="utf-8")
+    kept.chmod(0o600)
+    report.save_report(make_recommendation("en"), kept)
+    assert kept.stat().st_mode & 0o777 == 0o600

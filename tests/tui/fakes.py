@@ -40,6 +40,8 @@ class FakeConversation:
         conv = cls("zh-Hant", path)
         conv.profile = Profile(language="zh-Hant", task="qlora", model_text="Llama 3 8B")
         conv.resumed = True  # type: ignore[attr-defined]
+        conv.transcript = [{"role": "assistant", "kind": "question", "text": QUESTIONS["zh-Hant"]},
+                           {"role": "user", "text": "用 QLoRA"}]
         return conv
 
     def start(self) -> list[Reply]:

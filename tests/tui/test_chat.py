@@ -169,6 +169,27 @@ async def test_offers_to_resume_an_unfinished_session(tmp_path) -> None:
         assert getattr(app.conversation, "resumed", False)
         assert app.title == "GPU 選購顧問"
         assert "Llama 3 8B" in [i.value for i in app.main.query(ProfileItem)]
+        assert [m.text for m in app.main.query(UserMessage)] == ["用 QLoRA"]  # the transcript is shown again
+
+
+@sync
+async def test_starting_afresh_keeps_the_language_of_the_unfinished_session(tmp_path) -> None:
+    state = tmp_path / "session.json"
+    session.save(state, {"locale": "zh-Hant", "transcript": [{"role": "user", "text": "用 QLoRA"}]})
+    app = create_app(state_path=state, conversation_factory=FakeConversation, resume_factory=FakeConversation.resume)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "未完成的諮詢" in str(app.screen.query_one(".question").render())  # asked in the saved language
+        await pilot.press("escape")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not getattr(app.conversation, "resumed", False)
+        assert app.conversation.locale == "zh-Hant" and app.title == "GPU 選購顧問"
+        assert not app.main.query(UserMessage)
+        await pilot.press("f2")
+        await pilot.pause()
+        assert "還沒有建議結果" in str(app.main.query_one("#results-empty").render())
 
 
 @sync
