@@ -66,7 +66,7 @@ class GpuSpec(Frozen):
     vendor: Literal["nvidia", "amd", "intel"]
     architecture: str = Field(description="volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3, gaudi2, gaudi3.")
     segment: Literal["datacenter", "workstation", "consumer"]
-    memory_gb: float = Field(gt=0, description="Memory as the vendor prints it, decimal GB (1e9 bytes).")
+    memory_gb: float = Field(gt=0, description="Memory as the vendor prints it ('80 GB'); for HBM and GDDR parts this is binary GiB.")
     memory_type: str = Field(description="HBM3, GDDR6X, ...")
     bandwidth_tbps: float = Field(gt=0, description="Memory bandwidth, TB/s (1e12 bytes/s).")
     bf16_tflops: float | None = Field(description="Dense BF16 tensor TFLOPS (FP32 accumulate for GeForce); None if no BF16.")
@@ -88,8 +88,8 @@ class GpuSpec(Frozen):
 
     @property
     def memory_bytes(self) -> int:
-        """Memory in bytes."""
-        return int(round(self.memory_gb * 1e9))
+        """Installed memory in bytes: the vendor's figure read as GiB (gpu-catalogue.md convention 3)."""
+        return int(round(self.memory_gb * 2**30))
 
     @property
     def bandwidth_bytes_per_s(self) -> float:

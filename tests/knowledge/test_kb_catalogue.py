@@ -70,7 +70,7 @@ def test_specs_match_gpu_catalogue_md(gpu_id, mem_gb, bw_tbps, bf16, fp16, fp8, 
 
 def test_h100_sxm_bytes_and_link() -> None:
     g = GPUS["h100-sxm"]
-    assert g.memory_bytes == 80_000_000_000
+    assert g.memory_bytes == 85_899_345_920  # 80 GiB of HBM3: "80 GB" is binary (gpu-catalogue.md convention 3)
     assert g.bandwidth_bytes_per_s == pytest.approx(3.35e12)
     # NVLink 4: 900 GB/s bidirectional = 450 per direction (gpu-catalogue.md §3 [HPCT, ME-net]).
     assert g.nvlink and g.interconnect_gbps == 450

@@ -63,7 +63,7 @@ def test_gpus_json_has_units_in_keys(run_cli) -> None:
     data = json.loads(out)
     assert isinstance(data, list) and len(data) == len(knowledge().gpus)
     h100 = next(g for g in data if g["id"] == "h100-sxm")
-    assert h100["memory_gb"] == 80 and h100["memory_bytes"] == 80_000_000_000
+    assert h100["memory_gb"] == 80 and h100["memory_bytes"] == 85_899_345_920
     assert h100["tdp_w"] == 700 and h100["interconnect_gbps"] == 450 and h100["bandwidth_tbps"] == 3.35
     assert {"low_usd", "high_usd", "date", "source"} <= set(h100["price"])
     assert all("source" in g and g["source"] for g in data)
