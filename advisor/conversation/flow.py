@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from advisor.conversation import questions as Q
 from advisor.conversation import session as S
 from advisor.conversation.numbers import normalize_text
-from advisor.conversation.parsers import extract_detailed, parse_relative
+from advisor.conversation.parsers import extract_detailed, gpu_mentions, parse_relative
 from advisor.i18n import detect_language, normalize_locale, t
 from advisor.models import LOCALES, Locale, Profile, Recommendation
 
@@ -521,8 +521,9 @@ class Conversation:
         if _WHY_ONLY.match(text):
             return self._why()
         ex = extract_detailed(text, self.locale, task=self.profile.task)
-        if _WHY_NOT.search(text) and ex.gpu_mentions:
-            return self._why_not(ex.gpu_mentions[0])
+        named = gpu_mentions(text) if _WHY_NOT.search(text) else []
+        if named:
+            return self._why_not(named[0])
         public = _public(ex.fields)
         relative = parse_relative(text)
         if _WHAT_IF.search(text) and (public or relative or ex.fields.get("_no_deadline")):

@@ -974,6 +974,16 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         ex.fields["owned_gpus"] = [{"gpu": g, "count": n} for g, n in owned.items()]
 
 
+def gpu_mentions(text: str) -> list[str]:
+    """Catalogue ids of the GPUs `text` names, in order, negations included ("why not the 4090?")."""
+    try:
+        w = normalize_text(text)
+        low = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in w)
+        return [alias.ident for alias, _, _ in _scan_aliases(low, _catalogue_index("gpu"))]
+    except Exception:
+        return []
+
+
 # --------------------------------------------------------------------------------------------
 # Relative changes for what-if questions: "budget doubles", "预算翻倍", "deadline halves".
 

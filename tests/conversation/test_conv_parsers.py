@@ -33,6 +33,8 @@ def _check(fields: dict[str, Any], expected: dict[str, Any]) -> None:
     for key, want in expected.items():
         assert key in fields, f"{key} missing from {fields}"
         got = fields[key]
+        if isinstance(want, list) and isinstance(got, tuple):
+            got = list(got)
         if isinstance(want, tuple) and len(want) == 2 and all(isinstance(x, (int, float)) for x in want):
             assert want[0] <= got <= want[1], f"{key}={got} not in {want}"
         elif isinstance(want, float):
