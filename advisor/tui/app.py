@@ -30,7 +30,6 @@ from advisor.tui.widgets import (
     MemoryBar,
     ProfilePanel,
     QuickReplies,
-    Thinking,
     UserMessage,
     UserRow,
 )
@@ -289,6 +288,8 @@ class GpuAdvisorApp(App[int]):
         self._start_locale: Locale | None = lang
         self.main: ChatScreen
         self.busy = False
+        self._spinner: Any = None
+        self._spin_frame = 0
         self._shown_rec: Recommendation | None = None
         self._last_saved: str | None = None
 
@@ -408,17 +409,21 @@ class GpuAdvisorApp(App[int]):
         if conv is not None and getattr(conv, "locale", None) in LOCALES and conv.locale != self.locale:
             self.apply_locale(conv.locale)
         chat = self.main.query_one("#chat-view", VerticalScroll)
+        widgets: list[Any] = []
         for reply in replies:
             kind = getattr(reply, "kind", "text")
-            await chat.mount(AdvisorMessage(getattr(reply, "text", str(reply)), kind, self.locale,
-                                            classes=f"advisor kind-{kind}"))
+            widgets.append(AdvisorMessage(getattr(reply, "text", str(reply)), kind, self.locale,
+                                          classes=f"advisor kind-{kind}"))
             choices = tuple(getattr(reply, "choices", ()) or ())
             if choices:
-                await chat.mount(QuickReplies(choices, classes="quick-replies"))
+                widgets.append(QuickReplies(choices, classes="quick-replies"))
             if kind == "saved":
                 self._last_saved = getattr(reply, "text", "")
-        self._set_busy(False)
-        await self.refresh_side_panels()
+        with self.batch_update():
+            if widgets:
+                await chat.mount_all(widgets)
+            self._set_busy(False)
+            await self.refresh_side_panels()
         chat.scroll_end(animate=False)
         self.main.query_one("#prompt", Input).focus()
 
@@ -436,16 +441,33 @@ class GpuAdvisorApp(App[int]):
             self._shown_rec = rec
             await self.main.query_one(ResultsPane).show(rec, self.locale)
 
+    SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
     def _set_busy(self, busy: bool) -> None:
+        """The busy indicator: a spinner and 'thinking…' in the input's border, and a busy placeholder.
+        (Shown on the input rather than as a new bubble: nothing in the transcript has to move.)"""
         self.busy = busy
-        chat = self.main.query_one("#chat-view", VerticalScroll)
-        for old in chat.query(Thinking):
-            old.remove()
+        prompt = self.main.query_one("#prompt", Input)
+        prompt.placeholder = t("tui.input.busy" if busy else "tui.input.placeholder", self.locale)
+        prompt.set_class(busy, "-busy")
         if busy:
-            chat.mount(Thinking(t("tui.thinking", self.locale), id="thinking"))
-            chat.scroll_end(animate=False)
-        self.main.query_one("#prompt", Input).placeholder = t(
-            "tui.input.busy" if busy else "tui.input.placeholder", self.locale)
+            self._spin_frame = 0
+            self._tick_spinner()
+            if self._spinner is None:
+                self._spinner = self.set_interval(0.1, self._tick_spinner)
+            else:
+                self._spinner.resume()
+        else:
+            if self._spinner is not None:
+                self._spinner.pause()
+            prompt.border_title = None
+
+    def _tick_spinner(self) -> None:
+        if not self.busy:
+            return
+        frame = self.SPINNER[self._spin_frame % len(self.SPINNER)]
+        self._spin_frame += 1
+        self.main.query_one("#prompt", Input).border_title = f"{frame} {t('tui.thinking', self.locale)}"
 
     def _disable_quick_replies(self) -> None:
         for replies in self.main.query(QuickReplies):

@@ -41,20 +41,6 @@ class AdvisorMessage(Markdown):
         self.border_title = t("tui.advisor", locale)
 
 
-class Thinking(Horizontal):
-    """The busy indicator shown while a turn runs in a worker."""
-
-    def __init__(self, label: str, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._label = label
-
-    def compose(self) -> ComposeResult:
-        from textual.widgets import LoadingIndicator
-
-        yield LoadingIndicator()
-        yield Label(self._label)
-
-
 class QuickReplies(Horizontal):
     """Buttons for a choice question; pressing one posts `QuickReplies.Chosen` with the text to send."""
 
@@ -94,13 +80,23 @@ class ProfileItem(ListItem):
     """One collected answer; selecting it asks the app to pre-fill 'change X to'."""
 
     def __init__(self, label: str, value: str, **kwargs: Any) -> None:
-        super().__init__(Label(Text.assemble((label, "bold"), "\n", value)), **kwargs)
+        super().__init__(Label(self._text(label, value)), **kwargs)
         self.label = label
         self.value = value
 
+    @staticmethod
+    def _text(label: str, value: str) -> Text:
+        return Text.assemble((label, "bold"), "\n", value)
+
+    def set(self, label: str, value: str) -> None:
+        """Show another answer in place (cheaper than remounting the item)."""
+        if (label, value) != (self.label, self.value):
+            self.label, self.value = label, value
+            self.query_one(Label).update(self._text(label, value))
+
 
 class ProfilePanel(Vertical):
-    """Side panel: the profile collected so far; rebuilt after every turn."""
+    """Side panel: the profile collected so far; updated in place after every turn."""
 
     class ChangeRequested(Message):
         def __init__(self, label: str) -> None:
@@ -112,14 +108,22 @@ class ProfilePanel(Vertical):
         yield ListView(id="profile-list")
 
     async def show(self, title: str, rows: list[dict[str, Any]], empty: str) -> None:
-        """Replace the items with `rows` ({label, value}); `empty` when there is nothing yet."""
+        """Show `rows` ({label, value}); `empty` when there is nothing yet. Existing items are reused."""
         self.query_one("#profile-title", Label).update(title)
         view = self.query_one("#profile-list", ListView)
-        await view.clear()
-        if not rows:
-            await view.append(ListItem(Label(empty), disabled=True))
-            return
-        await view.extend(ProfileItem(r["label"], r["value"]) for r in rows)
+        items = list(view.query(ProfileItem))
+        if not rows or len(items) != len(view.children):  # the "nothing yet" line is not a ProfileItem
+            await view.clear()
+            items = []
+            if not rows:
+                await view.append(ListItem(Label(empty), disabled=True))
+                return
+        for item, row in zip(items, rows):
+            item.set(row["label"], row["value"])
+        for item in items[len(rows):]:
+            await item.remove()
+        if len(rows) > len(items):
+            await view.extend(ProfileItem(r["label"], r["value"]) for r in rows[len(items):])
 
     def on_list_view_selected(self, event: ListView.Selected) -> None:
         event.stop()
