@@ -142,15 +142,15 @@ def test_image_model_sweep() -> None:
 
 
 def test_sweep_is_fast() -> None:
-    # DESIGN target: >= 100,000 candidate evaluations/s in process (planner docstring); this guard uses
-    # half of it so that a busy 2-core CI machine does not make it flaky.
+    # DESIGN target: >= 100,000 candidate evaluations/s in process (tools/bench.py measures it); this
+    # guard counts CPU time, not wall time, and asks for half, so a busy 2-core machine cannot fail it.
     gpus = [_gpu(f"g{i}", memory_gb=24 + 8 * i) for i in range(30)]
     w = workload_from_profile(Profile(task="finetune", model="llama-3-8b", tokens=200_000_000), KB)
     sweep(w, gpus)
-    start, n = time.perf_counter(), 0
-    while time.perf_counter() - start < 0.5:
+    start, n = time.process_time(), 0
+    while time.process_time() - start < 0.5:
         n += len(sweep(w, gpus))
-    assert n / (time.perf_counter() - start) > 50_000
+    assert n / (time.process_time() - start) > 50_000
 
 
 def test_what_if_copies_do_not_share_the_cache() -> None:
