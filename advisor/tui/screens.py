@@ -166,10 +166,13 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="help-dialog"):
-            with VerticalScroll():
+            with VerticalScroll(id="help-scroll"):
                 yield Markdown(help_markdown(self.locale), id="help-text")
             with Horizontal(classes="buttons"):
                 yield Button(t("tui.help.close", self.locale), id="close", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-scroll").focus()  # arrows and Page Up/Down scroll the help at once
 
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:
@@ -178,7 +181,7 @@ class HelpScreen(ModalScreen[None]):
 
 HELP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("/save PATH", "save"),
-    ("/lang en | zh-Hans | zh-Hant", "lang"),
+    ("/lang en / zh-Hans / zh-Hant", "lang"),
     ("/back", "back"),
     ("/reset", "reset"),
     ("/why", "why"),
@@ -199,12 +202,10 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
 
 
 def help_markdown(locale: Locale) -> str:
-    """The help text: how to answer, the slash commands, the key bindings."""
+    """The help text: how to answer, the slash commands, the key bindings (lists: they fit 80 columns)."""
     lines = [f"## {t('tui.help.title', locale)}", "", t("tui.help.intro", locale), "",
-             f"### {t('tui.help.commands', locale)}", "",
-             f"| {t('tui.help.col.command', locale)} | {t('tui.help.col.what', locale)} |", "|---|---|"]
-    lines += [f"| `{cmd}` | {t(f'tui.help.cmd.{key}', locale)} |" for cmd, key in HELP_COMMANDS]
-    lines += ["", f"### {t('tui.help.keys', locale)}", "",
-              f"| {t('tui.help.col.key', locale)} | {t('tui.help.col.what', locale)} |", "|---|---|"]
-    lines += [f"| {keys} | {t(f'tui.binding.{key}', locale)} |" for keys, key in HELP_KEYS]
+             f"### {t('tui.help.commands', locale)}", ""]
+    lines += [f"- `{cmd}` — {t(f'tui.help.cmd.{key}', locale)}" for cmd, key in HELP_COMMANDS]
+    lines += ["", f"### {t('tui.help.keys', locale)}", ""]
+    lines += [f"- **{keys}** — {t(f'tui.binding.{key}', locale)}" for keys, key in HELP_KEYS]
     return "\n".join(lines) + "\n"
