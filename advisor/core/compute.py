@@ -363,20 +363,34 @@ def decode_step_seconds(
     Compute-bound floor: 2·N_active·batch / (tp x peak x 0.68). TP adds two all-reduces per layer
     (latency-bound at decode sizes).
     """
-    share = 1.0
-    if shape.experts and shape.params:
-        active = shape.active_params / shape.params
-        coverage = min(1.0, batch * max(1, shape.experts_per_token) / shape.experts)
-        share = active + (1.0 - active) * coverage
-    bytes_read = weights_bytes * share + kv_bytes_per_token * context * batch
-    mem_s = bytes_read / (tp * gpu.bandwidth_tbps * 1e12 * DECODE_BANDWIDTH_EFFICIENCY)
-    compute_s = 2.0 * shape.active_params * batch / (tp * peak_flops(gpu, "bf16") * PREFILL_FLOPS_EFFICIENCY)
-    comm_s = 0.0
+    k = decode_constants(shape, gpu, weights_bytes=weights_bytes, kv_bytes_per_token=kv_bytes_per_token, tp=tp)
+    return decode_step_from(k, context, batch)
+
+
+def decode_constants(shape: Shape, gpu, *, weights_bytes: float, kv_bytes_per_token: float, tp: int = 1) -> tuple:
+    """Everything in `decode_step_seconds` that does not depend on context and batch (the planner reuses it)."""
+    active = shape.active_params / shape.params if (shape.experts and shape.params) else 1.0
+    experts_share = (max(1, shape.experts_per_token) / shape.experts) if shape.experts else 0.0
+    mem_rate = tp * gpu.bandwidth_tbps * 1e12 * DECODE_BANDWIDTH_EFFICIENCY
+    compute_per_seq = 2.0 * shape.active_params / (tp * peak_flops(gpu, "bf16") * PREFILL_FLOPS_EFFICIENCY)
+    comm_fixed = comm_per_seq = 0.0
     if tp > 1 and shape.is_transformer:
-        per_allreduce = COLLECTIVE_LATENCY_S + 2.0 * batch * shape.hidden * 2 * (tp - 1) / tp / (
+        comm_fixed = 2 * shape.layers * COLLECTIVE_LATENCY_S
+        comm_per_seq = 2 * shape.layers * 2.0 * shape.hidden * 2 * (tp - 1) / tp / (
             interconnect_bytes_per_s(gpu) * LINK_EFFICIENCY)
-        comm_s = 2 * shape.layers * per_allreduce
-    return max(mem_s, compute_s) + comm_s
+    return (weights_bytes, active, experts_share, kv_bytes_per_token, mem_rate, compute_per_seq, comm_fixed,
+            comm_per_seq)
+
+
+def decode_step_from(k: tuple, context: int, batch: int) -> float:
+    """Seconds of one decode step from `decode_constants`."""
+    weights, active, experts_share, kv_tok, mem_rate, compute_per_seq, comm_fixed, comm_per_seq = k
+    if active < 1.0:
+        coverage = batch * experts_share if batch * experts_share < 1.0 else 1.0
+        weights = weights * (active + (1.0 - active) * coverage)
+    mem_s = (weights + kv_tok * context * batch) / mem_rate
+    compute_s = compute_per_seq * batch
+    return (mem_s if mem_s > compute_s else compute_s) + comm_fixed + comm_per_seq * batch
 
 
 def prefill_seconds(shape: Shape, gpu, *, tokens: int, tp: int = 1, precision: str = "bf16") -> float:

@@ -18,6 +18,7 @@ at the end with defaults.
 
 from __future__ import annotations
 
+import gc
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -323,9 +324,17 @@ def sweep(workload: Workload, gpus: Iterable) -> list[CandidateMetrics]:
     (then one more), up to `workload.max_gpus`.
     """
     gpus = list(gpus)
-    if workload.is_training:
-        return _sweep_training(workload, gpus)
-    return _sweep_inference(workload, gpus)
+    # The loop allocates thousands of small acyclic objects; the cyclic collector has nothing to find
+    # in them and would otherwise run every 700 allocations. Paused for the loop only.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        if workload.is_training:
+            return _sweep_training(workload, gpus)
+        return _sweep_inference(workload, gpus)
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, ckpt: str):
@@ -464,6 +473,36 @@ def _inference_tp(w: Workload, tp: int) -> tuple:
     return hit
 
 
+def _inference_options(w: Workload, gpu, cap: int, wbytes: float) -> list[tuple]:
+    """Per tp degree that fits the node: memory constants, most sequences per replica, time to first
+    token and decode constants, for one GPU model (cached per workload)."""
+    key = ("opts", id(gpu))
+    hit = w._cache.get(key)
+    if hit is not None and hit[0] is gpu:
+        return hit[1]
+    shape = w.shape
+    m = memory.ALLOCATOR_MARGIN
+    options = []
+    for tp in (1, 2, 4, 8):
+        if tp > max(1, gpu.max_per_node) or (shape.is_transformer and tp > shape.heads):
+            continue
+        base, kv_seq, kv_tok, fixed = _inference_tp(w, tp)
+        room = cap - fixed
+        per_seq = kv_seq * (1 + m)
+        if room <= 0:
+            max_seq = 0
+        elif per_seq <= 0:
+            max_seq = w.concurrency
+        else:
+            max_seq = int(room // per_seq)
+        ttft = (compute.prefill_seconds(shape, gpu, tokens=w.context_tokens, tp=tp)
+                if max_seq and shape.is_transformer else None)
+        dk = compute.decode_constants(shape, gpu, weights_bytes=wbytes, kv_bytes_per_token=kv_tok, tp=tp)
+        options.append((tp, base, kv_seq, kv_tok, fixed, max_seq, ttft, dk))
+    w._cache[key] = (gpu, options)
+    return options
+
+
 def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
     out: list[CandidateMetrics] = []
     shape = w.shape
@@ -471,25 +510,11 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
     m = memory.ALLOCATOR_MARGIN
     wbytes = memory.weight_bytes(shape.params, w.weights_dtype)
     hours = 24.0 * SERVING_DAYS
+    context = w.context_tokens
+    decode = compute.decode_step_from
     for gpu in gpus:
         cap = _gpu_consts(w, gpu)["serve_cap"]
-        per_node = max(1, gpu.max_per_node)
-        options = []
-        for tp in (1, 2, 4, 8):
-            if tp > per_node or (shape.is_transformer and tp > shape.heads):
-                continue
-            base, kv_seq, kv_tok, fixed = _inference_tp(w, tp)
-            room = cap - fixed
-            per_seq = kv_seq * (1 + m)
-            if room <= 0:
-                max_seq = 0
-            elif per_seq <= 0:
-                max_seq = conc
-            else:
-                max_seq = int(room // per_seq)
-            ttft = (compute.prefill_seconds(shape, gpu, tokens=w.context_tokens, tp=tp)
-                    if max_seq and shape.is_transformer else None)
-            options.append((tp, base, kv_seq, kv_tok, fixed, max_seq, ttft))
+        options = _inference_options(w, gpu, cap, wbytes)
         served_at = 0
         count = 1
         while count <= w.max_gpus and not (served_at and count > 2 * served_at):
@@ -501,21 +526,24 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
                 rate_mid, rent_mid, rent_lo, rent_hi = rate.mid, rate.mid * hours, rate.low * hours, rate.high * hours
             else:
                 rate_mid = rent_mid = rent_lo = rent_hi = None
-            for tp, base, kv_seq, kv_tok, fixed, max_seq, ttft in options:
+            for tp, base, kv_seq, kv_tok, fixed, max_seq, ttft, dk in options:
                 if tp > count:
                     continue
                 replicas = count // tp
                 batch = -(-conc // replicas)  # sequences per replica
-                kv_b = kv_seq * batch
-                terms = MemoryTerms(int(base.weights), 0, 0, 0, int(kv_b), int(fixed - base.weights + m * kv_b))
+                key = ("terms", tp, batch)
+                terms = w._cache.get(key)
+                if terms is None:
+                    kv_b = kv_seq * batch
+                    terms = w._cache[key] = MemoryTerms(int(base.weights), 0, 0, 0, int(kv_b),
+                                                        int(fixed - base.weights + m * kv_b))
                 total = terms.total
                 fits = total <= cap
                 if not shape.generates:
                     tps = None  # encoders, ViTs, CNNs: no token-by-token decode
                 elif max_seq > 0:
                     eff_batch = batch if batch < max_seq else max_seq
-                    step = compute.decode_step_seconds(shape, gpu, weights_bytes=wbytes, context=w.context_tokens,
-                                                       batch=eff_batch, kv_bytes_per_token=kv_tok, tp=tp)
+                    step = decode(dk, context, eff_batch)
                     tps = replicas * eff_batch / step
                 else:
                     tps = 0.0
