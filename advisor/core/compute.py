@@ -51,15 +51,18 @@ GC §2a; MI325X 60.4 % is not separable by architecture, so cdna3 takes MI300X's
 _MAMF_REFERENCE = MAMF_EFFICIENCY["hopper"]
 _MAMF_DEFAULT = 0.80  # architectures without a published MAMF figure (volta, turing, ada, cdna2): as Hopper
 
-MFU_SINGLE_NODE = (0.30, 0.42, 0.52)
-"""Model-FLOPs utilisation (low, expected, high) of a well-tuned run on Hopper inside one node.
-Llama 3 405B: 38-43 % on H100 (arXiv:2407.21783 Table 4); implied 6ND MFU of LLaMA/Llama 2 on A100
-0.39-0.48 (NA GT-26); Megatron with SP + selective recompute 41.5-56.3 % (GT-07). Other families are
-scaled by their MAMF/peak ratio relative to Hopper (A100 -> 0.45 expected, MI300X -> 0.27)."""
+MFU_SINGLE_NODE = (0.30, 0.42, 0.55)
+"""Model-FLOPs utilisation (low, expected, high) of a well-tuned run on Hopper. Llama 3 405B: 38-43 %
+on H100 (arXiv:2407.21783 Table 4); implied 6ND MFU of LLaMA/Llama 2 on A100 0.39-0.48 (NA GT-26);
+Megatron with SP + selective recompute 41.5-56.3 % and GPT-175B with FSDP 55-60 % on A100 (GT-07, NA
+§1.6); MT-NLG 30 %, Gopher 32.5 % at the low end. Other families are scaled by their MAMF/peak ratio
+relative to Hopper (A100: 0.33 / 0.45 / 0.60; MI300X: 0.19 / 0.27 / 0.35)."""
 
 MFU_SCALE_PER_DOUBLING = 0.01
-"""MFU lost per doubling of nodes beyond one, floored at 0.9x: Llama 3 measured 43 % on 8K GPUs and
-41 % on 16K (arXiv:2407.21783 Table 4) — a couple of points per doubling at the largest scale."""
+MFU_SCALE_FREE_NODES = 32
+"""MFU lost per doubling of nodes beyond 32 (256 GPUs), floored at 0.9x: Llama 3 measured 43 % on 8K GPUs
+and 41 % on 16K (arXiv:2407.21783 Table 4) — a point or two per doubling at the largest scale, while the
+LLaMA/Llama 2 runs on 2,048 A100s still implied 0.39-0.48."""
 
 NETWORK_BYTES_PER_S_PER_GPU_NVLINK_NODE = 50e9
 """Inter-node bandwidth per GPU in an NVLink (HGX/DGX-class) server: one 400 Gb/s InfiniBand/RoCE port
@@ -83,8 +86,8 @@ def mamf_efficiency(architecture: str) -> float:
 def mfu_range(architecture: str, nodes: int = 1) -> tuple[float, float, float]:
     """(low, expected, high) MFU for a GPU family at a node count (see MFU_SINGLE_NODE)."""
     scale = mamf_efficiency(architecture) / _MAMF_REFERENCE
-    if nodes > 1:
-        scale *= max(0.9, 1.0 - MFU_SCALE_PER_DOUBLING * math.log2(nodes))
+    if nodes > MFU_SCALE_FREE_NODES:
+        scale *= max(0.9, 1.0 - MFU_SCALE_PER_DOUBLING * math.log2(nodes / MFU_SCALE_FREE_NODES))
     lo, mid, hi = MFU_SINGLE_NODE
     return (lo * scale, mid * scale, min(0.75, hi * scale))
 

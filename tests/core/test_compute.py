@@ -137,3 +137,31 @@ def test_fp8_uses_the_fp8_rate_where_there_is_one() -> None:
     h100 = _gpu(architecture="hopper", bf16_tflops=989, fp16_tflops=989, fp8_tflops=1979)
     assert compute.peak_flops(h100, "fp8-mixed") == 1979e12
     assert compute.peak_flops(_gpu(), "fp8-mixed") == 312e12  # A100: no FP8 hardware
+
+
+# Published GPU-hours (numeric-anchors.md GT-22 / GT-26): LLaMA (arXiv:2302.13971 Table 15) and Llama 2
+# (arXiv:2307.09288) on A100-80GB. Predicted from our MFU priors, not from the runs' throughput, with a
+# Megatron-style layout (TP 8 inside a node, data parallel across 256 nodes).
+def _llama(layers, hidden, heads, kv, ffn, params) -> Shape:
+    return Shape(kind="decoder", params=params, active_params=params, layers=layers, hidden=hidden, heads=heads,
+                 kv_heads=kv, head_dim=hidden // heads, ffn=ffn, vocab=32000, embedding_params=32000 * hidden)
+
+
+PUBLISHED_GPU_HOURS = [
+    ("LLaMA-7B", _llama(32, 4096, 32, 32, 11008, 6_738_415_616), 1.0e12, 2048, 82_432),
+    ("LLaMA-13B", _llama(40, 5120, 40, 40, 13824, 13_015_864_320), 1.0e12, 2048, 135_168),
+    ("LLaMA-33B", _llama(60, 6656, 52, 52, 17920, 32_528_943_616), 1.4e12, 2048, 530_432),
+    ("LLaMA-65B", _llama(80, 8192, 64, 64, 22016, 65_285_660_672), 1.4e12, 2048, 1_022_362),
+    ("Llama-2-7B", _llama(32, 4096, 32, 32, 11008, 6_738_415_616), 2.0e12, 4096, 184_320),
+    ("Llama-2-70B", _llama(80, 8192, 64, 8, 28672, 68_976_648_192), 2.0e12, 4096, 1_720_320),
+]
+
+
+@pytest.mark.parametrize(("name", "shape", "tokens", "seq", "gpu_hours"), PUBLISHED_GPU_HOURS,
+                         ids=[c[0] for c in PUBLISHED_GPU_HOURS])
+def test_published_gpu_hours_inside_our_range(name, shape, tokens, seq, gpu_hours) -> None:
+    a100 = _gpu(id="a100-80gb-sxm", memory_gb=80, bandwidth_tbps=2.039)
+    t = compute.training_time(shape, a100, tokens=tokens, seq=seq, count=2048, task="pretrain", tp=8, zero_stage=1)
+    low, mid, high = (s * 2048 / 3600 for s in (t.low_s, t.expected_s, t.high_s))
+    assert low < gpu_hours < high
+    assert mid == pytest.approx(gpu_hours, rel=0.3)
