@@ -29,6 +29,13 @@ class InputError(Exception):
 
 def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> None:
     """The flags of DESIGN.md. Values are validated in `run` so that every mistake gets one clear line."""
+    def one_line_error(message: str) -> None:  # argparse prints usage + message; one clear line instead
+        if "expected one argument" in message:
+            message += " (a value that starts with '-' is written --flag=VALUE, and sizes must be positive)"
+        print(f"gpu-advisor {name}: {message}; see `gpu-advisor {name} --help`", file=sys.stderr)
+        raise SystemExit(2)
+
+    parser.error = one_line_error  # type: ignore[method-assign]
     parser.epilog = (
         "Sizes accept suffixes: 7B, 500M, 1.5T; lengths 8k = 8,192 tokens. Memory is printed in GB (10^9 bytes) and GiB (2^30 bytes); "
         "--json gives bytes."
@@ -79,6 +86,8 @@ def parse_size(text: str | None, flag: str, *, integer: bool = True, minimum: fl
         return None
     cleaned = str(text).replace(",", "").replace("_", "")
     match = _NUMBER.match(cleaned)
+    if not match and _NUMBER.match(cleaned.strip().lstrip("-")):
+        raise InputError(f"{flag} must be positive, got {text!r}")
     if not match:
         raise InputError(f"{flag} expects a number such as 7B, 500M or 4096, got {text!r}")
     suffix = match.group(2).lower()

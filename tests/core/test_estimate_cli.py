@@ -156,3 +156,14 @@ def test_gpus_needed_for_the_concurrency(capsys) -> None:
 def test_tp_must_divide_heads(capsys) -> None:
     code, _, err = _run(["--model", "llama-3-8b", "--gpus", "3", "--tp", "3"], capsys)
     assert code == 2 and "attention heads" in err
+
+
+def test_through_the_real_cli() -> None:
+    proc = subprocess.run([sys.executable, "-m", "advisor.cli", "estimate", "--model", "llama-3-8b", "--task", "lora",
+                           "--gpu", "rtx-4090", "--json"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    r = json.loads(proc.stdout)
+    assert {"params", "trainable_params", "memory_per_gpu", "fits"} <= set(r)
+    bad = subprocess.run([sys.executable, "-m", "advisor.cli", "estimate", "--params", "-7B"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
