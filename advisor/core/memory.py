@@ -393,7 +393,8 @@ def activation_bytes(
     while the loss runs, the 16-bit logits and the fp32 copy are also alive (transient e·V + 4·V).
     Megatron: output layer + cross-entropy `4·s·b·h·(1 + V/h)` bytes (Megatron
     `theoretical_memory_usage.py`), vocabulary-parallel across TP ranks.
-    Full recompute keeps each layer's input; the backward pass then rebuilds one layer at a time
+    fp8 training (Transformer Engine) keeps some inputs in 8 bits; we count them at 16 bits (an upper
+    bound). Full recompute keeps each layer's input; the backward pass then rebuilds one layer at a time
     (transient: one layer's activations). `lora_input_bytes_per_token` adds what LoRA adapters save
     per layer (see `lora_activation_bytes_per_token`).
     Non-LLM models (cnn, diffusion, and ViTs with a measured figure): `activation_bytes_per_sample`
@@ -619,10 +620,13 @@ def training_memory(
     if attention not in ATTENTION:
         raise ValueError(f"unknown attention {attention!r}; choose among {', '.join(ATTENTION)}")
     dp = count // (tp * pp)
-    stage = ZERO_STAGE.get(strategy, 1 if (tp > 1 or pp > 1) and dp > 1 else 0)
-    if strategy not in ZERO_STAGE and (tp > 1 or pp > 1):
-        stage = 1 if dp > 1 else 0  # Megatron distributed optimizer
     megatron = tp > 1 or pp > 1
+    if strategy in ZERO_STAGE:
+        stage = ZERO_STAGE[strategy]
+    elif strategy == "megatron":
+        stage = 1 if dp > 1 else 0  # Megatron's distributed optimizer shards optimizer state over dp
+    else:
+        raise ValueError(f"unknown strategy {strategy!r}; choose among {', '.join(STRATEGIES)}")
     if sp is None:
         sp = tp > 1
     state = state_bytes_per_param(precision, optimizer, fp32_grads=fp32_grads)
@@ -669,7 +673,7 @@ def training_memory(
             g = 0.0
             o = 0.0
     gathered = 0.0
-    if stage >= 3 and dp > 1:
+    if stage >= 3 and (dp > 1 or offload):
         gathered = 4.0 * shape.largest_layer_params / tp  # DeepSpeed estimate_zero3: 4 x largest layer
 
     # Activations
