@@ -473,6 +473,8 @@ def _remedies(profile: Profile, w: planner.Workload, metrics: list[planner.Candi
         now = _min_count(metrics, ref.id)
         lora_w = _variant(profile, kb, task="lora")
         if lora_w is not None:
+            if now is not None:  # only fewer GPUs than the full fine-tune needs are worth reporting
+                lora_w = dataclasses.replace(lora_w, max_gpus=max(1, now // 2))
             lora_n = _min_count(planner.sweep(lora_w, [ref]), ref.id)
             if lora_n is not None and (now is None or lora_n < now):
                 out.update(alt_lora_available=True, alt_lora_gpus=lora_n, alt_lora_gpu_name=ref.name)
@@ -483,6 +485,7 @@ def _remedies(profile: Profile, w: planner.Workload, metrics: list[planner.Candi
         if cards and not single_24:
             q_w = _variant(profile, kb, task="qlora")
             if q_w is not None:
+                q_w = dataclasses.replace(q_w, max_gpus=1)  # the remedy is "one 24 GB card"
                 q_metrics = [m for m in planner.sweep(q_w, cards) if m.count == 1 and m.fits]
                 for card in cards:
                     if any(m.gpu_id == card.id for m in q_metrics):
@@ -491,7 +494,7 @@ def _remedies(profile: Profile, w: planner.Workload, metrics: list[planner.Candi
     if w.task == "inference" and ref is not None and w.weights_dtype in ("bf16", "fp16"):
         now = _min_count(metrics, ref.id)
         quant_w = dataclasses.replace(w, weights_dtype="int4")  # a fresh Workload: its memo cache starts empty
-        quant_n = _min_count(planner.sweep(quant_w, [ref]), ref.id)
+        quant_n = _min_count(planner.sweep(quant_w, [ref]), ref.id) if now is not None and now > 1 else None
         if now is not None and quant_n is not None and quant_n < now:
             out.update(alt_quant_available=True, alt_quant_gpus=quant_n, alt_quant_gpus_now=now,
                        alt_quant_gpu_name=ref.name)
