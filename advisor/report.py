@@ -442,8 +442,12 @@ def _sorted_findings(findings: Iterable[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: _SEVERITY_ORDER.get(f.severity, 9))
 
 
-def _candidate_view(rank: int, c: Candidate, locale: Locale, written_in: Locale) -> dict[str, Any]:
+def _candidate_view(rank: int, c: Candidate, locale: Locale, written_in: Locale, serving: bool = False) -> dict[str, Any]:
+    """One candidate as finished strings. `serving`: show throughput where training shows time, and
+    money per 30 days of rent (what `advisor.recommend` computes for inference)."""
     mem = c.memory_per_gpu
+    time_text = (_t("report.unit.tokens_per_s", locale, n=f"{c.tokens_per_s:,.0f}") if c.tokens_per_s
+                 else fmt_hours(c.time_hours, locale))
     headroom = c.capacity_bytes - mem.total
     terms = [
         {"key": k, "label": _t(f"report.memory.{k}", locale), "bytes": getattr(mem, k),
@@ -475,8 +479,9 @@ def _candidate_view(rank: int, c: Candidate, locale: Locale, written_in: Locale)
                           capacity=fmt_gib(c.capacity_bytes)) + paren(fits_text, locale),
         "headroom": fmt_gib(headroom),
         "terms": terms,
-        "time": fmt_hours_range(c.time_hours_low, c.time_hours, c.time_hours_high, locale),
-        "time_short": fmt_hours(c.time_hours, locale),
+        "time": time_text if serving else fmt_hours_range(c.time_hours_low, c.time_hours, c.time_hours_high, locale),
+        "time_short": time_text if serving else fmt_hours(c.time_hours, locale),
+        "cost_label": _t("report.col.cost_month" if serving and c.acquisition == "rent" else "report.col.cost", locale),
         "has_time": c.time_hours is not None,
         "tokens_per_s": f"{c.tokens_per_s:,.0f}" if c.tokens_per_s else None,
         "power": fmt_power(c.power_w),
@@ -560,7 +565,8 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
     locale = _locale(rec, locale)
     written_in = rec.profile.language
     top = rec.recommendations[:REPORT_TOP]
-    cands = [_candidate_view(i + 1, c, locale, written_in) for i, c in enumerate(top)]
+    serving = rec.profile.task == "inference"
+    cands = [_candidate_view(i + 1, c, locale, written_in, serving) for i, c in enumerate(top)]
     all_cites: dict[str, str] = {}
     for f in _all_findings(rec):
         for cite in citation_titles(f.cites, locale):
@@ -585,6 +591,8 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
         "legend": [{"label": _t(f"report.memory.{k}", locale), "colour": TERM_COLOURS[k]} for k in MEMORY_TERMS],
         "schema_version": rec.schema_version,
         "list_sep": "; " if locale == "en" else "；",
+        "time_header": _t("report.col.throughput" if serving else "report.col.time", locale),
+        "rent_header": _t("report.col.rent_month" if serving else "report.col.rent", locale),
     }
 
 

@@ -181,7 +181,8 @@ class ResultsPane(Vertical):
         table.display = bool(view["candidates"])
         # Most telling first, so that a narrow terminal still shows memory, fit, time and money.
         cols = ["#", "configuration", "memory_per_gpu", "fits", "time", "buy", "rent", "power", "strategy"]
-        table.add_columns(*("#" if c == "#" else t(f"report.col.{c}", locale) for c in cols))
+        headers = {"#": "#", "time": view["time_header"], "rent": view["rent_header"]}
+        table.add_columns(*(headers.get(c) or t(f"report.col.{c}", locale) for c in cols))
         for c in view["candidates"]:
             table.add_row(str(c["rank"]), c["short_title"], c["memory_short"], c["fits_short"], c["time_short"],
                           c["buy"], c["rent"], c["power"], c["strategy"], key=str(c["rank"]))
@@ -223,9 +224,9 @@ def _details_markdown(c: dict[str, Any] | None, view: dict[str, Any], locale: Lo
     lines: list[str] = []
     if c is not None:
         lines += [f"### {t('report.reasons', locale)} — {c['rank']}. {c['title']}", ""]
-        lines += [f"- {t('report.col.time', locale)}{sep}{c['time']}",
+        lines += [f"- {view['time_header']}{sep}{c['time']}",
                   f"- {t('report.col.power', locale)}{sep}{c['power_text']}",
-                  f"- {t('report.col.cost', locale)}{sep}{c['cost']} · {t('report.col.acquisition', locale)}{sep}"
+                  f"- {c['cost_label']}{sep}{c['cost']} · {t('report.col.acquisition', locale)}{sep}"
                   f"{c['acquisition']}"]
         lines += [f"- **{f['severity_label']}**{sep}{f['text']}{_cite_text(f, locale)}" for f in c["findings"]]
         lines.append("")

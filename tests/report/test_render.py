@@ -151,3 +151,39 @@ def test_a_dumped_recommendation_validates_again() -> None:
     again = Recommendation.model_validate(json.loads(json.dumps(rec.model_dump(mode="json"))))
     assert again == rec
     assert again.recommendations[0].memory_per_gpu.total == H100_TOTAL_BYTES
+
+
+def _serving_recommendation(language: str):
+    """Serving: no run time; throughput and 30 days of rent instead (advisor.recommend's convention)."""
+    rec = make_recommendation(language)
+    profile = rec.profile.model_copy(update={"task": "inference", "concurrency": 32, "context_tokens": 8192})
+    served = rec.recommendations[0].model_copy(update={
+        "time_hours": None, "time_hours_low": None, "time_hours_high": None, "tokens_per_s": 1066.4,
+        "cost_usd": 4970.0, "rent_usd": 4970.0})
+    return rec.model_copy(update={"profile": profile, "recommendations": (served,)})
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [("en", ["Throughput", "1,066 tokens/s", "Cost (30 days)", "Rent (30 days)"]),
+     ("zh-Hans", ["吞吐量", "1,066 token/秒", "费用（30 天）"]),
+     ("zh-Hant", ["吞吐量", "1,066 token/秒", "費用（30 天）"])],
+)
+def test_serving_shows_throughput_and_monthly_rent(locale: str, words: list[str]) -> None:
+    rec = _serving_recommendation(locale)
+    md = report.render(rec, "md")
+    for word in words:
+        assert word in md, word
+    assert "—" not in md.split("## ")[2].split("\n")[4]  # the table row shows a throughput, not a dash
+    html = report.render(rec, "html")
+    assert html.count("<svg") == 1  # memory bars; no cost/time scatter without times
+    assert "1,066" in report.render(rec, "chat")
+
+
+@pytest.mark.parametrize("fmt", ["md", "html", "chat"])
+def test_no_candidate_at_all_still_reports_why(fmt: str) -> None:
+    rec = make_recommendation("zh-Hant").model_copy(update={"recommendations": ()})
+    text = report.render(rec, fmt)
+    assert "目錄中沒有符合這些需求的配置" in text
+    assert "NVIDIA T4" in text  # the rejected option and its reason
+    assert "每張卡需要 24.3 GiB" in text
