@@ -325,8 +325,13 @@ def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, Any]]:
 
     p = profile
     add("task", _t(f"report.task.{p.task}", locale) if p.task else None)
-    if p.model_text or p.model:
-        add("model", p.model_text or p.model, user=True)
+    if p.model_text:
+        add("model", p.model_text, user=True)
+    elif p.model:
+        from advisor.knowledge import knowledge
+
+        spec = knowledge().models.get(p.model)
+        add("model", spec.name if spec else p.model, user=spec is None)
     add("params", fmt_count(p.params, locale) if p.params else None)
     if p.active_params and p.active_params != p.params:
         add("active_params", fmt_count(p.active_params, locale))
