@@ -733,7 +733,9 @@ def recommend(profile: Profile, locale: Locale | None = None, kb: KnowledgeBase 
             owned_losers.setdefault(o.gpu.id, o)
         elif o.gpu.id not in shown_gpus:
             best_loser.setdefault(o.gpu.id, o)
-    rejected = list(owned_losers.values()) + sorted(best_loser.values(), key=lambda o: (o.gpu.memory_gb, o.gpu.id))
+    # The user's own cards first, then the most capable cards: "why not the H100?" is the question people ask.
+    rejected = list(owned_losers.values()) + sorted(
+        best_loser.values(), key=lambda o: (-(o.gpu.bf16_tflops or o.gpu.fp16_tflops), -o.gpu.memory_gb, o.gpu.id))
 
     return Recommendation(
         profile=profile,
