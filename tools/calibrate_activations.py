@@ -4,8 +4,11 @@ Why this exists: DESIGN.md defines `activations` as the bytes one training step'
 the backward pass in the reference implementation (transformers, sdpa attention, LM head logits and
 loss included). The estimator derives that op by op (`layer_activation_bytes_per_token_hf`); this
 tool measures it on small, architecture-faithful models so the derivation is checked rather than
-trusted. Dev-only: it needs torch and transformers (random initialisation from a config, nothing is
+trusted. Dev-only: it needs torch, transformers and peft (random initialisation from a config, nothing is
 downloaded) and is never imported by the advisor.
+
+LoRA rows wrap the same models with PEFT adapters (`get_peft_model`, dropout 0), with and without
+autocast, to check the frozen-base accounting.
 
 How: `torch.autograd.graph.saved_tensors_hooks` sees every tensor autograd saves during the forward
 pass (loss included). Tensors are de-duplicated by storage (one tensor saved by q, k and v
@@ -44,6 +47,20 @@ SHAPES = [
 ]
 
 
+# LoRA (PEFT, dropout 0): (role, family, hidden, layers, heads, kv, ffn, vocab, batch, seq, attention, checkpointing,
+# rank, targets, autocast). autocast=True is Trainer(bf16=True) on a bf16 model; False is plain bf16 training.
+LORA_SHAPES = [
+    ("calibrate", "llama", 256, 2, 8, 2, 688, 1000, 2, 128, "sdpa", "none", 8, "q,v,down", False),
+    ("calibrate", "llama", 256, 2, 8, 2, 688, 1000, 2, 128, "sdpa", "none", 8, "q,v,down", True),
+    ("check", "llama", 512, 3, 8, 4, 1376, 32000, 1, 512, "sdpa", "none", 16, "q,k,v,o,gate,up,down", True),
+    ("check", "mistral", 384, 4, 6, 2, 1024, 8000, 2, 256, "sdpa", "none", 32, "q,k,v,o,gate,up,down", False),
+    ("check", "qwen2", 448, 3, 7, 1, 1216, 20000, 1, 640, "sdpa", "none", 8, "q,v", True),
+    ("check", "llama", 320, 3, 5, 5, 864, 12000, 2, 200, "eager", "none", 16, "o,gate,up", True),
+    ("check", "llama", 512, 4, 8, 2, 1376, 32000, 2, 256, "sdpa", "full", 16, "q,k,v,o,gate,up,down", True),
+    ("check", "llama", 384, 3, 6, 2, 1024, 16000, 2, 256, "sdpa", "none", 8, "down", True),
+]
+
+
 def build(family: str, h: int, layers: int, heads: int, kv: int, ffn: int, vocab: int, attention: str):
     import torch
     import transformers
@@ -61,11 +78,23 @@ def build(family: str, h: int, layers: int, heads: int, kv: int, ffn: int, vocab
     return model
 
 
-def measure(model, batch: int, seq: int, checkpointing: str) -> tuple[int, list[tuple[str, tuple, str]]]:
+def add_lora(model, rank: int, targets: str):
+    from peft import LoraConfig, get_peft_model
+
+    modules = [f"{t.strip()}_proj" for t in targets.split(",")]
+    return get_peft_model(model, LoraConfig(r=rank, lora_alpha=2 * rank, target_modules=modules, lora_dropout=0.0))
+
+
+def measure(model, batch: int, seq: int, checkpointing: str, autocast: bool = False,
+            ) -> tuple[int, list[tuple[str, tuple, str]]]:
+    import contextlib
+
     import torch
 
     if checkpointing == "full":
         model.gradient_checkpointing_enable()
+        if hasattr(model, "enable_input_require_grads"):
+            model.enable_input_require_grads()  # what PEFT + Trainer do so that checkpointed LoRA gets gradients
     params = {p.untyped_storage().data_ptr() for p in model.parameters()}
     seen: dict[int, int] = {}
     shapes: list[tuple[str, tuple, str]] = []
@@ -83,10 +112,20 @@ def measure(model, batch: int, seq: int, checkpointing: str) -> tuple[int, list[
         return t
 
     ids = torch.randint(0, model.config.vocab_size, (batch, seq))
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+    cast = torch.autocast("cpu", dtype=torch.bfloat16) if autocast else contextlib.nullcontext()
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t), cast:
         out = model(input_ids=ids, labels=ids, use_cache=False)
     out.loss.backward()
     return sum(seen.values()), shapes
+
+
+def _version(package: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -111,11 +150,36 @@ def main(argv: list[str] | None = None) -> int:
         if args.verbose:
             for dtype, shape, _ in shapes:
                 print("    ", dtype, shape, file=sys.stderr)
+    try:
+        import peft  # noqa: F401
+    except ImportError:
+        print("peft is not installed: LoRA shapes skipped", file=sys.stderr)
+        lora_shapes = []
+    else:
+        lora_shapes = LORA_SHAPES
+    for (role, family, h, layers, heads, kv, ffn, vocab, batch, seq, attention, ckpt, rank, targets,
+         autocast) in lora_shapes:
+        model = add_lora(build(family, h, layers, heads, kv, ffn, vocab, attention), rank, targets)
+        model.train()
+        saved, shapes = measure(model, batch, seq, ckpt, autocast)
+        rows.append({
+            "role": role, "family": family, "hidden": h, "layers": layers, "heads": heads, "kv_heads": kv,
+            "ffn": ffn, "vocab": vocab, "batch": batch, "seq": seq, "attention": attention,
+            "checkpointing": ckpt, "lora_rank": rank, "lora_targets": targets, "autocast": autocast,
+            "saved_bytes": saved,
+        })
+        print(f"{role:9} {family:7} h={h:4} L={layers} a={heads:2}/{kv:2} f={ffn:5} V={vocab:6} b={batch} s={seq:4} "
+              f"{attention:5} ckpt={ckpt:4} LoRA r={rank} {targets} autocast={autocast} saved={saved:,}",
+              file=sys.stderr)
+        if args.verbose:
+            for dtype, shape, _ in shapes:
+                print("    ", dtype, shape, file=sys.stderr)
     doc = {
         "what": "bytes saved for backward by one forward (loss included) of random-init bf16 decoders, "
                 "measured with torch.autograd.graph.saved_tensors_hooks, parameters excluded, storages de-duplicated",
         "tool": "tools/calibrate_activations.py",
         "torch": torch.__version__, "transformers": transformers.__version__,
+        "peft": _version("peft"),
         "python": platform.python_version(), "device": "cpu",
         "shapes": rows,
     }

@@ -259,6 +259,7 @@ def layer_activation_bytes_per_token_hf(
     attention: str = "sdpa",
     element_bytes: int = 2,
     repeat_kv: bool = False,
+    frozen: bool = False,
 ) -> float:
     """Bytes one decoder layer of Hugging Face transformers saves for backward, per token (no TP).
 
@@ -280,17 +281,27 @@ def layer_activation_bytes_per_token_hf(
       down_proj saves the product: 4 tensors of f (e·4f); a GELU MLP saves 2 (e·2f);
     - MoE: the expert MLP part once per routed expert, plus the fp32 router probabilities.
     Residual adds save nothing; RoPE's cos/sin are shared by all layers (counted once, outside).
+
+    `frozen=True` is the same layer with frozen weights (LoRA's base): autograd saves a tensor only
+    for a gradient someone needs, so a frozen linear keeps no input (its input is needed only for
+    the weight's gradient) and a norm keeps no normalised copy (needed only for the weight's
+    gradient); the norms' fp32 inputs, the attention kernel's tensors and the activation functions'
+    inputs stay (they carry the gradient back to earlier adapters). Measured the same way.
     """
     h, a, kv, d, f = shape.hidden, shape.heads, shape.kv_heads, shape.head_dim, shape.ffn
     e = element_bytes
-    norms = 2 * (4 * h + 4 + e * h)
-    inputs = e * h + e * h  # q/k/v input, gate/up input
+    norms = 2 * (4 * h + 4 + (0 if frozen else e * h))
+    inputs = 0 if frozen else e * h + e * h  # q/k/v input, gate/up input
     if attention == "eager":
-        attn = e * a * d * 3 + (4 + e) * a * seq + e * a * d  # q, k, v (repeated), softmax fp32 + copy, o_proj input
+        # q, k, v (repeated), softmax fp32 + its copy, and o_proj's contiguous input
+        attn = e * a * d * 3 + (4 + e) * a * seq + (0 if frozen else e * a * d)
     else:
         kv_width = a * d if repeat_kv else kv * d
         attn = e * (2 * a * d + 2 * kv_width) + 4 * a  # q, output (= o_proj input), k, v + fp32 log-sum-exp
-    mlp = e * (4 if shape.gated_mlp else 2) * f
+    if frozen:  # SiLU's input, the product's two inputs (down_proj keeps none) | GELU's input
+        mlp = e * (3 if shape.gated_mlp else 1) * f
+    else:
+        mlp = e * (4 if shape.gated_mlp else 2) * f
     if shape.experts:
         mlp = mlp * max(1, shape.experts_per_token) + 4 * shape.experts  # router softmax output, fp32
     return float(norms + inputs + attn + mlp)
@@ -383,7 +394,7 @@ def activation_bytes(
     sp: bool = False,
     microbatches: int | None = None,
     element_bytes: int = 2,
-    lora_input_bytes_per_token: float = 0.0,
+    lora: tuple[frozenset[str], int, bool] | None = None,
 ) -> Activations:
     """Activations for one micro-batch of `batch` sequences of `seq` tokens on the most loaded GPU.
 
@@ -395,8 +406,13 @@ def activation_bytes(
     `theoretical_memory_usage.py`), vocabulary-parallel across TP ranks.
     fp8 training (Transformer Engine) keeps some inputs in 8 bits; we count them at 16 bits (an upper
     bound). Full recompute keeps each layer's input; the backward pass then rebuilds one layer at a time
-    (transient: one layer's activations). `lora_input_bytes_per_token` adds what LoRA adapters save
-    per layer (see `lora_activation_bytes_per_token`).
+    (transient: one layer's activations).
+    `lora=(targets, rank, autocast)`: a frozen base with adapters (HF + PEFT). Layers save the frozen
+    form (`layer_activation_bytes_per_token_hf(frozen=True)`) plus what the adapters keep
+    (`lora_activation_bytes_per_token`); the embedding and LM head are frozen (no token ids, no head
+    input), and the first layer saves nothing before its first adapted projection (nothing upstream
+    needs a gradient). With full checkpointing PEFT makes the layer inputs require grad and the
+    checkpoints are kept as usual.
     Non-LLM models (cnn, diffusion, and ViTs with a measured figure): `activation_bytes_per_sample`
     x batch, from the catalogue (measured at its reference resolution); full checkpointing keeps ~1/sqrt(depth) of it (Chen et al. 2016,
     arXiv:1604.06174, sqrt(n) checkpointing) — taken as 1/4 for the 50-100-layer CNNs we list.
@@ -427,27 +443,70 @@ def activation_bytes(
         elif shape.kind in ("encoder", "vit"):
             ends = 2.0 * h + 8.0
     else:
-        per_layer = layer_activation_bytes_per_token_hf(shape, s_eff, attention=attention, element_bytes=e)
+        frozen = lora is not None
+        per_layer = layer_activation_bytes_per_token_hf(shape, s_eff, attention=attention, element_bytes=e,
+                                                        frozen=frozen)
         if checkpointing == "selective" and attention == "eager":
             per_layer -= (4 + e) * shape.heads * s_eff  # recompute the score path only
+        first_layer_free = 0.0
+        if frozen:
+            targets, rank, autocast = lora
+            per_layer += lora_activation_bytes_per_token(shape, targets, rank, autocast=autocast)
+            first_layer_free = _lora_first_layer_free(shape, targets, s_eff, attention, e)
         full_layer = per_layer
-        per_layer += lora_input_bytes_per_token
-        full_layer += lora_input_bytes_per_token
         if checkpointing == "full":
-            per_layer = float(e * h)  # the checkpoint keeps the layer input; adapters' inputs are recomputed
-        # ids (int64), final norm (fp32 input, rsqrt, normalised), LM head input, fp32 log-softmax + labels
-        ends = 8.0 + (4 * h + 4 + e * h) + e * h + (4.0 * V + 8.0 if V else 0.0)
+            per_layer = float(e * h)  # the checkpoint keeps the layer input; the rest is rebuilt in backward
+            first_layer_free = 0.0
+        if frozen:  # final norm's fp32 input + rsqrt, fp32 log-softmax + labels (frozen head: no input kept)
+            ends = (4 * h + 4) + (4.0 * V + 8.0 if V else 0.0)
+        else:  # ids (int64), final norm (fp32 input, rsqrt, normalised), LM head input, fp32 log-softmax + labels
+            ends = 8.0 + (4 * h + 4 + e * h) + e * h + (4.0 * V + 8.0 if V else 0.0)
     layers_held = L * pipeline_inflight_factor(pp, microbatches)
     if pp > 1:
         # The first stage is the most loaded (p micro-batches in flight); the loss sits on the last.
         ends = 8.0 * min(pp, microbatches or pp)
     saved = tokens * (per_layer * layers_held + ends)
+    if model == "hf" and lora is not None:
+        saved -= tokens * first_layer_free
+        if lora[2] and checkpointing != "full":  # autocast keeps a 16-bit cast of each adapter weight
+            saved += 2.0 * _lora_params_per_layer(shape, lora[0], lora[1]) * L
     if framework != "megatron" and shape.kind in ("decoder", "moe") and checkpointing != "full":
         saved += 2.0 * s_eff * shape.head_dim * e  # RoPE cos and sin, shared by the batch and the layers
     # Transients: the loss (16-bit logits + fp32 upcast) or, with full recompute, one rebuilt layer.
     loss_transient = 0.0 if pp > 1 else tokens * ((e + (4 if e < 4 else 0)) * V) / max(1, tp)
     recompute_transient = tokens * full_layer if checkpointing == "full" else 0.0
     return Activations(saved, max(loss_transient, recompute_transient))
+
+
+def _lora_params_per_layer(shape: Shape, targets, rank: int) -> float:
+    """Adapter parameters in one layer: r·(d_in + d_out) per adapted projection (routed experts each)."""
+    h, a, kv, d, f = shape.hidden, shape.heads, shape.kv_heads, shape.head_dim, shape.ffn
+    dims = {"q": (h, a * d), "k": (h, kv * d), "v": (h, kv * d), "o": (a * d, h), "gate": (h, f), "up": (h, f),
+            "down": (f, h)}
+    total = 0.0
+    for name in targets:
+        if name not in dims or (name == "gate" and not shape.gated_mlp):
+            continue
+        mult = shape.experts if (shape.experts and name in ("gate", "up", "down")) else 1
+        total += mult * rank * sum(dims[name])
+    return total
+
+
+def _lora_first_layer_free(shape: Shape, targets, seq: int, attention: str, e: int) -> float:
+    """Bytes per token the first layer does not save under LoRA: everything before its first adapted
+    projection (order: input norm, q/k/v, attention, o, post norm, gate/up, activation, down)."""
+    h, f = shape.hidden, shape.ffn
+    norm = 4 * h + 4
+    full = layer_activation_bytes_per_token_hf(shape, seq, attention=attention, element_bytes=e, frozen=True)
+    if targets & {"q", "k", "v"}:
+        return float(norm)
+    mlp = e * (3 if shape.gated_mlp else 1) * f * (max(1, shape.experts_per_token) if shape.experts else 1)
+    attn = full - 2 * norm - mlp
+    if "o" in targets:
+        return float(norm + attn)
+    if targets & {"gate", "up"}:
+        return float(2 * norm + attn)
+    return float(full)  # only down_proj adapted: its LoRA input is all the first layer keeps
 
 
 def lora_activation_bytes_per_token(shape: Shape, targets: frozenset[str] | set[str], rank: int,
@@ -458,6 +517,7 @@ def lora_activation_bytes_per_token(shape: Shape, targets: frozenset[str] | set[
     `autocast_adapter_dtype=True`); under autocast (Trainer `bf16=True`) the matmul casts it back,
     so lora_A keeps a 16-bit copy of its input (2·d_in) and lora_B keeps lora_A's output (2·r);
     without autocast both stay fp32 (4·d_in, 4·r). Dropout 0 (PEFT's default) saves nothing.
+    Measured with PEFT 0.21 by tools/calibrate_activations.py (within 0.2 %).
     """
     h, a, kv, d, f = shape.hidden, shape.heads, shape.kv_heads, shape.head_dim, shape.ffn
     d_in = {"q": h, "k": h, "v": h, "o": a * d, "gate": h, "up": h, "down": f}
@@ -677,13 +737,10 @@ def training_memory(
         gathered = 4.0 * shape.largest_layer_params / tp  # DeepSpeed estimate_zero3: 4 x largest layer
 
     # Activations
-    lora_extra = 0.0
-    if lora and shape.is_transformer:
-        lora_extra = lora_activation_bytes_per_token(shape, targets, lora_rank, autocast=precision.endswith("mixed"))
+    lora_spec = (targets, lora_rank, precision.endswith("mixed")) if lora and shape.is_transformer else None
     acts = activation_bytes(
         shape, batch, seq, framework="megatron" if megatron else "hf", attention=attention,
-        checkpointing=checkpointing, tp=tp, pp=pp, sp=sp, element_bytes=element,
-        lora_input_bytes_per_token=lora_extra,
+        checkpointing=checkpointing, tp=tp, pp=pp, sp=sp, element_bytes=element, lora=lora_spec,
     )
     comm = communication_bytes(strategy if not megatron else "zero1", count, g, shape.hidden)
     transient = max(acts.transient, gathered)
