@@ -135,14 +135,22 @@ class MemoryBar(Static):
     """A stacked bar of one candidate's memory per GPU, scaled to the GPU's capacity, with a legend."""
 
     BAR_CELLS = 48
+    _shown: tuple[Any, ...] | None = None
+
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self.show(*self._shown)
 
     def show(self, terms: list[dict[str, Any]], capacity_bytes: int, total_text: str, capacity_label: str) -> None:
-        """`terms`: [{label, value, bytes, colour}] from advisor.report.build_view."""
+        """`terms`: [{label, value, bytes, colour}] from advisor.report.build_view. Laid out for the
+        widget's width (the app's while the widget is hidden), and again whenever it is resized."""
         from rich.cells import cell_len
+
+        self._shown = (terms, capacity_bytes, total_text, capacity_label)
 
         total = sum(term["bytes"] for term in terms)
         scale = max(total, capacity_bytes, 1)
-        width = self.size.width or self.BAR_CELLS + 40
+        width = self.size.width or max(self.app.size.width - 4, 20)
         bar_cells = max(12, min(self.BAR_CELLS, width - cell_len(total_text) - 3))
         bar = Text()
         used_cells = 0
@@ -158,9 +166,15 @@ class MemoryBar(Static):
             bar.append("░" * (cap_cell - used_cells), style="dim")
         bar.append("▏", style="bold")
         bar.append(f" {total_text}")
-        legend = Text()
-        for term in terms:
-            legend.append("■\u00a0", style=term["colour"])
-            legend.append(f"{term['label']}\u00a0{term['value']}   ")
-        legend.append(f"▏{capacity_label}", style="dim")
+        # The legend, packed into lines by hand so that a colour square never parts from its label.
+        entries = [Text.assemble(("■ ", term["colour"]), f"{term['label']} {term['value']}") for term in terms]
+        entries.append(Text(f"▏{capacity_label}", style="dim"))
+        lines: list[Text] = [Text()]
+        for entry in entries:
+            if lines[-1].cell_len and lines[-1].cell_len + 3 + entry.cell_len > width:
+                lines.append(Text())
+            if lines[-1].cell_len:
+                lines[-1].append("   ")
+            lines[-1].append_text(entry)
+        legend = Text("\n").join(lines)
         self.update(Text("\n").join([bar, legend]))
