@@ -283,6 +283,8 @@ def _settings(args, spec) -> dict[str, Any]:
     s["offload"] = bool(args.offload)
     if s["offload"] and strategy not in ("zero2", "zero3", "fsdp"):
         raise InputError("--offload needs --strategy zero2 or zero3 (DeepSpeed offloads ZeRO state)")
+    if s["offload"] and task not in ("pretrain", "finetune"):
+        raise InputError("--offload applies to full training (pretrain, finetune); LoRA state is already small")
     from advisor.core.memory import KV_BITS, WEIGHT_BITS
 
     s["weights_dtype"] = _choice(args.weights_dtype, "--weights-dtype", tuple(WEIGHT_BITS))

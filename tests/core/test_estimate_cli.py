@@ -167,3 +167,17 @@ def test_through_the_real_cli() -> None:
     bad = subprocess.run([sys.executable, "-m", "advisor.cli", "estimate", "--params", "-7B"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
+
+
+def test_offload_reports_host_ram(capsys) -> None:
+    on = _json(["--model", "llama-3-8b", "--gpus", "8", "--strategy", "zero3", "--offload", "--gpu", "rtx-4090",
+                "--checkpointing", "full"], capsys)
+    off = _json(["--model", "llama-3-8b", "--gpus", "8", "--strategy", "zero3", "--gpu", "rtx-4090",
+                 "--checkpointing", "full"], capsys)
+    assert on["memory_per_gpu"]["optimizer"] == 0 and on["host_ram_bytes"] > 0
+    assert on["memory_per_gpu"]["total"] < off["memory_per_gpu"]["total"]
+    # DeepSpeed ZeRO-3 full offload estimate: params x 18 x 1.5 per node of 8 GPUs
+    assert on["host_ram_bytes"] == pytest.approx(8_030_261_248 * 18 * 1.5, rel=1e-6)
+    code, _, err = _run(["--model", "llama-3-8b", "--task", "lora", "--gpus", "2", "--strategy", "zero3", "--offload"],
+                        capsys)
+    assert code == 2 and "--offload" in err
