@@ -344,7 +344,8 @@ def _training(spec, shape, s, gpu) -> dict[str, Any]:
     megatron = s["tp"] > 1 or s["pp"] > 1
     out: dict[str, Any] = {
         "trainable_params": int(trainable),
-        "activation_model": {"hf": f"hugging-face transformers ({s['attention']})",
+        "activation_model": {"hf": f"hugging-face transformers ({s['attention']})"
+                                   + (", frozen base + PEFT adapters" if task in ("lora", "qlora") else ""),
                              "megatron": "megatron (Korthikanti et al.)",
                              "per-sample": "measured bytes per sample"}[memory.activation_model(shape, s["tp"], s["pp"])],
         "sequence_parallel": s["tp"] > 1,
@@ -407,8 +408,8 @@ def _training_fix(mem_for, s, gpu, cap: int, spec) -> dict[str, Any]:
         methods.append(("lora", "--task lora --checkpointing full",
                         {"task": "lora", "checkpointing": "full", "lora_targets": frozenset()}))
     if s["task"] in ("finetune", "pretrain", "lora"):
-        methods.append(("qlora", "--task qlora --checkpointing full",
-                        {"task": "qlora", "checkpointing": "full", "lora_targets": frozenset()}))
+        keep = {} if s["task"] == "lora" else {"lora_targets": frozenset()}  # LoRA users keep their targets
+        methods.append(("qlora", "--task qlora --checkpointing full", {"task": "qlora", "checkpointing": "full", **keep}))
     more: list[tuple[str, str, dict]] = []
     if not megatron:
         n = max(2, s["gpus"] * 2)
