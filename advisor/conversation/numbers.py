@@ -47,9 +47,9 @@ _CN_MAG = r"(?:万亿|萬億|千万|千萬|百万|百萬|十万|十萬|百亿|�
 #: Chinese numerals ("三百五十亿"). The match is in group ``num``.
 NUMBER_RE = (
     rf"(?P<num>(?<![A-Za-z0-9.,])(?:{_ARABIC})(?:\s?(?:{_CN_MAG})|\s?{_EN_MAG})?"
-    rf"|[{_CN_CHARS}]*[一二两兩三四五六七八九十][{_CN_CHARS}]*)"
+    rf"|(?=[{_CN_CHARS}]{{0,19}}[一二两兩三四五六七八九十])(?>[{_CN_CHARS}]{{1,20}}))"
 )
-_NUMBER_ONLY = re.compile(rf"^\s*[-+]?\s*{NUMBER_RE}\s*$", re.IGNORECASE)
+_NUMBER_ONLY = re.compile(rf"^\s*(?:[-+]\s*)?{NUMBER_RE}\s*$", re.IGNORECASE)
 
 # Full-width and CJK punctuation that NFKC would fold into ASCII glued to digits ("500，16k").
 _PUNCT = str.maketrans({"，": ", ", "、": ", ", "。": ". ", "；": "; ", "：": ": ", "！": "! ", "？": "? ",

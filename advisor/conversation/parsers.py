@@ -128,7 +128,7 @@ _NEG_STOP = _c(r"[,;.!?]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是|是|改|
 def _blank_negations(text: str) -> str:
     out = text
     for m in reversed(list(_NEG.finditer(text))):
-        stop = _NEG_STOP.search(text, m.end())
+        stop = _NEG_STOP.search(text, m.end(), m.end() + 40)
         end = stop.start() if stop else len(text)
         # A negation that ends at once ("not sure", "不用了") blanks nothing useful; keep it bounded.
         end = min(end, m.end() + 40)
@@ -187,7 +187,7 @@ _SUF_CUR = (
     r"新台币|新台幣|新臺幣|台币|台幣|臺幣|twd|ntd|nt\s+dollars?|欧元|歐元|eur|euros?|港币|港幣|港元|hkd|"
     r"yen|jpy|日元|日圓|日幣|円|gbp|pounds?(?:\s+sterling)?|英镑|英鎊|元|块|塊|€|£)"
 )
-_SIGN = r"(?P<sign>-|−|负|負|minus\s)?\s*"
+_SIGN = r"(?:(?P<sign>-|−|负|負|minus\s)\s*)?"
 _MONEY = _c(
     rf"{_SIGN}(?:{_PRE_CUR}\s*{_num('num1')}(?:\s*{_SUF_CUR.replace('SUF', 'suf1')})?"
     rf"|{_num('num2')}\s*{_SUF_CUR.replace('SUF', 'suf2')})(?![a-z])"
@@ -261,7 +261,7 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
         after = w.text[m.end(): m.end() + 20]
         before = w.text[max(0, m.start() - 12): m.start()]
         if _PER_ENERGY.match(after) or (_ENERGY_CUE.search(before) and value < 50):
-            if value > 0:
+            if value > 0 and round(to_usd(value, cur), 4) > 0:
                 ex.fields["electricity_usd_per_kwh"] = round(to_usd(value, cur), 4)
             w.consume(m.start(), m.end() + (_PER_ENERGY.match(after).end() if _PER_ENERGY.match(after) else 0))
             continue
@@ -295,6 +295,9 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
         ex.problem("conv.problem.budget_positive")
         return
     usd = to_usd(value, cur)
+    if round(usd, 2) <= 0:
+        ex.problem("conv.problem.budget_positive")
+        return
     if usd > 1e13:
         ex.problem("conv.problem.budget_huge")
         return
@@ -677,7 +680,7 @@ def _precision(w: _Work) -> str | None:
 # Catalogue names: models and GPUs, found by alias scanning and, for models, fuzzy matching.
 
 _SEP = re.compile(r"[\s\-_./]")
-_SIZE_TOKEN = re.compile(r"(\d+(?:\.\d+)?)\s*([bm])(?![a-z])", re.IGNORECASE)
+_SIZE_TOKEN = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*([bm])(?![a-z])", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -769,7 +772,7 @@ def _scan_aliases(text: str, index: tuple[_Alias, ...]) -> list[tuple[_Alias, in
 
 _WORD_START = _c(r"(?<![a-z0-9])[a-z]{3,}")
 _MODEL_CANDIDATE = _c(
-    r"(?P<fam>[a-z]{3,}[a-z0-9]*)(?P<mid>(?:[\s\-_.]*v?\d+(?:\.\d+)?(?![\d.]*\s*[bm](?![a-z])))?[\s\-_.]*)"
+    r"(?P<fam>[a-z]{3,24}[a-z0-9]{0,12})(?P<mid>(?:[\s\-_.]*v?\d+(?:\.\d+)?(?![\d.]*\s*[bm](?![a-z])))?[\s\-_.]*)"
     r"(?P<size>(?<![0-9.])\d+(?:\.\d+)?\s*[bm])(?![a-z])"
 )
 _PARAMS = _c(
@@ -941,7 +944,7 @@ _COUNT_BEFORE = _c(
     rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:x|×|\*|张|張|块|塊|片|个|個|台|卡|pcs|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
     r"(?:nvidia|amd|intel|英伟达|英偉達|輝達|geforce|radeon|instinct|rtx|tesla)?\s*(?:geforce\s*)?$"
 )
-_COUNT_AFTER = _c(rf"^\s*(?:gpus?\b|cards?\b|卡)?\s*(?:x|×|\*)\s*{NUM}")
+_COUNT_AFTER = _c(rf"^\s*(?:(?:gpus?\b|cards?\b|卡)\s*)?(?:x|×|\*)\s*{NUM}")
 
 
 def _gpus(w: _Work, ex: Extraction) -> None:
@@ -961,7 +964,7 @@ def _gpus(w: _Work, ex: Extraction) -> None:
             count = number_value(ma.group("num"))
             consume_to = end + ma.end()
         # Plural "two 4090s": letters right after the alias are allowed only as an "s".
-        clause = re.split(r"[,;.!?]|\bbut\b|，|；", w.text[:start])[-1]
+        clause = re.split(r"[,;.!?]|\bbut\b|，|；", w.text[max(0, start - 80):start])[-1]
         if _OWN_CUE.search(clause) or _OWN_CUE.search(w.text[end: end + 16]):
             n = int(count) if count and float(count).is_integer() and 1 <= count <= 100_000 else 1
             owned[alias.ident] = owned.get(alias.ident, 0) + n
@@ -989,7 +992,7 @@ def gpu_mentions(text: str) -> list[str]:
 
 _DOUBLE = _c(r"doubl|twice|2x|x2|×2|翻倍|加倍|翻一倍|多一倍|增加一倍|两倍|兩倍")
 _HALF = _c(r"\bhalve|\bhalf\b|cut\s+in\s+half|减半|減半|一半|砍半|少一半|砍掉一半")
-_PERCENT = _c(rf"(?P<dir>\+|-|increase[sd]?\s+by|decrease[sd]?\s+by|up\s+by|down\s+by|more|less|增加|减少|減少|多|少|提高|降低)?\s*(?P<pct>\d+(?:\.\d+)?)\s*%")
+_PERCENT = _c(rf"(?:(?P<dir>\+|-|increase[sd]?\s+by|decrease[sd]?\s+by|up\s+by|down\s+by|more|less|增加|减少|減少|多|少|提高|降低)\s*)?(?P<pct>(?<![\d.])\d+(?:\.\d+)?)\s*%")
 _REL_FIELDS: list[tuple[str, re.Pattern[str]]] = [
     ("budget_usd", _c(r"budget|money|spend|预算|預算|钱|錢|经费|經費")),
     ("deadline_days", _c(r"deadline|time\s*limit|\btime\b|schedule|期限|时间|時間|工期|截止")),
@@ -1058,7 +1061,7 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     prec = _precision(w)
     if prec:
         ex.fields["precision"] = prec
-    if _NO_DEADLINE.search(_Work(text).orig.lower()):
+    if _NO_DEADLINE.search(w.orig.lower()):
         ex.fields["_no_deadline"] = True
     return ex
 

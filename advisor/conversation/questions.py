@@ -228,7 +228,7 @@ def read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], st
             return {}, "conv.problem.deadline_huge"
         return {"deadline_days": float(value)}, None
     if key == "budget":
-        if value <= 0:
+        if round(value, 2) <= 0:
             return {}, "conv.problem.budget_positive"
         if value > 1e13:
             return {}, "conv.problem.budget_huge"
