@@ -4,8 +4,6 @@ durable-rules — on the journeys DESIGN.md promises, checked against published 
 from __future__ import annotations
 
 import re
-import statistics
-import time
 
 import pytest
 
@@ -206,18 +204,6 @@ def test_bad_profiles_get_a_localized_error_not_a_traceback() -> None:
     with pytest.raises(RecommendError) as info:
         recommend(Profile(task="lora", model="mistral-7b", owned_gpus=(OwnedGpus(gpu="voodoo-5", count=1),)))
     assert info.value.key == "recommend.error.unknown_owned" and "voodoo-5" in info.value.message("en")
-
-
-def test_recommend_is_fast_enough_for_a_chat() -> None:
-    profile = Profile(task="lora", model="mistral-7b", budget_usd=30_000, rack_kw=12)
-    recommend(profile)
-    samples = []
-    for _ in range(7):
-        start = time.perf_counter()
-        recommend(profile)
-        samples.append(time.perf_counter() - start)
-    # Target 100 ms p50 on an idle machine (measured ~30-60 ms); a loose bound for loaded CI.
-    assert statistics.median(samples) < 0.4
 
 
 def test_relocalize_rewords_every_finding_without_changing_the_decision(lora_mistral_rack) -> None:

@@ -9,7 +9,6 @@ tables, never from knowledge/models.yaml, so the catalogue cannot agree with its
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -491,15 +490,6 @@ def test_stand_in_dimensions_add_up_to_about_n(n: int) -> None:
     spec = spec_from_param_count(n)
     counted = param_count(spec.model_copy(update={"stand_in": False}))
     assert counted == pytest.approx(n, rel=0.10)
-
-
-def test_param_count_is_fast() -> None:
-    """The planner sweeps >= 100,000 configurations/s; counting must not be the bottleneck."""
-    spec = spec_from_hf_config(cfg("mixtral-8x7b-v0.1.json"))
-    start = time.perf_counter()
-    for _ in range(10_000):
-        param_count(spec)
-    assert (time.perf_counter() - start) / 10_000 < 50e-6
 
 
 def test_lora_fused_qkv_gpt2() -> None:

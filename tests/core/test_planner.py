@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import fields
 
 import pytest
@@ -139,18 +138,6 @@ def test_image_model_sweep() -> None:
     assert c.fits and c.memory.activations == 32 * 43_757_568
     # 3 x forward FLOPs per image x 2M images at the Hopper MFU prior
     assert c.time_s == pytest.approx(3 * 8.2e9 * 2e6 / (989e12 * c.mfu), rel=1e-6)
-
-
-def test_sweep_is_fast() -> None:
-    # DESIGN target: >= 100,000 candidate evaluations/s in process (tools/bench.py measures it); this
-    # guard counts CPU time, not wall time, and asks for half, so a busy 2-core machine cannot fail it.
-    gpus = [_gpu(f"g{i}", memory_gb=24 + 8 * i) for i in range(30)]
-    w = workload_from_profile(Profile(task="finetune", model="llama-3-8b", tokens=200_000_000), KB)
-    sweep(w, gpus)
-    start, n = time.process_time(), 0
-    while time.process_time() - start < 0.5:
-        n += len(sweep(w, gpus))
-    assert n / (time.process_time() - start) > 50_000
 
 
 def test_what_if_copies_do_not_share_the_cache() -> None:
