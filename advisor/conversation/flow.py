@@ -368,8 +368,13 @@ class Conversation:
                 merged[item["gpu"]] = item["count"]
             public["owned_gpus"] = [{"gpu": g, "count": n} for g, n in merged.items()]
         if "params" in public and "model" not in public:
-            public["model"] = None  # a bare size replaces a catalogue model
-            public.setdefault("active_params", None)
+            sibling = _sibling_model(self.profile.model, public["params"])
+            if sibling is not None:  # "not 8B, 70B" after Llama 3 8B means Llama 3 70B
+                public.update(model=sibling.id, model_text=sibling.name, params=sibling.params,
+                              active_params=sibling.active_params)
+            else:
+                public["model"] = None  # a bare size replaces a catalogue model
+                public.setdefault("active_params", None)
         if "model" in public and "active_params" not in public:
             public["active_params"] = None
         if "budget_usd" in public:
@@ -482,7 +487,8 @@ class Conversation:
         replies = [Reply("recommendation", body)]
         if not rec.recommendations:
             replies.append(Reply("text", t("conv.rec.empty", self.locale)))
-        replies.append(Reply("text", t("conv.rec.next", self.locale)))
+        if body == self._fallback_render(rec):
+            replies.append(Reply("text", t("conv.rec.next", self.locale)))  # the report's bubble has its own hint
         return replies
 
     def _fallback_render(self, rec: Recommendation) -> str:
@@ -836,8 +842,8 @@ class Conversation:
                 self.recommendation = Recommendation.model_validate(rec)
             except ValidationError:
                 self.recommendation = None
-        if self.stage == "advise" and self.recommendation is None:
-            self.stage = "confirm"
+        if data.get("stage") == "advise" and self.recommendation is not None:
+            self.stage = "advise"
         inbox = data.get("inbox")
         if isinstance(inbox, str):
             self._replay = inbox
@@ -870,6 +876,26 @@ class Conversation:
             return Reply("error", t("conv.error.internal", self.locale, detail=_short(exc)))
         except Exception:
             return Reply("error", _FALLBACK_ERROR)
+
+
+def _sibling_model(current: str | None, params: int) -> Any:
+    """The catalogue model of the same family as `current` whose size is `params` (within 10 %), if any."""
+    if not current:
+        return None
+    from advisor.knowledge import knowledge
+
+    kb = knowledge()
+    spec = kb.models.get(current)
+    if spec is None or not params:
+        return None
+    best, best_score = None, -1
+    for other in kb.models.values():
+        if other.id == current or other.family != spec.family or abs(other.params - params) / params > 0.1:
+            continue
+        prefix = len(os.path.commonprefix([spec.id, other.id]))
+        if prefix > best_score:
+            best, best_score = other, prefix
+    return best
 
 
 def _short(exc: BaseException) -> str:

@@ -350,7 +350,7 @@ def _data_phrase(p: Profile, locale: Locale) -> str:
             parts.append(t("conv.fmt.seq_len", locale, n=fmt_plain(p.seq_len)))
     if p.tokens:
         parts.append(t("conv.fmt.tokens", locale, n=fmt_count(p.tokens, locale)))
-    parts.append(t("conv.fmt.epochs", locale, n=fmt_plain(p.epochs)))
+    parts.append(t("conv.fmt.epoch" if p.epochs == 1 else "conv.fmt.epochs", locale, n=fmt_plain(p.epochs)))
     return _join(parts, locale)
 
 

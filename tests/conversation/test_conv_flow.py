@@ -231,7 +231,8 @@ def test_english_corrections(fake_rec: None) -> None:
     conv.handle("LoRA on Llama 3 8B")
     _walk_to_summary(conv)
     conv.handle("not 8B, 70B")
-    assert conv.profile.params == 70_000_000_000
+    # The same family at the new size: Llama 3 70B, 70,553,706,496 parameters (Meta's config.json).
+    assert (conv.profile.model, conv.profile.params) == ("llama-3-70b", 70_553_706_496)
     conv.handle("budget 50k")
     assert conv.profile.budget_usd == 50_000 and conv.profile.task == "lora"
 
