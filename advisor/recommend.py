@@ -549,15 +549,34 @@ def _profile_fact(profile: Profile, w: planner.Workload, metrics: list[planner.C
 # Findings, ranking, the Recommendation
 
 
-def _finding(fired: rules_engine.Fired, locale: Locale, kb: KnowledgeBase) -> Finding:
-    rule = rules_engine.rules_by_id()[fired.rule_id]
+def _binding_values(bindings: dict[str, Any]) -> dict[str, Any]:
+    """Bindings ready for a finding's text: '?' for unknown, whole floats without '.0' (350.0 W -> 350 W)."""
+    out: dict[str, Any] = {}
+    for key, value in bindings.items():
+        if value is None:
+            value = "?"
+        elif isinstance(value, float) and value.is_integer():
+            value = int(value)
+        out[key] = value
+    return out
+
+
+def _words(rule: rules_engine.RuleSpec, bindings: dict[str, Any], locale: Locale,
+           kb: KnowledgeBase) -> tuple[str, str] | None:
+    """(title, text) of `rule`'s finding in `locale`, filled from `bindings`; None without words."""
     words = kb.findings.get(rule.finding)
     if words is None:
-        title, text = rule.finding, rule.finding
-    else:
-        values = {k: ("?" if v is None else v) for k, v in fired.bindings.items()}
-        title = words.title.get(locale).format(**values)
-        text = words.text.get(locale).format(**values)
+        return None
+    values = _binding_values(bindings)
+    try:
+        return words.title.get(locale).format(**values), words.text.get(locale).format(**values)
+    except (KeyError, IndexError, ValueError):
+        return None
+
+
+def _finding(fired: rules_engine.Fired, locale: Locale, kb: KnowledgeBase) -> Finding:
+    rule = rules_engine.rules_by_id()[fired.rule_id]
+    title, text = _words(rule, fired.bindings, locale, kb) or (rule.finding, rule.finding)
     return Finding(rule_id=rule.id, severity=rule.severity, title=title, text=text, cites=rule.cites,
                    bindings=dict(fired.bindings))
 
@@ -755,16 +774,10 @@ def localize_finding(finding: Finding, locale: Locale, kb: KnowledgeBase | None 
     """The same finding worded in `locale` (from its rule's finding text and its bindings)."""
     kb = kb or knowledge()
     rule = rules_engine.rules_by_id().get(finding.rule_id)
-    words = kb.findings.get(rule.finding) if rule is not None else None
-    if words is None:
+    worded = _words(rule, finding.bindings, locale, kb) if rule is not None else None
+    if worded is None:
         return finding
-    values = {k: ("?" if v is None else v) for k, v in finding.bindings.items()}
-    try:
-        title = words.title.get(locale).format(**values)
-        text = words.text.get(locale).format(**values)
-    except (KeyError, IndexError, ValueError):
-        return finding
-    return finding.model_copy(update={"title": title, "text": text})
+    return finding.model_copy(update={"title": worded[0], "text": worded[1]})
 
 
 def relocalize(rec: Recommendation, locale: Locale, kb: KnowledgeBase | None = None) -> Recommendation:

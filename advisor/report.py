@@ -236,66 +236,24 @@ def severity_label(severity: str, locale: Locale) -> str:
     return _t_or(f"report.severity.{severity}", locale, severity)
 
 
-def finding_text(finding: Finding, locale: Locale, written_in: Locale) -> str:
-    """The finding's text in `locale`: as written when that is the language it was made in, otherwise
-    re-worded from knowledge/findings.yaml with the same bindings, the way `advisor.recommend` words it
-    (falls back to the stored text)."""
+def _worded(finding: Finding, locale: Locale, written_in: Locale) -> Finding:
+    """The finding as written when `locale` is the language it was made in, else re-worded by
+    `advisor.recommend.localize_finding` from its rule's words and the same bindings."""
     if locale == written_in:
-        return finding.text
-    from advisor.knowledge import knowledge
+        return finding
+    from advisor.recommend import localize_finding
 
-    words = knowledge().findings.get(_finding_id(finding.rule_id))
-    if words is None:
-        return finding.text
-    values = _binding_values(finding)
-    try:
-        return words.text.get(locale).format(**values)
-    except (KeyError, ValueError, IndexError, AttributeError):
-        return finding.text
+    return localize_finding(finding, locale)
+
+
+def finding_text(finding: Finding, locale: Locale, written_in: Locale) -> str:
+    """The finding's text in `locale`."""
+    return _worded(finding, locale, written_in).text
 
 
 def finding_title(finding: Finding, locale: Locale, written_in: Locale) -> str:
-    """The finding's short title in `locale` ('' when it has none), re-worded like `finding_text`."""
-    title = getattr(finding, "title", "") or ""
-    if locale == written_in or not title:
-        return title
-    from advisor.knowledge import knowledge
-
-    words = knowledge().findings.get(_finding_id(finding.rule_id))
-    if words is None:
-        return title
-    values = _binding_values(finding)
-    try:
-        return words.title.get(locale).format(**values)
-    except (KeyError, ValueError, IndexError, AttributeError):
-        return title
-
-
-def _binding_values(finding: Finding) -> dict[str, Any]:
-    """Bindings as `advisor.recommend` fills them in ('?' for None); whole floats shown without '.0'."""
-    out: dict[str, Any] = {}
-    for key, value in finding.bindings.items():
-        if value is None:
-            value = "?"
-        elif isinstance(value, float) and value.is_integer():
-            value = int(value)
-        out[key] = value
-    return out
-
-
-@functools.lru_cache(maxsize=1)
-def _rule_findings() -> dict[str, str]:
-    """rule id -> id of its words in knowledge/findings.yaml (read from rules/, without the engine)."""
-    try:
-        from advisor.rules_engine import load_rules
-
-        return {rule.id: rule.finding for rule in load_rules()}
-    except Exception:  # no rules folder (tests of broken data): ids are used as they are
-        return {}
-
-
-def _finding_id(rule_id: str) -> str:
-    return _rule_findings().get(rule_id, rule_id)
+    """The finding's short title in `locale` ('' when it has none)."""
+    return _worded(finding, locale, written_in).title if finding.title else ""
 
 
 def citation_titles(ids: Iterable[str], locale: Locale) -> list[dict[str, str]]:
