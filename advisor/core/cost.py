@@ -27,8 +27,13 @@ SXM_SERVER_USD = (32_010.0, 77_000.0)
 """Non-GPU cost of an 8-GPU SXM/OAM server, USD (low, high) — see the module docstring."""
 
 DATACENTER_PCIE_SERVER_USD = (15_000.0, 40_000.0)
-"""Non-GPU cost of a PCIe GPU server (dual CPU, 8 slots, 100-200 Gb/s NIC), USD — our assumption, below
-the HGX figure because it has no NVSwitch baseboard and a smaller network."""
+"""Non-GPU cost of a full PCIe GPU server (dual CPU, 8 slots, 100-200 Gb/s NIC), USD — our assumption,
+below the HGX figure because it has no NVSwitch baseboard and a smaller network."""
+
+DATACENTER_PCIE_SMALL_USD = (6_000.0, 12_000.0)
+"""Non-GPU cost of a 1-2 slot PCIe server (single CPU, 2U, 25 Gb/s NIC), USD — our assumption. A server
+grows from this towards the full 8-slot figure in steps per GPU slot, so one L40S is not charged for a
+chassis built for eight."""
 
 DESKTOP_BASE_USD = (700.0, 2_000.0)
 DESKTOP_PER_EXTRA_GPU_USD = (300.0, 1_000.0)
@@ -60,7 +65,9 @@ def server_usd(gpu, gpus_in_node: int) -> Range:
     if form in ("sxm", "oam", "sxm2", "sxm4", "sxm5") or "superchip" in form:
         return Range(*SXM_SERVER_USD)
     if gpu.segment == "datacenter":
-        return Range(*DATACENTER_PCIE_SERVER_USD)
+        small, full = DATACENTER_PCIE_SMALL_USD, DATACENTER_PCIE_SERVER_USD
+        share = min(1.0, max(0, gpus_in_node - 2) / 6)  # 1-2 GPUs: small server; 8: the full one
+        return Range(small[0] + (full[0] - small[0]) * share, small[1] + (full[1] - small[1]) * share)
     extra = max(0, gpus_in_node - 1)
     return Range(DESKTOP_BASE_USD[0] + DESKTOP_PER_EXTRA_GPU_USD[0] * extra,
                  DESKTOP_BASE_USD[1] + DESKTOP_PER_EXTRA_GPU_USD[1] * extra)
