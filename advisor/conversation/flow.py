@@ -309,6 +309,10 @@ class Conversation:
             return replies + self._prompt()
         self._push_history()
         captured = self._apply(fields)
+        # Answering the question asked with its other half counts: "rent" to the budget question,
+        # "either" to the facility question.
+        if key == "budget" and "acquisition" in public:
+            self.answered.add("budget")
         replies: list[Reply] = []
         if captured:
             items = Q.field_items(captured, self.profile, self.locale)
@@ -394,8 +398,6 @@ class Conversation:
             self._update(Q.BY_KEY["data"].default(self.profile))
         if ("model" in applied or "task" in applied) and "serving" in self.defaulted:
             self._update(Q.BY_KEY["serving"].default(self.profile))
-        if "task" in applied and self.profile.task != "inference" and "data" not in self.answered:
-            pass
         return {**applied, **{k: v for k, v in fields.items() if k.startswith("_")}}
 
     def _update(self, fields: dict[str, Any]) -> dict[str, Any]:

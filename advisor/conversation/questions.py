@@ -197,6 +197,9 @@ def bare_number(text: str) -> float | None:
 
 def read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], str | None]:
     """Interpret a bare number as the answer to question `key`: (fields, problem key or None)."""
+    if key == "facility" and re.fullmatch(r"\s*(either|both|any|whichever|都行|都可以|都比较|都比較|两者都比较|兩者都比較)\s*[.!。！]?\s*",
+                                          normalize_text(text).lower()):
+        return {"deployment": "either"}, None
     value = bare_number(text)
     if value is None:
         return {}, None

@@ -480,3 +480,20 @@ def test_conversation_strings_use_each_regions_words() -> None:
         # The same placeholders in every language.
         names = [set(re.findall(r"\{(\w+)\}", s)) for s in (text.en, hans, hant)]
         assert names[0] == names[1] == names[2], key
+
+
+def test_buy_or_rent_alone_answers_the_budget_question() -> None:
+    conv = _conv("zh-Hans")
+    for _ in range(5):
+        conv.handle("")
+    assert conv.pending == "budget"
+    conv.handle("租用")
+    assert conv.profile.acquisition == "rent" and conv.profile.budget_usd is None
+    assert conv.pending == "facility"
+
+
+def test_a_very_long_message_is_read_in_part_and_said_so() -> None:
+    conv = _conv("en")
+    replies = conv.handle("QLoRA " + "blah " * 2000)
+    assert replies[0].text == t("conv.problem.too_long", "en", limit=4000)
+    assert conv.profile.task == "qlora"
