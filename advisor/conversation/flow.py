@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from advisor.conversation import questions as Q
 from advisor.conversation import session as S
-from advisor.conversation.numbers import normalize_text
+from advisor.conversation.numbers import NUMBER_RE, normalize_text, parse_number
 from advisor.conversation.parsers import extract_detailed, gpu_mentions, parse_relative
 from advisor.i18n import detect_language, normalize_locale, t
 from advisor.models import LOCALES, Locale, Profile, Recommendation
@@ -96,6 +96,9 @@ _WHAT_IF = re.compile(
     re.IGNORECASE,
 )
 
+# Answering the serving question, "100 users" means 100 concurrent users.
+_USERS = re.compile(rf"{NUMBER_RE}\s*(?:个|個|位|名)?\s*(?:users?|people|clients?|用户|用戶|使用者|人)", re.IGNORECASE)
+
 _COMMANDS = {
     "back": ("back", "返回", "上一步", "后退", "後退", "撤销", "撤銷"),
     "reset": ("reset", "restart", "重来", "重來", "重新开始", "重新開始", "重置"),
@@ -105,6 +108,11 @@ _COMMANDS = {
     "save": ("save", "保存", "儲存", "存档", "存檔", "导出", "匯出"),
 }
 _COMMAND_OF = {alias: name for name, aliases in _COMMANDS.items() for alias in aliases}
+
+
+def _said(fields: dict[str, Any]) -> bool:
+    """Whether extracted fields say anything: a value, or an explicit "no deadline" / "no budget"."""
+    return bool(_public(fields)) or bool(fields.get("_no_deadline") or fields.get("_no_budget"))
 
 
 def _public(fields: dict[str, Any]) -> dict[str, Any]:
@@ -302,7 +310,7 @@ class Conversation:
             return self._prompt()
         fields, problems = self._read(text, key)
         public = _public(fields)
-        if not public and not fields.get("_no_deadline"):
+        if not _said(fields):
             if _QUESTION.search(text) and not problems:
                 return self._kb_answer(text) + [Reply("text", t("conv.kb.back", self.locale))] + self._prompt()
             replies = [Reply("error", self._problem_text(problems) or t("conv.reask", self.locale))]
@@ -330,6 +338,12 @@ class Conversation:
                 return bare, ([(problem, {})] if problem else [])
         ex = extract_detailed(text, self.locale, task=self.profile.task)
         fields, problems = dict(ex.fields), list(ex.problems)
+        if key == "serving" and "concurrency" not in fields:
+            users = _USERS.search(normalize_text(text))
+            if users:
+                n = parse_number(users.group("num"))
+                if n is not None and 1 <= n < 1e9:
+                    fields["concurrency"] = int(round(n))
         if key == "model" and "params" not in fields and not problems and not _QUESTION.search(text):
             if re.search(r"[A-Za-z\u3400-\u9fff]{2,}", text) and not _public(fields):
                 problems.append(("conv.problem.model_unknown", {"text": text.strip()[:60]}))
@@ -385,9 +399,11 @@ class Conversation:
             self.budget_assumed = bool(fields.get("_budget_currency_assumed"))
         if fields.get("_no_deadline"):
             public["deadline_days"] = None
+        if fields.get("_no_budget"):
+            public.update(budget_usd=None, budget_amount=None, budget_currency=None)
         applied = self._update(public)
         for question in Q.QUESTIONS:
-            if question.answered_by(fields) or (question.key == "deadline" and fields.get("_no_deadline")):
+            if question.answered_by(fields):
                 self.answered.add(question.key)
                 self.defaulted.discard(question.key)
                 partial = Q.complete_partial(question.key, self.profile, fields)
@@ -443,7 +459,7 @@ class Conversation:
         if cleaned in _ACCEPT:
             return self._recommend_now()
         fields, problems = self._read(text, None)
-        if _public(fields) or fields.get("_no_deadline"):
+        if _said(fields):
             self._push_history()
             captured = self._apply(fields)
             replies = []
@@ -534,11 +550,11 @@ class Conversation:
             return self._why_not(named[0])
         public = _public(ex.fields)
         relative = parse_relative(text)
-        if _WHAT_IF.search(text) and (public or relative or ex.fields.get("_no_deadline")):
+        if _WHAT_IF.search(text) and (_said(ex.fields) or relative):
             return self._what_if(ex.fields, relative)
         if _WHAT_IF.search(text) and not _QUESTION.search(text.replace("what if", "")):
             return [Reply("answer", t("conv.whatif.nothing", self.locale))]
-        if (public or ex.fields.get("_no_deadline")) and not (_QUESTION.search(text) and not public):
+        if _said(ex.fields) and not (_QUESTION.search(text) and not public):
             return self._correct(ex.fields, ex.problems)
         if ex.problems:
             return [Reply("error", self._problem_text(ex.problems))]
@@ -576,6 +592,8 @@ class Conversation:
         change = dict(_public(fields))
         if fields.get("_no_deadline"):
             change["deadline_days"] = None
+        if fields.get("_no_budget"):
+            change.update(budget_usd=None, budget_amount=None, budget_currency=None)
         for name, factor in relative.items():
             base = getattr(self.profile, name, None)
             if base is None:

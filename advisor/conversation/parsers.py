@@ -437,8 +437,15 @@ _HALF_SPECIAL = [
     (_c(r"半年"), 182.0), (_c(r"半个月|半個月"), 15.0), (_c(r"一个半月|一個半月"), 45.0),
     (_c(r"half\s+a\s+year"), 182.0), (_c(r"half\s+a\s+month"), 15.0), (_c(r"a\s+month\s+and\s+a\s+half"), 45.0),
     (_c(r"\bovernight\b"), 0.5), (_c(r"\bfortnight\b"), 14.0), (_c(r"一周半|一週半"), 10.5),
+    (_c(r"(?:by|before|until|till)\s+(?:the\s+)?(?:end\s+of\s+)?next\s+week|下周|下週|下星期|下个星期|下個星期|下礼拜|下禮拜"), 7.0),
+    (_c(r"(?:by|before|until|till)\s+(?:the\s+)?(?:end\s+of\s+)?next\s+month|下个月|下個月"), 30.0),
+    (_c(r"(?:by|before|until|till)\s+(?:the\s+)?end\s+of\s+(?:the|this)\s+week|this\s+week|本周|本週|这周|這週"), 5.0),
 ]
 _DEADLINE_CUE = _c(r"within|deadline|\bin\b|\bby\b|\bdone\b|finish|内|內|之内|之內|以内|以內|完成|搞定|截止|期限|交付")
+_NO_BUDGET = _c(
+    r"no\s+(?:fixed\s+)?budget|(?:don't|do\s+not)\s+have\s+a\s+budget|unlimited\s+budget|budget\s+(?:is\s+)?(?:not\s+an?\s+|no\s+)(?:issue|concern|limit)|"
+    r"不限预算|预算不限|不限預算|預算不限|没有预算|沒有預算|预算没有上限|預算沒有上限|预算无上限|預算無上限|不设预算|不設預算"
+)
 _NO_DEADLINE = _c(r"no\s+(?:hard\s+)?deadline|no\s+time\s+limit|no\s+rush|没有期限|沒有期限|不赶|不趕|时间不限|時間不限|不限时|不限時|没有截止|沒有截止")
 
 
@@ -507,7 +514,10 @@ _AVG_LEN = _c(
 )
 _EPOCHS = _c(rf"{NUM}\s*(?:epochs?|eps\b|(?:个|個)\s*epochs?|轮|輪|遍|passes|pass\b)")
 _EPOCHS_AFTER = _c(rf"(?:epochs?|轮数|輪數|训练轮数|訓練輪數)\s*(?:[:=]|of|为|為|是)?\s*{NUM}")
-_SEQ = _c(rf"(?:seq(?:uence)?[\s_-]*len(?:gth)?|序列长度|序列長度|max[\s_-]*len(?:gth)?)\s*(?:[:=]|of|为|為|是)?\s*{NUM}")
+_SEQ = _c(
+    rf"(?:seq(?:uence)?[\s_-]*len(?:gth)?|序列长度|序列長度|max[\s_-]*len(?:gth)?)\s*(?:[:=]|of|为|為|是)?\s*{_num('num1')}"
+    rf"|{_num('num2')}\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|序列长度|序列長度)"
+)
 
 
 def context_tokens_from(raw: str) -> int | None:
@@ -595,7 +605,7 @@ _CONC_BEFORE = _c(
 )
 _CONC_AFTER = _c(
     rf"(?:concurrency|concurrent\s+(?:users|sessions|requests)|simultaneous\s+users|并发(?:数|量|用户数?|請求數)?|並發(?:數|量|使用者數?|用戶數?)?|"
-    rf"同时在线(?:人数|用户)?|同時在線(?:人數|使用者)?|batch\s+size)\s*(?:of|[:=]|为|為|是|约|約|大约|大約|达到|達到|about|around|~|up\s+to)?\s*{NUM}"
+    rf"同时在线(?:人数|用户)?|同時在線(?:人數|使用者)?)\s*(?:of|[:=]|为|為|是|约|約|大约|大約|达到|達到|about|around|~|up\s+to)?\s*{NUM}"
 )
 _RPS = _c(
     rf"{_num('num1')}\s*(?:requests?|reqs?|queries|calls|次请求|次請求|个请求|個請求|次查询|次查詢|次)?\s*(?:/\s*s(?:ec(?:ond)?)?(?![a-z])|per\s+second|a\s+second|每秒)"
@@ -793,6 +803,13 @@ _NOT_FAMILIES = frozenset(
 )
 
 
+def _version_value(version: str) -> float:
+    """'3' -> 3, '31' (from "3.1") -> 3.1, '' -> 0: for preferring the newest of equal matches."""
+    if not version:
+        return 0.0
+    return float(version[0] + ("." + version[1:] if len(version) > 1 else ""))
+
+
 def _model_params(ident: str) -> int | None:
     from advisor.knowledge import knowledge
 
@@ -838,7 +855,7 @@ def _model(w: _Work, ex: Extraction) -> None:
         w.consume(start, end)
         return
     # 3. Fuzzy: a family word and a size, compared with aliases of the same size and version.
-    best: tuple[float, _Alias, int, int] | None = None
+    best: tuple[tuple[float, float], _Alias, int, int] | None = None
     first: tuple[int, int, float] | None = None
     for word in w.finditer(_WORD_START):
         if word.group(0) in _NOT_FAMILIES:
@@ -859,8 +876,10 @@ def _model(w: _Work, ex: Extraction) -> None:
             if version and alias.version and version != alias.version:
                 continue
             ratio = difflib.SequenceMatcher(None, key, alias.key).ratio()
-            if ratio >= 0.72 and (best is None or ratio > best[0]):
-                best = (ratio, alias, cm.start(), cm.end())
+            # Equal ratios (no version typed: "llama 70b"): the newest version wins.
+            rank = (round(ratio, 6), _version_value(alias.version))
+            if ratio >= 0.72 and (best is None or rank > best[0]):
+                best = (rank, alias, cm.start(), cm.end())
     if best is not None:
         _, alias, start, end = best
         _set_model(ex, alias.ident, w.orig[start:end])
@@ -944,6 +963,10 @@ _COUNT_BEFORE = _c(
     rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:x|×|\*|张|張|块|塊|片|个|個|台|卡|pcs|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
     r"(?:nvidia|amd|intel|英伟达|英偉達|輝達|geforce|radeon|instinct|rtx|tesla)?\s*(?:geforce\s*)?$"
 )
+_NODES_BEFORE = _c(
+    rf"{_num('nodes')}\s*(?:nodes?|servers?|machines?|boxes|台(?:服务器|伺服器|机器|機器)?|个节点|個節點)\s*(?:of|with|each\s+with|,|，|×|x|\*)?\s*"
+    rf"{_num('per')}\s*(?:x|×|\*|张|張|块|塊|卡|gpus?\s+of|cards?\s+of)?\s*(?:nvidia|amd|英伟达|輝達|geforce|rtx|tesla)?\s*$"
+)
 _COUNT_AFTER = _c(rf"^\s*(?:(?:gpus?\b|cards?\b|卡)\s*)?(?:x|×|\*)\s*{NUM}")
 
 
@@ -958,6 +981,12 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         if mb:
             count = number_value(mb.group("num")) if mb.group("num") else float(_EN_WORD_NUMBERS.get(mb.group("word"), 1))
             consume_from = max(0, start - 24) + mb.start()
+        mn = _NODES_BEFORE.search(w.text[max(0, start - 40): start])
+        if mn:
+            nodes, per = number_value(mn.group("nodes") or ""), number_value(mn.group("per") or "")
+            if nodes and per:
+                count = nodes * per
+                consume_from = max(0, start - 40) + mn.start()
         ma = _COUNT_AFTER.search(w.text[end: end + 12])
         consume_to = end
         if count is None and ma:
@@ -1063,6 +1092,8 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         ex.fields["precision"] = prec
     if _NO_DEADLINE.search(w.orig.lower()):
         ex.fields["_no_deadline"] = True
+    if "budget_usd" not in ex.fields and _NO_BUDGET.search(w.orig.lower()):
+        ex.fields["_no_budget"] = True
     return ex
 
 

@@ -154,7 +154,7 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         "budget",
         applies=lambda p: True,
-        answered_by=lambda f: "budget_usd" in f,
+        answered_by=lambda f: "budget_usd" in f or "_no_budget" in f,
         default=lambda p: {"budget_usd": None, "budget_amount": None, "budget_currency": None},
         default_text=lambda p, loc: t("conv.default.no_budget", loc),
         choices=lambda loc: tuple(t(f"conv.acq.{k}", loc) for k in ("buy", "rent", "either")),

@@ -497,3 +497,14 @@ def test_a_very_long_message_is_read_in_part_and_said_so() -> None:
     replies = conv.handle("QLoRA " + "blah " * 2000)
     assert replies[0].text == t("conv.problem.too_long", "en", limit=4000)
     assert conv.profile.task == "qlora"
+
+
+def test_no_budget_and_users_answer_their_questions() -> None:
+    conv = _conv("en")
+    conv.handle("serve Mistral 7B")
+    assert conv.pending == "serving"
+    conv.handle("100 users")
+    assert conv.profile.concurrency == 100 and conv.pending == "precision"
+    conv.handle("")
+    conv.handle("We don't have a budget yet")
+    assert conv.profile.budget_usd is None and conv.pending == "facility"

@@ -151,6 +151,10 @@ EN: list[tuple[str, dict[str, Any]]] = [
     ("we own 16 H100s and 4 RTX 4090", {"owned_gpus": [{"gpu": "h100-sxm", "count": 16}, {"gpu": "rtx-4090", "count": 4}]}),
     ("we have two 4090s", {"owned_gpus": [{"gpu": "rtx-4090", "count": 2}]}),
     ("I already have an RTX 3090", {"owned_gpus": [{"gpu": "rtx-3090", "count": 1}]}),
+    ("we have 2 nodes of 8x H100", {"owned_gpus": [{"gpu": "h100-sxm", "count": 16}]}),
+    ("we need it done by next week", {"deadline_days": 7.0}),
+    ("with 8k seq len", {"seq_len": 8192}),
+    ("serve llama 70b", {"model": "llama-3-70b"}),  # no version typed: the newest of equal matches
 ]
 
 ZH_HANS: list[tuple[str, dict[str, Any]]] = [
@@ -222,6 +226,8 @@ ZH_HANS: list[tuple[str, dict[str, Any]]] = [
     ("手上只有一张 RTX 4090", {"owned_gpus": [{"gpu": "rtx-4090", "count": 1}]}),
     ("我们有 4 张 A100", {"owned_gpus": [{"gpu": "a100-80gb-sxm", "count": 4}]}),
     ("现有一台 8 卡 H100 服务器", {"owned_gpus": [{"gpu": "h100-sxm", "count": 8}]}),
+    ("我们有两台 8 卡 A100 服务器", {"owned_gpus": [{"gpu": "a100-80gb-sxm", "count": 16}]}),
+    ("下个月上线", {"deadline_days": 30.0, "task": "inference"}),
 ]
 
 ZH_HANT: list[tuple[str, dict[str, Any]]] = [
@@ -295,7 +301,7 @@ def test_table_size() -> None:
 
 # ---------------------------------------------------------------------------- only what the text says
 
-@pytest.mark.parametrize("text", ["", "   ", "hello", "你好", "ok", "thanks!", "🙂", "不知道"])
+@pytest.mark.parametrize("text", ["", "   ", "hello", "你好", "ok", "thanks!", "🙂", "不知道", "batch size 32"])
 def test_nothing_said_nothing_extracted(text: str) -> None:
     assert extract(text, "en") == {}
 
@@ -403,3 +409,9 @@ def test_duration_and_task_helpers() -> None:
 ])
 def test_relative_changes(text: str, expected: dict[str, float]) -> None:
     assert parse_relative(text) == expected
+
+
+@pytest.mark.parametrize("text", ["We don't have a budget yet", "no budget", "预算不限", "沒有預算"])
+def test_explicit_no_budget(text: str) -> None:
+    ex = extract_detailed(text, "en")
+    assert ex.fields == {"_no_budget": True}
