@@ -34,9 +34,13 @@ def _print_replies(replies: list[Any], out: IO[str]) -> None:
     out.flush()
 
 
-def _lines(source: IO[str]):
-    """Answers one by one as they arrive (readline, so a slow pipe is read line by line)."""
+def _lines(source: IO[str], prompt: IO[str] | None = None):
+    """Answers one by one as they arrive (readline, so a slow pipe is read line by line).
+    At a terminal a "> " prompt is shown instead of echoing the answer."""
     while True:
+        if prompt is not None:
+            prompt.write("> ")
+            prompt.flush()
         line = source.readline()
         if not line:
             return
@@ -70,9 +74,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"gpu-advisor chat: cannot read answers from {answers}: {exc.strerror or exc}", file=sys.stderr)
             return 2
         source = opened
+    interactive = _isatty(source)
     try:
-        for line in _lines(source):
-            out.write(f"> {line}\n\n")
+        for line in _lines(source, out if interactive else None):
+            if interactive:
+                out.write("\n")
+            else:
+                out.write(f"> {line}\n\n")
             _print_replies(conv.handle(line), out)
     except UnicodeDecodeError:
         print("gpu-advisor chat: the answers are not valid UTF-8 text", file=sys.stderr)
@@ -116,6 +124,13 @@ def run(args: argparse.Namespace) -> int:
     if conv.recommendation is None:
         return 1
     return status
+
+
+def _isatty(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def _expand(path: str):

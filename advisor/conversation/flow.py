@@ -97,6 +97,7 @@ _WHAT_IF = re.compile(
 )
 
 # Answering the serving question, "100 users" means 100 concurrent users.
+_IMAGES_BARE = re.compile(rf"{NUMBER_RE}\s*(?:张|張|幅)(?!\s*(?:卡|显卡|顯示卡|gpu))", re.IGNORECASE)
 _USERS = re.compile(rf"{NUMBER_RE}\s*(?:个|個|位|名)?\s*(?:users?|people|clients?|用户|用戶|使用者|人)", re.IGNORECASE)
 
 _COMMANDS = {
@@ -338,6 +339,12 @@ class Conversation:
                 return bare, ([(problem, {})] if problem else [])
         ex = extract_detailed(text, self.locale, task=self.profile.task)
         fields, problems = dict(ex.fields), list(ex.problems)
+        if key == "data" and "samples" not in fields and "tokens" not in fields:
+            images = _IMAGES_BARE.search(normalize_text(text))
+            if images:  # answering the data question, "100 万张" means images
+                n = parse_number(images.group("num"))
+                if n is not None and 1 <= n <= 1e13:
+                    fields["samples"], fields["_images"] = int(round(n)), True
         if key == "serving" and "concurrency" not in fields:
             users = _USERS.search(normalize_text(text))
             if users:

@@ -508,3 +508,35 @@ def test_no_budget_and_users_answer_their_questions() -> None:
     conv.handle("")
     conv.handle("We don't have a budget yet")
     assert conv.profile.budget_usd is None and conv.pending == "facility"
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-Hans", "zh-Hant"])
+def test_every_offered_choice_answers_its_question(locale: str) -> None:
+    expected = {
+        "precision": [("precision", "bf16-mixed"), ("precision", "fp16-mixed"), ("precision", "fp8-mixed"),
+                      ("precision", "fp32")],
+        "budget": [("acquisition", "buy"), ("acquisition", "rent"), ("acquisition", "either")],
+        "facility": [("deployment", "cloud"), ("deployment", "on-prem"), ("deployment", "either")],
+    }
+    for key, outcomes in expected.items():
+        probe = _conv(locale)
+        while probe.pending != key:
+            probe.handle("")
+        choices = probe._prompt()[0].choices
+        assert len(choices) == len(outcomes), (key, choices)
+        for choice, (field, value) in zip(choices, outcomes):
+            conv = _conv(locale)
+            while conv.pending != key:
+                conv.handle("")
+            conv.handle(choice)
+            assert getattr(conv.profile, field) == value, (locale, key, choice)
+            assert conv.pending != key, (locale, key, choice)
+
+
+def test_images_counted_with_a_measure_word_answer_the_data_question() -> None:
+    conv = _conv("zh-Hans")
+    conv.handle("从零预训练 ResNet-50")
+    assert conv.pending == "data"
+    conv.handle("120 万张，90 轮")
+    # ImageNet-1k has 1,281,167 training images; here the user's round figure is kept as given.
+    assert (conv.profile.samples, conv.profile.epochs, conv.profile.tokens) == (1_200_000, 90.0, None)
