@@ -168,6 +168,7 @@ class Conversation:
         self._replay: str | None = None
         self._started = False
         self._save_failed = False
+        self._save_error = ""
 
     # ------------------------------------------------------------------ public API
 
@@ -262,7 +263,7 @@ class Conversation:
             self._save_failed = None  # type: ignore[assignment]  # tell once
             try:
                 replies.append(Reply("error", t("conv.error.save_session", self.locale, path=str(self._state_path),
-                                                detail="I/O error")))
+                                                detail=self._save_error)))
             except Exception:
                 pass
         return replies
@@ -279,7 +280,10 @@ class Conversation:
         text = text[:MAX_INPUT_CHARS]
         stripped = normalize_text(text).strip()
         if stripped.startswith("/"):
-            return self._command(stripped)
+            # The command word is read normalized; its argument (a path) exactly as typed.
+            raw = text.strip()
+            parts = raw.split(None, 1)
+            return self._command(stripped, parts[1].strip() if len(parts) > 1 else "")
         self._follow_language(stripped)
         prefix = [Reply("text", t("conv.problem.too_long", self.locale, limit=MAX_INPUT_CHARS))] if truncated else []
         if self.stage == "collect":
@@ -739,10 +743,12 @@ class Conversation:
 
     # ------------------------------------------------------------------ commands
 
-    def _command(self, text: str) -> list[Reply]:
+    def _command(self, text: str, raw_arg: str | None = None) -> list[Reply]:
         parts = text[1:].strip().split(None, 1)
         word = parts[0].lower() if parts else ""
         arg = parts[1].strip() if len(parts) > 1 else ""
+        if raw_arg is not None and arg:
+            arg = raw_arg
         name = _COMMAND_OF.get(word)
         if name is None:
             self._follow_language(text[1:])
@@ -884,9 +890,10 @@ class Conversation:
             state["inbox"] = inbox[:MAX_INPUT_CHARS]
         try:
             S.save(path, state)
-        except (OSError, ValueError):
+        except (OSError, ValueError) as exc:
             if self._save_failed is False:
                 self._save_failed = True
+                self._save_error = _short(exc)
 
     def _log_assistant(self, replies: list[Reply]) -> None:
         for r in replies:

@@ -540,3 +540,12 @@ def test_images_counted_with_a_measure_word_answer_the_data_question() -> None:
     conv.handle("120 万张，90 轮")
     # ImageNet-1k has 1,281,167 training images; here the user's round figure is kept as given.
     assert (conv.profile.samples, conv.profile.epochs, conv.profile.tokens) == (1_200_000, 90.0, None)
+
+
+def test_save_path_is_taken_exactly_as_typed(fake_rec: None, tmp_path: Path) -> None:
+    conv = _conv("zh-Hans")
+    _walk_to_summary(conv)
+    conv.handle("对")
+    target = tmp_path / "报告（最终版）.md"  # full-width brackets stay as typed
+    replies = conv.handle(f"/保存 {target}")
+    assert replies[0].kind == "saved" and target.exists()
