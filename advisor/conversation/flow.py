@@ -538,7 +538,8 @@ class Conversation:
         except Exception:
             time_text = f"{c.time_hours:.3g} h" if c.time_hours is not None else "—"
             strategy = c.strategy
-        return t("conv.option", self.locale, count=c.count, gpu=c.gpu_name, strategy=strategy,
+        key = "conv.option" if c.time_hours is not None else "conv.option.serving"
+        return t(key, self.locale, count=c.count, gpu=c.gpu_name, strategy=strategy,
                  acquisition=t(f"conv.acq.{c.acquisition}", self.locale),
                  cost=t("conv.fmt.usd", self.locale, n=Q.fmt_money(c.cost_usd)), time=time_text)
 
@@ -707,7 +708,8 @@ class Conversation:
                         titles = ", ".join(c_["title"] for c_ in citation_titles(f.cites, self.locale))
                     except Exception:
                         titles = ", ".join(f.cites)
-                    cite = f" ({t('conv.why.cites', self.locale)}: {titles})"
+                    label = t("conv.why.cites", self.locale)
+                    cite = f" ({label}: {titles})" if self.locale == "en" else f"（{label}：{titles}）"
                 lines.append(f"- `{f.rule_id}` {text}{cite}")
         else:
             lines.append(t("conv.why.no_findings", self.locale))
