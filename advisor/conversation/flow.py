@@ -484,7 +484,9 @@ class Conversation:
             return [Reply("error", self._problem_text(problems))] + self._prompt()
         if _QUESTION.search(text) and cleaned not in _NO:
             return self._kb_answer(text) + [Reply("text", t("conv.kb.back", self.locale))] + self._prompt()
-        return self._prompt()
+        if cleaned in _NO:
+            return [Reply("text", t("conv.confirm.what", self.locale))]
+        return [Reply("error", t("conv.reask", self.locale))] + self._prompt()
 
     # ------------------------------------------------------------------ recommendation
 

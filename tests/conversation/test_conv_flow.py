@@ -549,3 +549,12 @@ def test_save_path_is_taken_exactly_as_typed(fake_rec: None, tmp_path: Path) -> 
     target = tmp_path / "报告（最终版）.md"  # full-width brackets stay as typed
     replies = conv.handle(f"/保存 {target}")
     assert replies[0].kind == "saved" and target.exists()
+
+
+def test_summary_step_answers_no_and_nonsense() -> None:
+    conv = _conv("zh-Hant")
+    _walk_to_summary(conv)
+    assert conv.handle("不對")[0].text == t("conv.confirm.what", "zh-Hant")
+    replies = conv.handle("嗚啦啦")
+    assert replies[0].kind == "error" and replies[0].text == t("conv.reask", "zh-Hant")
+    assert replies[-1].kind == "summary" and conv.stage == "confirm"
