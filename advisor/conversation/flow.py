@@ -357,7 +357,7 @@ class Conversation:
                     fields["concurrency"] = int(round(n))
         if key == "model" and "params" not in fields and not problems and not _QUESTION.search(text):
             if re.search(r"[A-Za-z\u3400-\u9fff]{2,}", text) and not _public(fields):
-                problems.append(("conv.problem.model_unknown", {"text": text.strip()[:60]}))
+                problems.append(("conv.problem.model_unknown", {"text": Q.md_escape(text.strip()[:60])}))
         if key == "task" and not _public(fields) and not problems and not _QUESTION.search(text):
             problems.append(("conv.problem.task_unknown", {}))
         if key == "precision" and not _public(fields) and not problems and not _QUESTION.search(text):
@@ -756,7 +756,7 @@ class Conversation:
         name = _COMMAND_OF.get(word)
         if name is None:
             self._follow_language(text[1:])
-            return [Reply("error", t("conv.command.unknown", self.locale, command="/" + word[:30]))]
+            return [Reply("error", t("conv.command.unknown", self.locale, command="/" + word[:30].replace("`", "'")))]
         if name == "help":
             return [Reply("text", t("conv.help", self.locale))]
         if name == "lang":

@@ -331,6 +331,14 @@ def field_items(fields: dict[str, Any], profile: Profile, locale: Locale) -> lis
     return items
 
 
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~#])")
+
+
+def md_escape(text: str) -> str:
+    """Text the user typed, made inert in Markdown (it is echoed back inside Markdown replies)."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+
+
 def _model_phrase(p: Profile, locale: Locale) -> str:
     size = t("conv.fmt.params", locale, n=fmt_count(p.params, locale))
     name = p.model_text or ""
@@ -340,6 +348,7 @@ def _model_phrase(p: Profile, locale: Locale) -> str:
         spec = knowledge().models.get(p.model)
         name = spec.name if spec else p.model
     if name and not re.fullmatch(r"[\d.,\s]*[bBmM]?|[\d\s.]+(?:亿|億)?\s*(?:参数|參數)?", name.strip()):
+        name = md_escape(name)
         return f"{name} ({size})" if locale == "en" else f"{name}（{size}）"
     return size
 

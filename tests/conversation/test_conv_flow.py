@@ -558,3 +558,11 @@ def test_summary_step_answers_no_and_nonsense() -> None:
     replies = conv.handle("嗚啦啦")
     assert replies[0].kind == "error" and replies[0].text == t("conv.reask", "zh-Hant")
     assert replies[-1].kind == "summary" and conv.stage == "confirm"
+
+
+def test_echoed_user_text_is_inert_markdown() -> None:
+    conv = _conv("en")
+    conv.handle("lora")
+    replies = conv.handle("**Evil** [link](http://x) <b>model</b>")
+    assert replies[0].kind == "error"
+    assert "\\*\\*Evil\\*\\*" in replies[0].text and "<b>" not in replies[0].text
