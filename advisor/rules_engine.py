@@ -46,10 +46,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from advisor.knowledge import KnowledgeError
+from advisor.knowledge import KnowledgeError, read_yaml
 from advisor.models import Severity
 from advisor.paths import data_dir
 
@@ -114,7 +113,7 @@ def _check_value(name: str, spec: FieldSpec, value: Any) -> str | None:
 
 @functools.lru_cache(maxsize=8)
 def _load_schema(path: Path) -> dict[str, FieldSpec]:
-    raw = _read_yaml(path)
+    raw = read_yaml(path)
     if not isinstance(raw, dict) or not isinstance(raw.get("fields"), dict):
         raise KnowledgeError(path, "-", "expected a mapping with a 'fields' mapping")
     out: dict[str, FieldSpec] = {}
@@ -221,17 +220,8 @@ def _format_error(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def _read_yaml(path: Path) -> Any:
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise KnowledgeError(path, "-", f"not valid YAML: {exc}") from None
-    except OSError as exc:
-        raise KnowledgeError(path, "-", f"cannot read: {exc.strerror or exc}") from None
-
-
 def _load_rule_file(path: Path, schema: dict[str, FieldSpec]) -> list[RuleSpec]:
-    raw = _read_yaml(path)
+    raw = read_yaml(path)
     if raw is None:
         return []
     if not isinstance(raw, list):
