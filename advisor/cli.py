@@ -41,19 +41,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_data() -> None:
+    """Validate the knowledge base and the rules before a conversation starts, so that a broken file
+    stops start-up with one line naming the file, the entry and the problem (not mid-conversation)."""
+    from advisor.knowledge import knowledge
+    from advisor.rules_engine import load_rules
+
+    knowledge()
+    load_rules()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from advisor.knowledge import KnowledgeError
 
     try:
+        if args.command in (None, "chat", "recommend"):
+            _check_data()
         if args.command is None:
             from advisor.tui.app import run_app
 
             return run_app(lang=args.lang, resume=args.resume)
         return int(args._module.run(args) or 0)
     except KnowledgeError as exc:
-        print(f"gpu-advisor: the knowledge base is broken — {exc}", file=sys.stderr)
+        print(f"gpu-advisor: a data file is broken — {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
