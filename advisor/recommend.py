@@ -65,6 +65,18 @@ used only for the per-rack density the air-cooling rules look at."""
 TIME_FLOOR_S = 86_400.0
 """Ranking treats any training run shorter than this (one day) as equally fast."""
 
+DEADLINE_SLACK = 0.25
+"""With a deadline, runs finishing within this share of it rank as equally fast: the rest of the time
+is room for the reruns a real project needs, and beating it further is worth nothing to this user
+(so eight GPUs in one server are not passed over for 32 in four servers to save three days of six weeks)."""
+
+
+def _time_floor_s(profile: Profile) -> float:
+    """Training time below which ranking does not reward speed, seconds."""
+    if profile.deadline_days:
+        return max(TIME_FLOOR_S, DEADLINE_SLACK * profile.deadline_days * 86_400.0)
+    return TIME_FLOOR_S
+
 QLORA_REFERENCE_GPUS = ("rtx-4090", "rtx-3090", "l4", "a10")
 """24 GB cards on which the "with QLoRA this fits one 24 GB card" remedy is sized, best first."""
 
@@ -218,12 +230,12 @@ def _effective_cost(o: _Option) -> float:
 
 
 def _base_score(o: _Option, best_cost: float = 1.0, best_time_s: float | None = None,
-                best_tps: float | None = None) -> float:
+                best_tps: float | None = None, time_floor_s: float = TIME_FLOOR_S) -> float:
     """The numeric part of `_score` (cost, time or throughput, servers, headroom); see `_score`."""
     score = 100.0 - 25.0 * math.log2(_effective_cost(o) / best_cost)
     if o.m.time_s:
-        floor = max(best_time_s or 0.0, TIME_FLOOR_S)
-        score -= 10.0 * math.log2(max(o.m.time_s, TIME_FLOOR_S) / floor)
+        floor = max(best_time_s or 0.0, time_floor_s)
+        score -= 10.0 * math.log2(max(o.m.time_s, time_floor_s) / floor)
     if o.m.tokens_per_s:
         score -= 10.0 * math.log2((best_tps or o.m.tokens_per_s) / o.m.tokens_per_s)
     score -= 5.0 * math.log2(max(1, o.m.nodes))
@@ -254,7 +266,7 @@ def _shortlist(options: list[_Option], profile: Profile) -> list[_Option]:
         if feasible:
             best = min(feasible, key=lambda o: (o.cost_usd, o.m.count, _time_key(o)))
             chosen[id(best)] = best
-            balanced = max(feasible, key=lambda o: (_base_score(o), -o.m.count))
+            balanced = max(feasible, key=lambda o: (_base_score(o, time_floor_s=_time_floor_s(profile)), -o.m.count))
             chosen[id(balanced)] = balanced
         else:  # nothing passes the limits: the cheapest fitting one, so the rules can say why
             cheapest = min(fitting, key=lambda o: (o.cost_usd, o.m.count, _time_key(o)))
@@ -585,12 +597,13 @@ def _sort_findings(findings: list[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (SEVERITY_ORDER[f.severity], f.rule_id))
 
 
-def _score(o: _Option, best_cost: float, best_time_s: float | None, best_tps: float | None) -> float:
+def _score(o: _Option, best_cost: float, best_time_s: float | None, best_tps: float | None,
+           time_floor_s: float = TIME_FLOOR_S) -> float:
     """Rank of a surviving option; higher is better.
 
         score = 100
                 - 25 · log2(effective cost / cheapest effective cost)
-                - 10 · log2(max(time, 1 day) / max(fastest time, 1 day))      (training)
+                - 10 · log2(max(time, floor) / max(fastest time, floor))      (training)
                 - 10 · log2(best tokens/s / tokens/s)                           (serving)
                 -  5 · log2(servers)
                 + 10 · min(headroom fraction, 0.3) / 0.3                        (memory to spare)
@@ -598,23 +611,25 @@ def _score(o: _Option, best_cost: float, best_time_s: float | None, best_tps: fl
 
     Effective cost = the option's cost (capex, rent, or 0 for GPUs the user owns) + electricity
     for the run when it runs on premises + $1 (so owned GPUs compare finitely). Runs shorter than
-    a day count as equally fast (`TIME_FLOOR_S`): nobody should rent 256 GPUs to save an afternoon.
+    the floor count as equally fast: one day (`TIME_FLOOR_S`) — nobody should rent 256 GPUs to save an
+    afternoon — or, with a deadline, a quarter of it (`DEADLINE_SLACK`).
     A doubling of cost weighs 2.5 doublings of time; a warning weighs about 12 % more cost.
     """
-    score = _base_score(o, best_cost, best_time_s, best_tps)
+    score = _base_score(o, best_cost, best_time_s, best_tps, time_floor_s)
     score -= 4.0 * sum(1 for f in o.findings if f.severity == "warning")
     score -= 1.0 * sum(1 for f in o.findings if f.severity == "tip")
     return round(score, 2)
 
 
-def _rank(options: list[_Option]) -> None:
+def _rank(options: list[_Option], profile: Profile) -> None:
     if not options:
         return
     best_cost = min(_effective_cost(o) for o in options)
     times = [o.m.time_s for o in options if o.m.time_s]
     tps = [o.m.tokens_per_s for o in options if o.m.tokens_per_s]
     for o in options:
-        o.score = _score(o, best_cost, min(times) if times else None, max(tps) if tps else None)
+        o.score = _score(o, best_cost, min(times) if times else None, max(tps) if tps else None,
+                         _time_floor_s(profile))
 
 
 def _best_per_gpu(ranked: list[_Option]) -> list[_Option]:
@@ -728,8 +743,8 @@ def recommend(profile: Profile, locale: Locale | None = None, kb: KnowledgeBase 
 
     survivors = [o for o in shortlist if not o.rejected]
     losers = [o for o in shortlist if o.rejected]
-    _rank(survivors)
-    _rank(losers)
+    _rank(survivors, profile)
+    _rank(losers, profile)
     survivors.sort(key=lambda o: -o.score)
     survivors = _best_per_gpu(survivors)
     if survivors:

@@ -235,3 +235,22 @@ def test_every_model_kind_and_task_gets_an_answer(model: str, task: str) -> None
         assert rec.recommendations
         assert all(c.memory_per_gpu.total > 0 for c in rec.recommendations)
     assert all(c.acquisition == "buy" for c in tight.recommendations)
+
+
+def test_a_comfortable_deadline_prefers_one_server_over_a_faster_cluster() -> None:
+    """Issue #5's pretraining message: 3B parameters, 60B tokens, $80k, six weeks. Renting scales
+    linearly, so 8 or 32 GPUs cost about the same; with six weeks allowed, the advisor should not
+    trade one server for four to save a few days (recommend.DEADLINE_SLACK)."""
+    from advisor.knowledge import knowledge
+
+    profile = Profile(task="pretrain", params=3_000_000_000, tokens=60_000_000_000, budget_usd=80_000,
+                      deadline_days=42)
+    rec = recommend(profile)
+    kb = knowledge()
+    assert rec.recommendations
+    for c in rec.recommendations:
+        assert c.count <= kb.gpus[c.gpu].max_per_node, (c.gpu, c.count)
+        assert c.time_hours is not None and c.time_hours < 42 * 24
+    # without a deadline, speed counts again and multi-server options may lead
+    fast = recommend(profile.model_copy(update={"deadline_days": None}))
+    assert max(c.count for c in fast.recommendations) > max(c.count for c in rec.recommendations)
