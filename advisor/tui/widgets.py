@@ -9,11 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.markdown import ListItem as RichListItem
+from rich.markdown import Markdown as RichMarkdown
+from rich.segment import Segment
 from rich.text import Text
+from rich.theme import Theme
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, Label, ListItem, ListView, Markdown, Static
+from textual.widgets import Button, Label, ListItem, ListView, Static
 
 from advisor.i18n import t
 from advisor.models import Locale
@@ -31,13 +36,85 @@ class UserRow(Horizontal):
     """Holds a UserMessage against the right edge."""
 
 
-class AdvisorMessage(Markdown):
-    """One advisor reply: Markdown, styled by its kind (question, error, recommendation, ...)."""
+# Markdown styles of the bubbles: plain attributes only (no fixed colours), so that they read well on the
+# bubble's background in the dark and the light theme alike. Rich's defaults (cyan on black code,
+# magenta headings) would clash with the app's theme.
+BUBBLE_THEME = Theme({
+    "markdown.code": "bold",
+    "markdown.code_block": "none",
+    "markdown.h1": "bold underline",
+    "markdown.h2": "bold underline",
+    "markdown.h3": "bold",
+    "markdown.h4": "bold italic",
+    "markdown.list": "none",
+    "markdown.item.bullet": "bold",
+    "markdown.item.number": "bold",
+    "markdown.block_quote": "italic",
+    "markdown.link": "underline",
+    "markdown.link_url": "underline",
+    "markdown.table.border": "dim",
+    "markdown.table.header": "bold",
+}, inherit=True)
 
-    def __init__(self, text: str, kind: str, locale: Locale, **kwargs: Any) -> None:
-        super().__init__(text, **kwargs)
+
+class _ListItem(RichListItem):
+    """A list item whose number reads " 1. " (Rich writes a bare "1", which runs into the text)."""
+
+    def render_number(self, console: Console, options: ConsoleOptions, number: int,
+                      last_number: int) -> RenderResult:
+        number_width = len(str(last_number)) + 3  # " 1. ", in line with Rich's " • "
+        lines = console.render_lines(self.elements, options.update(width=options.max_width - number_width),
+                                     style=self.style)
+        number_style = console.get_style("markdown.item.number", default="none")
+        numeral = Segment(f"{number}.".rjust(number_width - 1) + " ", number_style)
+        padding = Segment(" " * number_width, number_style)
+        for index, line in enumerate(lines):
+            yield numeral if index == 0 else padding
+            yield from line
+            yield Segment("\n")
+
+
+class _Markdown(RichMarkdown):
+    elements = {**RichMarkdown.elements, "list_item_open": _ListItem}
+
+
+class RenderedMarkdown:
+    """A Rich renderable of Markdown that lays itself out once per width and then replays the result.
+
+    Textual asks a widget for its height and then for its lines, and again whenever the layout is
+    recomputed; caching the segments per width means a bubble's Markdown is parsed and wrapped once,
+    however long the transcript grows."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._markdown = _Markdown(source, hyperlinks=False)
+        self._cache: dict[tuple[int, bool], list[Segment]] = {}
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        key = (options.max_width, options.ascii_only)
+        segments = self._cache.get(key)
+        if segments is None:
+            with console.use_theme(BUBBLE_THEME):
+                segments = list(console.render(self._markdown, options.update(height=None)))
+            if len(self._cache) > 8:  # a few widths (resizes) are plenty
+                self._cache.clear()
+            self._cache[key] = segments
+        yield from segments
+
+
+class AdvisorMessage(Static):
+    """One advisor reply: Markdown, styled by its kind (question, error, recommendation, ...).
+
+    One widget per bubble (a Static holding the rendered Markdown), not Textual's `Markdown`, which
+    builds a widget per paragraph and list item: with dozens of bubbles that made every new message
+    re-lay out and re-render the whole transcript."""
+
+    def __init__(self, text: str, kind: str, locale: Locale, *, classes: str = "", **kwargs: Any) -> None:
+        # The kind's class goes in with the others: adding it afterwards would restyle the widget once more.
+        classes = " ".join(dict.fromkeys([*classes.split(), f"kind-{kind}"]))
+        super().__init__(RenderedMarkdown(text), classes=classes, **kwargs)
+        self.source = text
         self.kind = kind
-        self.add_class(f"kind-{kind}")
         self.border_title = t("tui.advisor", locale)
 
 
@@ -109,7 +186,9 @@ class ProfilePanel(Vertical):
 
     async def show(self, title: str, rows: list[dict[str, Any]], empty: str) -> None:
         """Show `rows` ({label, value}); `empty` when there is nothing yet. Existing items are reused."""
-        self.query_one("#profile-title", Label).update(title)
+        title_label = self.query_one("#profile-title", Label)
+        if title_label.content != title:  # an update, even to the same words, would lay the screen out again
+            title_label.update(title)
         view = self.query_one("#profile-list", ListView)
         items = list(view.query(ProfileItem))
         if not rows or len(items) != len(view.children):  # the "nothing yet" line is not a ProfileItem

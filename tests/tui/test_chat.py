@@ -92,7 +92,7 @@ async def test_quick_replies_side_panel_and_change_prefill() -> None:
         await pilot.pause()
         assert app.conversation.handled == ["QLoRA"]
         assert [m.text for m in app.main.query(UserMessage)] == ["QLoRA"]
-        assert not app.main.query(QuickReplies).first().display or app.main.query(QuickReplies).first().disabled
+        assert not app.main.query(QuickReplies), "used quick replies leave the transcript with the answer"
         items = list(app.main.query(ProfileItem))
         assert ("Task", "LoRA fine-tuning") in [(i.label, i.value) for i in items]
         await pilot.click(ProfileItem)  # the first item: Task
@@ -121,6 +121,7 @@ async def test_busy_indicator_while_a_turn_runs_and_errors_become_bubbles() -> N
         await pilot.pause()
         assert app.busy and "thinking…" in str(prompt.border_title)
         assert prompt.placeholder == "Working on it…"
+        assert [q.disabled for q in app.main.query(QuickReplies)] == [True]  # greyed out while the turn runs
         prompt.insert_text_at_cursor("second")
         await pilot.press("enter")  # refused while busy, and not lost
         await pilot.pause()
@@ -129,6 +130,7 @@ async def test_busy_indicator_while_a_turn_runs_and_errors_become_bubbles() -> N
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert not app.busy and not prompt.border_title
+        assert not app.main.query(QuickReplies)  # and gone with the answer
         await _send(app, pilot, "boom")  # the conversation raises: one clear bubble, the app goes on
         error = _bubbles(app, "error")[-1].source
         assert "RuntimeError: engine exploded" in error and "Traceback" not in error
