@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from advisor.i18n import detect_language
+from advisor.conversation.questions import summary_markdown
+from advisor.i18n import detect_language, t
 from advisor.models import Profile, Recommendation
 from advisor.report import ReportError, render, save_report
 from tests.report.conftest import make_recommendation
@@ -65,3 +66,34 @@ class FakeConversation:
                                                        "model_text": "Mistral 7B"})
         self.recommendation = make_recommendation(self.locale)
         return [Reply("recommendation", render(self.recommendation, "chat", self.locale))]
+
+
+class ScriptedConversation:
+    """A fixed consultation for the snapshot tests: greeting and the task question; one message that answers
+    everything, which brings the summary; "yes", which brings the recommendation. The profile and the
+    recommendation are the report tests' hand-built ones, and every word comes from the real UI strings and
+    templates, so that the screens change when the UI does, not when a price or a rule does."""
+
+    TASKS = ("pretrain", "finetune", "lora", "qlora", "inference")
+
+    def __init__(self, locale=None, state_path: Path | None = None, **_options):
+        self.locale = locale or "en"
+        self.state_path = state_path
+        self.profile = Profile(language=self.locale)
+        self.recommendation: Recommendation | None = None
+        self.answered: tuple[str, ...] = ()
+
+    def start(self) -> list[Reply]:
+        loc = self.locale
+        return [Reply("text", t("conv.greeting", loc)),
+                Reply("question", t("conv.q.task", loc, default=t("conv.task.lora", loc)),
+                      tuple(t(f"conv.task.{k}", loc) for k in self.TASKS))]
+
+    def handle(self, text: str) -> list[Reply]:
+        loc = self.locale
+        if self.profile.task is None:
+            self.profile = make_recommendation(loc).profile
+            self.answered = ("task", "model", "data", "precision", "deadline", "budget", "facility")
+            return [Reply("summary", summary_markdown(self.profile, loc), (t("conv.choice.yes", loc),))]
+        self.recommendation = make_recommendation(loc)
+        return [Reply("recommendation", render(self.recommendation, "chat", loc))]

@@ -1,6 +1,6 @@
 """Layout at the two sizes that matter (80x24, 120x40) in English and Traditional Chinese: the chat and the
-results views keep the input, the footer and the key figures on screen. (Pixel snapshots with
-pytest-textual-snapshot would pin pytest below 9, so these check the layout itself.)"""
+results views keep the input, the footer and the key figures on screen. (test_snapshots.py holds pictures of
+the same screens; these check the layout itself, so that a failure says what broke.)"""
 
 from __future__ import annotations
 
