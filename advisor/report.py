@@ -485,29 +485,86 @@ def _memory_chart(cands: list[dict[str, Any]], recs: tuple[Candidate, ...]) -> d
             "bar_h": 20, "label_w": label_w}
 
 
+def nice_ticks(top: float, most: int = 5) -> list[float]:
+    """Axis ticks from 0 in steps of 1, 2 or 5 times a power of ten: the finest such step that reaches
+    `top` in at most `most` intervals. nice_ticks(4020) -> [0, 1000, ..., 5000]; nice_ticks(2.53) -> [0, 1, 2, 3]."""
+    if not math.isfinite(top) or top <= 0:
+        return [0.0, 1.0]
+    exponent = math.floor(math.log10(top / most))
+    for power in (exponent - 1, exponent, exponent + 1):
+        for mantissa in (1, 2, 5):
+            step = mantissa * 10.0**power
+            intervals = math.ceil(top / step - 1e-9)
+            if intervals <= most:
+                # Multiples of the step, rounded to its decimals so that 3 x 0.1 reads 0.3, not 0.30000000000000004.
+                decimals = max(0, -math.floor(math.log10(step)))
+                return [round(i * step, decimals) for i in range(intervals + 1)]
+    return [0.0, top]  # unreachable: 10 x 10^(exponent+1) always covers `top` in one interval
+
+
+def _tick_decimals(ticks: list[float]) -> int:
+    """Decimals that show every tick exactly (the step's): 0 for 0, 5, 10; 1 for 0, 0.5, 1."""
+    step = ticks[1] - ticks[0] if len(ticks) > 1 else 1.0
+    return max(0, -math.floor(math.log10(step) + 1e-9)) if step > 0 else 0
+
+
+# The time axis is labelled in one unit, chosen by the longest time: (unit key, hours per unit, up to hours).
+TIME_AXIS_UNITS: tuple[tuple[str, float, float], ...] = (
+    ("minutes", 1 / 60, 1.0), ("hours", 1.0, 48.0), ("days", 24.0, 24 * 365 * 2), ("years", 24 * 365, math.inf),
+)
+
+
+def _cost_ticks(top_usd: float) -> list[tuple[float, str]]:
+    """(value in USD, label) of the cost axis: '$0', '$5,000', '$10,000'; cents only when the step needs them."""
+    ticks = nice_ticks(top_usd)
+    decimals = 2 if _tick_decimals(ticks) else 0
+    return [(v, f"${v:,.{decimals}f}" if v else "$0") for v in ticks]
+
+
+def _time_ticks(top_hours: float, locale: Locale) -> list[tuple[float, str]]:
+    """(value in hours, label) of the time axis, every label in the same unit: '0', '2 days', '4 days'."""
+    unit, per, _ = next(u for u in TIME_AXIS_UNITS if top_hours < u[2])
+    ticks = nice_ticks(top_hours / per)
+    decimals = _tick_decimals(ticks)
+    singular = {"days": "day", "years": "year"}  # "1 day", not "1 days"
+
+    def label(v: float) -> str:
+        key = singular.get(unit, unit) if v == 1 else unit
+        number = f"{v:,.{decimals}f}"
+        number = number.rstrip("0").rstrip(".") if decimals else number  # 0.5, 1, 1.5 days
+        return _t(f"report.unit.{key}", locale, n=number) if v else "0"
+
+    return [(v * per, label(v)) for v in ticks]
+
+
 def _scatter_chart(cands: list[dict[str, Any]], recs: tuple[Candidate, ...], locale: Locale) -> dict[str, Any] | None:
-    """Cost (x) against time (y) per candidate; None when fewer than two candidates have a time."""
+    """Cost (x) against time (y) per candidate, on axes with round ticks; None when fewer than two
+    candidates have a time."""
     pts = [(v, c) for v, c in zip(cands, recs) if c.time_hours is not None and c.cost_usd is not None]
     if len(pts) < 2:
         return None
     left, right, top, bottom, w, h = 96, 30, 20, 50, 580, 300
-    costs = [c.cost_usd for _, c in pts]
-    times = [c.time_hours for _, c in pts]
-    x_max = max(costs) * 1.1 or 1.0
-    y_max = max(times) * 1.15 or 1.0  # type: ignore[type-var]
+    # A little room beyond the largest point, so that it does not sit on the axis' end.
+    x_ticks = _cost_ticks(max(c.cost_usd for _, c in pts) * 1.05)  # type: ignore[type-var]
+    y_ticks = _time_ticks(max(c.time_hours for _, c in pts) * 1.05, locale)  # type: ignore[type-var]
+    x_max, y_max = x_ticks[-1][0], y_ticks[-1][0]
+
+    def px(usd: float) -> float:
+        return left + usd / x_max * (w - left - right)
+
+    def py(hours: float) -> float:
+        return h - bottom - hours / y_max * (h - top - bottom)
+
     points = []
     for v, c in pts:
-        px = left + c.cost_usd / x_max * (w - left - right)
-        py = h - bottom - c.time_hours / y_max * (h - top - bottom)  # type: ignore[operator]
-        points.append({"x": f"{px:.1f}", "y": f"{py:.1f}", "label": str(v["rank"]),
+        points.append({"x": f"{px(c.cost_usd):.1f}", "y": f"{py(c.time_hours):.1f}", "label": str(v["rank"]),  # type: ignore[arg-type]
                        "tip": f"{v['rank']}. {v['title']}: {v['cost']}, {v['time_short']}",
                        "fits": v["fits"]})
-    ticks_x = [{"x": f"{left + f * (w - left - right):.1f}", "label": fmt_usd(x_max * f) if f else "$0"}
-               for f in (0, 0.5, 1)]
-    ticks_y = [{"y": f"{h - bottom - f * (h - top - bottom):.1f}", "label": fmt_hours(y_max * f, locale) if f else "0"}
-               for f in (0, 0.5, 1)]
+    ticks_x = [{"x": f"{px(value):.1f}", "label": label} for value, label in x_ticks]
+    ticks_y = [{"y": f"{py(value):.1f}", "label": label} for value, label in y_ticks]
     return {"points": points, "width": w, "height": h, "left": left, "right": w - right, "top": top,
             "bottom": h - bottom, "ticks_x": ticks_x, "ticks_y": ticks_y,
+            "label_y": h - bottom + 18, "tick_end_y": h - bottom + 5, "tick_start_x": left - 5,
             "x_label": _t("report.chart.cost_axis", locale), "y_label": _t("report.chart.time_axis", locale)}
 
 
