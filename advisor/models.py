@@ -16,8 +16,6 @@ LOCALES: tuple[Locale, ...] = ("en", "zh-Hans", "zh-Hant")
 
 Task = Literal["pretrain", "finetune", "lora", "qlora", "inference"]
 Precision = Literal["bf16-mixed", "fp16-mixed", "bf16", "fp32", "fp8-mixed"]
-Optimizer = Literal["adamw", "adamw-8bit", "sgd", "adafactor"]
-Checkpointing = Literal["none", "selective", "full"]
 Acquisition = Literal["buy", "rent", "either"]
 Deployment = Literal["cloud", "on-prem", "either"]
 Cooling = Literal["air", "liquid"]

@@ -43,7 +43,6 @@ GLOSSARY_TERMS: tuple[str, ...] = (
     "vram", "precision", "activations", "optimizer", "kv_cache", "lora", "zero", "tensor_parallel",
     "mfu", "tdp", "pue", "nvlink",
 )
-CHAT_TOP = 3
 REPORT_TOP = 5
 
 

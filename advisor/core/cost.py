@@ -38,9 +38,6 @@ chassis built for eight."""
 DESKTOP_BASE_USD = (700.0, 2_000.0)
 DESKTOP_PER_EXTRA_GPU_USD = (300.0, 1_000.0)
 
-HOURS_PER_MONTH = 730.0
-"""Average hours in a month (8,760 / 12), for serving rents and energy."""
-
 
 class Range(NamedTuple):
     """A money range, USD."""

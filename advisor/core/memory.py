@@ -202,11 +202,6 @@ class Shape(NamedTuple):
         """Autoregressive (decoder, MoE): serving keeps a KV cache and decodes token by token."""
         return self.kind in ("decoder", "moe") and self.layers > 0 and self.kv_heads > 0
 
-    @property
-    def kv_bytes_per_token_16bit(self) -> int:
-        """KV cache per token at 2 bytes: 2 (K and V) x layers x kv_heads x head_dim x 2 bytes."""
-        return 2 * self.layers * self.kv_heads * self.head_dim * 2
-
 
 def shape_from_spec(spec) -> Shape:  # spec: advisor.models.ModelSpec
     """A `Shape` from a `ModelSpec`, with exact counts from `advisor.core.params`."""
