@@ -19,6 +19,8 @@ Precision = Literal["bf16-mixed", "fp16-mixed", "bf16", "fp32", "fp8-mixed"]
 Acquisition = Literal["buy", "rent", "either"]
 Deployment = Literal["cloud", "on-prem", "either"]
 Cooling = Literal["air", "liquid"]
+WeightsDtype = Literal["bf16", "fp16", "fp8", "int8", "int4"]
+KvDtype = Literal["bf16", "fp8", "int8"]
 Severity = Literal["info", "tip", "warning", "critical"]
 
 
@@ -194,6 +196,17 @@ class Profile(Frozen):
     context_tokens: int | None = Field(default=None, gt=0, description="Serving: context length per sequence, tokens.")
     requests_per_second: float | None = Field(default=None, gt=0)
     precision: Precision = "bf16-mixed"
+    weights_dtype: WeightsDtype | None = Field(
+        default=None,
+        description="Serving: storage format of the model weights (bf16/fp16 = 2 bytes per parameter, "
+        "fp8/int8 = 1 byte, int4 = 0.5 byte, e.g. AWQ/GPTQ); None = the default from `precision` "
+        "(16-bit, or fp8 under fp8-mixed).",
+    )
+    kv_dtype: KvDtype | None = Field(
+        default=None,
+        description="Serving: element format of the KV cache (bf16 = 2 bytes per element, fp8/int8 = 1 byte); "
+        "None = the default (fp8 with fp8 weights, else bf16).",
+    )
     budget_usd: float | None = Field(default=None, gt=0, description="Budget converted to USD.")
     budget_amount: float | None = Field(default=None, gt=0, description="Budget as the user gave it.")
     budget_currency: str | None = Field(default=None, description="ISO code of budget_amount, e.g. CNY.")

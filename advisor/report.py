@@ -301,6 +301,8 @@ def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, Any]]:
     add("context_tokens", f"{p.context_tokens:,}" if p.context_tokens else None)
     add("requests_per_second", sig(p.requests_per_second, 3) if p.requests_per_second else None)
     add("precision", _t_or(f"report.precision.{p.precision}", locale, p.precision))
+    add("weights_dtype", p.weights_dtype.upper() if p.weights_dtype else None)
+    add("kv_dtype", p.kv_dtype.upper() if p.kv_dtype else None)
     if p.budget_usd:
         budget = fmt_usd(p.budget_usd)
         if p.budget_currency and p.budget_currency.upper() != "USD" and p.budget_amount:

@@ -687,6 +687,74 @@ def _precision(w: _Work) -> str | None:
 
 
 # --------------------------------------------------------------------------------------------
+# Serving quantization: "4-bit", "AWQ", "INT8 量化", "以 FP8 推論" (weights) and "8-bit KV", "KV 缓存 FP8"
+# (KV cache). Read only for serving: in training, fp8 is the training precision above and 4-bit is QLoRA.
+# ASCII look-arounds instead of \b, so that "用INT8量化" matches too (CJK letters are word characters).
+
+_A0 = r"(?<![a-z0-9])"
+_A1 = r"(?![a-z0-9])"
+_CN_BITS = r"(?:位元|比特)"
+_CN_WEIGHT_CTX = r"(?=\s*(?:量化|精度|权重|權重|整数|整數|模型|部署|推理|推論))"  # "4 位" alone is "4 people"
+
+
+def _bits_pattern(n: str) -> str:
+    return (rf"{_A0}(?:int{n}|{n}[\s-]?bits?){_A1}|(?<![\d.]){n}\s*{_CN_BITS}|(?<![\d.]){n}\s*位{_CN_WEIGHT_CTX}|"
+            rf"量化\s*(?:到|为|為|成)?\s*{n}\s*位")
+
+
+_KV_WORD = r"(?<![a-z])kv(?:[\s-]*(?:cache|缓存|快取))?"
+_KV_VALUE = r"(?P<d>fp8|int8|bf16|fp16|8[\s-]?bits?|16[\s-]?bits?|8\s*(?:位元|位|比特))"
+_KV_PATTERNS = (
+    _c(rf"{_A0}{_KV_VALUE}\s*(?:的\s*)?{_KV_WORD}"),
+    _c(rf"{_KV_WORD}\s*(?:in|at|as|of|=|:|：|用|使用|采用|採用|为|為|是|量化(?:为|為|到|成)?)?\s*{_KV_VALUE}{_A1}"),
+)
+_WEIGHTS = [
+    ("fp8", _c(rf"{_A0}(?:fp8|float8|e4m3){_A1}|8[\s-]?bit\s+float")),
+    ("int4", _c(_bits_pattern("4") + rf"|{_A0}(?:w4a16|q4(?:_k(?:_[ms])?|_[01])){_A1}")),
+    ("int8", _c(_bits_pattern("8") + rf"|{_A0}(?:w8a16|w8a8|q8(?:_0)?){_A1}")),
+]
+_Q4_BARE = _c(rf"{_A0}q4{_A1}")
+_Q4_DATE = _c(r"(?:\bby|\bin|\bbefore|\buntil|\bduring|\bof|\bend)\s*$")
+_AWQ = _c(rf"{_A0}(?:awq|gptq|exl2){_A1}")  # these formats are 4-bit unless a width is stated
+
+
+def _kv_value(raw: str) -> str:
+    raw = raw.lower()
+    if raw.startswith("fp8"):
+        return "fp8"
+    if raw.startswith(("bf16", "fp16", "16")):
+        return "bf16"
+    return "int8"
+
+
+def _quantization(w: _Work, ex: Extraction) -> None:
+    for pattern in _KV_PATTERNS:
+        m = pattern.search(w.text)
+        if m:
+            ex.fields["kv_dtype"] = _kv_value(m.group("d"))
+            w.consume(m.start(), m.end())
+            break
+    found: list[tuple[int, str]] = []
+    for name, pattern in _WEIGHTS:
+        for m in w.finditer(pattern):
+            found.append((m.start(), name))
+            w.consume(m.start(), m.end())
+    for m in w.finditer(_Q4_BARE):
+        if not _Q4_DATE.search(w.text[max(0, m.start() - 12):m.start()]):  # "by Q4" is a quarter
+            found.append((m.start(), "int4"))
+            w.consume(m.start(), m.end())
+    for m in w.finditer(_AWQ):
+        if not found:
+            found.append((m.start(), "int4"))
+        w.consume(m.start(), m.end())
+    if found:
+        dtype = min(found)[1]
+        ex.fields["weights_dtype"] = dtype
+        if dtype == "fp8":
+            ex.fields["precision"] = "fp8-mixed"  # as before: FP8 serving keeps the fp8 precision (and its rules)
+
+
+# --------------------------------------------------------------------------------------------
 # Catalogue names: models and GPUs, found by alias scanning and, for models, fuzzy matching.
 
 _SEP = re.compile(r"[\s\-_./]")
@@ -1074,6 +1142,7 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     effective_task = said_task or task
     training = effective_task in ("pretrain", "finetune", "lora", "qlora")
     steps: list[Callable[[], None]] = [
+        lambda: _quantization(w, ex) if effective_task == "inference" else None,
         lambda: _money(w, ex, locale),
         lambda: _facility(w, ex),
         lambda: _gpus(w, ex),
@@ -1088,7 +1157,7 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     if acq:
         ex.fields["acquisition"] = acq
     prec = _precision(w)
-    if prec:
+    if prec and "precision" not in ex.fields:
         ex.fields["precision"] = prec
     if _NO_DEADLINE.search(w.orig.lower()):
         ex.fields["_no_deadline"] = True

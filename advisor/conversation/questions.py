@@ -137,7 +137,7 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         "precision",
         applies=lambda p: True,
-        answered_by=lambda f: "precision" in f,
+        answered_by=lambda f: "precision" in f or "weights_dtype" in f,
         default=lambda p: {"precision": "bf16-mixed"},
         default_text=lambda p, loc: t("conv.precision.bf16-mixed", loc),
         choices=lambda loc: tuple(t(f"conv.precision.{k}", loc).split("（")[0].split(" (")[0]
@@ -320,6 +320,10 @@ def field_items(fields: dict[str, Any], profile: Profile, locale: Locale) -> lis
         items.append(t("conv.fmt.seq_len", locale, n=fmt_plain(profile.seq_len or 0)))
     if "precision" in fields:
         items.append(t(f"conv.precision.{fields['precision']}", locale))
+    if "weights_dtype" in fields and profile.weights_dtype:
+        items.append(f"{t('conv.label.weights_dtype', locale)} {dtype_name(profile.weights_dtype)}")
+    if "kv_dtype" in fields and profile.kv_dtype:
+        items.append(f"{t('conv.label.kv_dtype', locale)} {dtype_name(profile.kv_dtype)}")
     if "deadline_days" in fields and profile.deadline_days:
         items.append(f"{t('conv.label.deadline', locale)} {t('conv.fmt.days', locale, n=fmt_plain(profile.deadline_days))}")
     if "budget_usd" in fields or "acquisition" in fields:
@@ -332,6 +336,11 @@ def field_items(fields: dict[str, Any], profile: Profile, locale: Locale) -> lis
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~#])")
+
+
+def dtype_name(dtype: str) -> str:
+    """A serving storage format as engines print it: 'int4' -> 'INT4', 'bf16' -> 'BF16'."""
+    return dtype.upper()
 
 
 def md_escape(text: str) -> str:
@@ -429,6 +438,10 @@ def summary_lines(p: Profile, locale: Locale) -> list[tuple[str, str]]:
     else:
         rows.append((t("conv.label.serving", locale), _serving_phrase(p, locale)))
     rows.append((t("conv.label.precision", locale), t(f"conv.precision.{p.precision}", locale)))
+    if p.weights_dtype:
+        rows.append((t("conv.label.weights_dtype", locale), dtype_name(p.weights_dtype)))
+    if p.kv_dtype:
+        rows.append((t("conv.label.kv_dtype", locale), dtype_name(p.kv_dtype)))
     if _is_training(p):
         rows.append((t("conv.label.deadline", locale),
                      t("conv.fmt.days", locale, n=fmt_plain(p.deadline_days)) if p.deadline_days

@@ -232,13 +232,20 @@ def workload_from_profile(profile, kb) -> Workload:
     if task == "inference" and not profile.concurrency:
         notes.append(("concurrency", "1"))
     weights_dtype = {"fp8-mixed": "fp8", "fp32": "fp32", "fp16-mixed": "fp16"}.get(profile.precision, "bf16")
+    kv_dtype = None
+    if task == "inference":
+        # Serving precisions the user named (AWQ int4, fp8 KV cache, ...) override the precision's default.
+        weights_dtype = profile.weights_dtype or weights_dtype
+        kv_dtype = profile.kv_dtype
+    if kv_dtype is None:
+        kv_dtype = "fp8" if weights_dtype == "fp8" else "bf16"
     max_gpus = {"pretrain": 16384, "finetune": 512, "lora": 128, "qlora": 64, "inference": 1024}[task]
     return Workload(
         task=task, model_id=spec.id, model_name=spec.name, shape=shape, params=shape.params,
         active_params=shape.active_params, trainable_params=int(trainable), tokens=tokens, samples=samples,
         seq_len=int(seq), micro_batch=micro_batch, precision=profile.precision, optimizer="adamw",
         lora_rank=rank, lora_targets=targets, concurrency=int(concurrency), context_tokens=int(context),
-        weights_dtype=weights_dtype, kv_dtype="fp8" if weights_dtype == "fp8" else "bf16",
+        weights_dtype=weights_dtype, kv_dtype=kv_dtype,
         pue=profile.pue, electricity_usd_per_kwh=profile.electricity_usd_per_kwh,
         forward_flops_per_sample=getattr(spec, "forward_flops_per_sample", None),
         max_gpus=max_gpus, assumptions=tuple(notes),

@@ -150,3 +150,35 @@ def test_what_if_copies_do_not_share_the_cache() -> None:
     one_int4 = next(c for c in int4 if c.count == 1)
     assert one_int4.memory.weights == pytest.approx(one_bf16.memory.weights / 4, rel=0.001)
     assert one_int4.fits and not one_bf16.fits  # 70B at 4 bits (35 GB) fits one 80 GB card; at 16 bits it does not
+
+
+def test_serving_weights_dtype_from_profile() -> None:
+    """Llama 3 70B served in int4 (AWQ/GPTQ): weights per GPU are 0.5 byte per parameter (plus at most the
+    scale constants the core documents, e.g. MX 4.25 bits); int4 needs fewer GPUs than bf16 at the same load."""
+    load = dict(task="inference", model="llama-3-70b", concurrency=64, context_tokens=8192)
+    w4 = workload_from_profile(Profile(**load, weights_dtype="int4"), KB)
+    w16 = workload_from_profile(Profile(**load, weights_dtype="bf16"), KB)
+    assert (w4.weights_dtype, w4.kv_dtype) == ("int4", "bf16")
+    n = LLAMA3_70B.params
+    single = [m for m in sweep(w4, [H100]) if m.tp == 1]
+    assert single
+    for m in single:
+        assert n * 0.5 <= m.memory.weights <= n * memory.WEIGHT_BITS["mxfp4"] / 8
+        assert m.memory.weights == pytest.approx(70.6e9 * 0.5, rel=0.01)
+    need4 = min(m.count for m in sweep(w4, [H100]) if m.fits)
+    need16 = min(m.count for m in sweep(w16, [H100]) if m.fits)
+    assert need4 < need16
+
+
+def test_serving_dtypes_default_to_the_precision() -> None:
+    """None keeps today's choice (fp8-mixed -> fp8 weights and fp8 KV); a stated KV dtype wins; training ignores them."""
+    base = dict(task="inference", model="llama-3-70b")
+    assert (lambda w: (w.weights_dtype, w.kv_dtype))(workload_from_profile(Profile(**base), KB)) == ("bf16", "bf16")
+    fp8 = workload_from_profile(Profile(**base, precision="fp8-mixed"), KB)
+    assert (fp8.weights_dtype, fp8.kv_dtype) == ("fp8", "fp8")
+    kv = workload_from_profile(Profile(**base, precision="fp8-mixed", kv_dtype="bf16"), KB)
+    assert (kv.weights_dtype, kv.kv_dtype) == ("fp8", "bf16")
+    i8 = workload_from_profile(Profile(**base, weights_dtype="int8", kv_dtype="int8"), KB)
+    assert (i8.weights_dtype, i8.kv_dtype) == ("int8", "int8")
+    lora = workload_from_profile(Profile(task="lora", model="llama-3-70b", weights_dtype="int4"), KB)
+    assert lora.weights_dtype == "bf16"
