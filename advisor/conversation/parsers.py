@@ -607,6 +607,11 @@ _CONC_AFTER = _c(
     rf"(?:concurrency|concurrent\s+(?:users|sessions|requests)|simultaneous\s+users|并发(?:数|量|用户数?|請求數)?|並發(?:數|量|使用者數?|用戶數?)?|"
     rf"同时在线(?:人数|用户)?|同時在線(?:人數|使用者)?)\s*(?:of|[:=]|为|為|是|约|約|大约|大約|达到|達到|about|around|~|up\s+to)?\s*{NUM}"
 )
+_CONC_USERS = _c(  # "to 50 users", "for 500 people", "给 500 个用户", "服務 300 位使用者": serving only
+    rf"(?:\bto|\bfor|\bserv(?:e|es|ing))\s+(?:about|around|roughly|up\s+to|~)?\s*{_num('num1')}\s*"
+    r"(?:users?|people|customers?|clients?)\b"
+    rf"|(?:给|給|服务|服務|支撑|支撐|供)\s*(?:约|約|大约|大約)?\s*{_num('num2')}\s*(?:个|個|位|名)?\s*(?:用户|用戶|使用者|人)"
+)
 _RPS = _c(
     rf"{_num('num1')}\s*(?:requests?|reqs?|queries|calls|次请求|次請求|个请求|個請求|次查询|次查詢|次)?\s*(?:/\s*s(?:ec(?:ond)?)?(?![a-z])|per\s+second|a\s+second|每秒)"
     rf"|{_num('num2')}\s*(?:qps|rps|req/s)(?![a-z])"
@@ -650,7 +655,7 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
         else:
             ex.problem("conv.problem.load_positive")
         break
-    for pattern in (_CONC_BEFORE, _CONC_AFTER):
+    for pattern in (_CONC_BEFORE, _CONC_AFTER) + (() if training_task else (_CONC_USERS,)):
         found = False
         for m in w.finditer(pattern):
             v = number_value(_numtext(m) or "")
