@@ -15,83 +15,23 @@ import sys
 import unicodedata
 from typing import Any
 
-from advisor.models import LOCALES, GpuSpec, Locale, Localized, ModelSpec
-
-_L = Localized.model_validate
-_TEXT: dict[str, Localized] = {
-    "help.json": _L({
-        "en": "print JSON (units in the key names) instead of a table",
-        "zh-Hans": "输出 JSON（键名带单位），而不是表格",
-        "zh-Hant": "輸出 JSON（鍵名帶單位），而非表格",
-    }),
-    "help.lang": _L({"en": "language of the table", "zh-Hans": "表格语言", "zh-Hant": "表格語言"}),
-    "col.id": _L({"en": "ID", "zh-Hans": "ID", "zh-Hant": "ID"}),
-    "col.name": _L({"en": "Name", "zh-Hans": "名称", "zh-Hant": "名稱"}),
-    "col.memory": _L({"en": "Memory", "zh-Hans": "显存", "zh-Hant": "顯存"}),
-    "col.bandwidth": _L({"en": "Bandwidth", "zh-Hans": "带宽", "zh-Hant": "頻寬"}),
-    "col.bf16": _L({"en": "BF16 dense", "zh-Hans": "BF16 稠密", "zh-Hant": "BF16 稠密"}),
-    "col.fp8": _L({"en": "FP8 dense", "zh-Hans": "FP8 稠密", "zh-Hant": "FP8 稠密"}),
-    "col.power": _L({"en": "Power", "zh-Hans": "功耗", "zh-Hant": "功耗"}),
-    "col.ecc": _L({"en": "ECC", "zh-Hans": "ECC", "zh-Hant": "ECC"}),
-    "col.link": _L({"en": "GPU link (per direction)", "zh-Hans": "GPU 互连（单向）", "zh-Hant": "GPU 互連（單向）"}),
-    "col.price": _L({"en": "Price per GPU", "zh-Hans": "单卡价格", "zh-Hant": "單卡價格"}),
-    "col.cloud": _L({"en": "Cloud per GPU-hour", "zh-Hans": "云端每卡小时", "zh-Hant": "雲端每卡小時"}),
-    "col.kind": _L({"en": "Kind", "zh-Hans": "类型", "zh-Hant": "類型"}),
-    "col.params": _L({"en": "Parameters", "zh-Hans": "参数量", "zh-Hant": "參數量"}),
-    "col.active": _L({"en": "Active", "zh-Hans": "激活参数", "zh-Hant": "活躍參數"}),
-    "col.layers": _L({"en": "Layers", "zh-Hans": "层数", "zh-Hant": "層數"}),
-    "col.hidden": _L({"en": "Hidden", "zh-Hans": "隐藏维度", "zh-Hant": "隱藏維度"}),
-    "col.heads": _L({"en": "Heads (KV)", "zh-Hans": "注意力头（KV）", "zh-Hant": "注意力頭（KV）"}),
-    "col.context": _L({"en": "Context", "zh-Hans": "上下文", "zh-Hant": "上下文"}),
-    "yes": _L({"en": "yes", "zh-Hans": "是", "zh-Hant": "是"}),
-    "no": _L({"en": "no", "zh-Hans": "否", "zh-Hant": "否"}),
-    "fp16-only": _L({"en": "none (FP16 {fp16})", "zh-Hans": "无（FP16 {fp16}）", "zh-Hant": "無（FP16 {fp16}）"}),
-    "tokens": _L({"en": "{n} tokens", "zh-Hans": "{n} token", "zh-Hant": "{n} token"}),
-    "gpus.note": _L({
-        "en": (
-            "{count} GPUs. TFLOPS are dense tensor figures (datasheets print 2:4-sparse ones, twice as high); "
-            "GeForce cards at the FP32-accumulate rate used by mixed-precision training. Prices are ranges with "
-            "the month they were seen; — means the sources gave none. Sources: `gpu-advisor gpus --json`."
-        ),
-        "zh-Hans": (
-            "共 {count} 款 GPU。TFLOPS 均为稠密张量算力（规格表印的是 2:4 稀疏值，高一倍）；GeForce 显卡按混合精度训练"
-            "使用的 FP32 累加速率计。价格为区间，并注明查得的年月；— 表示资料来源未提供。来源见 `gpu-advisor gpus --json`。"
-        ),
-        "zh-Hant": (
-            "共 {count} 款 GPU。TFLOPS 均為稠密張量算力（規格表印的是 2:4 稀疏值，高一倍）；GeForce 顯示卡以混合精度訓練"
-            "使用的 FP32 累加速率計。價格為區間，並註明查得的年月；— 表示資料來源未提供。來源見 `gpu-advisor gpus --json`。"
-        ),
-    }),
-    "models.note": _L({
-        "en": "{count} models. Parameters are exact counts where published; B = 10^9. Sources: `gpu-advisor models --json`.",
-        "zh-Hans": "共 {count} 个模型。参数量为已公布的精确值；B = 10^9。来源见 `gpu-advisor models --json`。",
-        "zh-Hant": "共 {count} 個模型。參數量為已公布的精確值；B = 10^9。來源見 `gpu-advisor models --json`。",
-    }),
-    "empty": _L({"en": "The catalogue is empty.", "zh-Hans": "目录为空。", "zh-Hant": "目錄為空。"}),
-}
-
-_KINDS: dict[str, Localized] = {
-    "decoder": _L({"en": "decoder LLM", "zh-Hans": "解码器 LLM", "zh-Hant": "解碼器 LLM"}),
-    "moe": _L({"en": "mixture of experts", "zh-Hans": "混合专家", "zh-Hant": "混合專家"}),
-    "encoder": _L({"en": "encoder", "zh-Hans": "编码器", "zh-Hant": "編碼器"}),
-    "cnn": _L({"en": "CNN", "zh-Hans": "CNN", "zh-Hant": "CNN"}),
-    "vit": _L({"en": "vision transformer", "zh-Hans": "视觉 Transformer", "zh-Hant": "視覺 Transformer"}),
-    "diffusion": _L({"en": "diffusion", "zh-Hans": "扩散模型", "zh-Hant": "擴散模型"}),
-}
+from advisor.models import LOCALES, GpuSpec, Locale, ModelSpec
 
 _DASH = "—"
 
 
 def _t(key: str, locale: Locale, **values: Any) -> str:
-    text = _TEXT[key].get(locale)
-    return text.format(**values) if values else text
+    """The command's words (knowledge/ui/commands.yaml, keys `catalog.*`)."""
+    from advisor.i18n import t
+
+    return t(f"catalog.{key}", locale, **values)
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """Options of `gpu-advisor gpus` / `gpu-advisor models`."""
-    parser.add_argument("--json", action="store_true", help=_t("help.json", "en"))
+    parser.add_argument("--json", action="store_true", help="print JSON (units in the key names) instead of a table")
     # SUPPRESS: do not overwrite a `--lang` given before the subcommand (gpu-advisor --lang zh-Hans gpus).
-    parser.add_argument("--lang", choices=list(LOCALES), default=argparse.SUPPRESS, help=_t("help.lang", "en"))
+    parser.add_argument("--lang", choices=list(LOCALES), default=argparse.SUPPRESS, help="language of the table")
     parser.set_defaults(catalog=name)
 
 
@@ -182,7 +122,7 @@ def models_table(models: list[ModelSpec], locale: Locale) -> str:
         heads = _DASH
         if m.num_heads:
             heads = f"{m.num_heads} ({m.num_kv_heads or m.num_heads})"
-        kind = _KINDS[m.kind].get(locale) if m.kind in _KINDS else m.kind
+        kind = _t(f"kind.{m.kind}", locale)
         rows.append([
             m.id, m.name, kind, _count(m.params), _count(m.active_params) if m.active_params else _DASH,
             str(m.num_layers) if m.num_layers else _DASH, str(m.hidden_size) if m.hidden_size else _DASH, heads,

@@ -13,11 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from advisor.commands import catalog, kb
 from advisor.paths import data_dir
 
 from scriptcheck import (
-    LocalizedText,
     char_script,
     forbidden_words,
     HANT_FORBIDDEN_WORDS,
@@ -111,17 +109,6 @@ def test_taiwan_standard_characters_pass() -> None:
 def test_forbidden_words_are_words_not_characters() -> None:
     assert forbidden_words("資料與預設", HANT_FORBIDDEN_WORDS) == []
     assert forbidden_words("數據", HANT_FORBIDDEN_WORDS) == ["數據 (use 資料)"]
-
-
-@pytest.mark.parametrize("module", [catalog, kb], ids=lambda m: m.__name__)
-def test_command_strings_pass_the_same_checks(module) -> None:
-    tables = [module._TEXT, *([module._KINDS] if hasattr(module, "_KINDS") else [])]
-    found = []
-    for table in tables:
-        for key, text in table.items():
-            item = LocalizedText(Path(module.__file__).name, key, text.model_dump(by_alias=True))
-            found.extend(problems(item))
-    assert found == []
 
 
 def test_yaml_files_parse() -> None:
