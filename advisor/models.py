@@ -218,6 +218,14 @@ class Profile(Frozen):
     electricity_usd_per_kwh: float = Field(default=0.12, gt=0, description="Electricity price, USD/kWh.")
     pue: float = Field(default=1.4, ge=1.0, description="Facility power usage effectiveness.")
     owned_gpus: tuple[OwnedGpus, ...] = ()
+    horizon_days: float | None = Field(
+        default=None, gt=0, le=36_500,
+        description="How long the hardware will be used, days (for buy vs rent); None = the planner's default.",
+    )
+    assumed: tuple[str, ...] = Field(
+        default=(),
+        description="Profile keys whose values are defaults the user did not state (reports and checks tell them apart).",
+    )
 
 
 class MemoryBreakdown(Frozen):
@@ -247,14 +255,27 @@ class MemoryBreakdown(Frozen):
 
 
 class Finding(Frozen):
-    """A rule that fired: its id, how serious, its text in the report's language, what it rests on."""
+    """A rule that fired: which rule, how serious, the fact values it used and what it rests on — no words.
+
+    The words are made where the finding is shown, in the reader's language (`advisor.words`), from the
+    finding text `words` names in knowledge/findings.yaml and the `bindings`."""
 
     rule_id: str
     severity: Severity
-    title: str = Field(default="", description="Localized short title of the finding.")
-    text: str = Field(description="Localized, formatted text.")
+    words: str = Field(default="", description="Id of the finding's text in knowledge/findings.yaml.")
+    reject: bool = Field(default=False, description="The rule rules the option out.")
     cites: tuple[str, ...] = Field(default=(), description="Knowledge entry ids the finding rests on.")
     bindings: dict[str, float | int | str | bool | None] = Field(default_factory=dict, description="Fact values used.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_old_words(cls, data: Any) -> Any:
+        """Session files and reports written before findings lost their words carry `title` and `text`:
+        they are ignored (the words are made again from `words` and `bindings`)."""
+        if isinstance(data, dict) and ("title" in data or "text" in data):
+            data = {k: v for k, v in data.items() if k not in ("title", "text")}
+            data.setdefault("words", data.get("rule_id", ""))
+        return data
 
 
 class Candidate(Frozen):

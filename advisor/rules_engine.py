@@ -492,10 +492,3 @@ def rules_by_id() -> dict[str, RuleSpec]:
     """The installed rules keyed by id."""
     return default_engine().by_id
 
-
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-
-
-def placeholders(text: str) -> set[str]:
-    """The `{name}` placeholders in a finding text."""
-    return set(_PLACEHOLDER.findall(text))

@@ -1,6 +1,6 @@
 """`gpu-advisor chat`: the conversation without a terminal UI, for scripts, tests and pipes.
 
-Why: the same `Conversation` the TUI drives runs headless here. Answers come one per line from a
+Why: the same consultation service (`advisor.consultation.Consultation`) the TUI drives runs headless here. Answers come one per line from a
 file or stdin (read as they arrive, so a slow pipe works and every answer is saved as it is given);
 when they run out, every remaining question takes its default. The transcript goes to stdout, the
 report to `--report` (format from the suffix) and the collected profile to `--profile-out` as JSON.
@@ -48,7 +48,7 @@ def _lines(source: IO[str], prompt: IO[str] | None = None):
 
 
 def run(args: argparse.Namespace) -> int:
-    from advisor.conversation.flow import Conversation
+    from advisor.consultation import Consultation
     from advisor.fsutil import atomic_write_text
     from advisor.i18n import t
 
@@ -57,9 +57,9 @@ def run(args: argparse.Namespace) -> int:
     state = getattr(args, "state", None)
     out = sys.stdout
     if resume:
-        conv = Conversation.resume(state, locale=lang, auto_language=lang is None)
+        conv = Consultation.resume(state, locale=lang, auto_language=lang is None)
     else:
-        conv = Conversation(lang, state, auto_language=lang is None)
+        conv = Consultation(lang, state, auto_language=lang is None)
     _print_replies(conv.start(), out)
 
     source: IO[str] | None

@@ -22,22 +22,14 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from advisor.conversation.numbers import NUMBER_RE, normalize_text, number_value
+from advisor.currency import to_usd
 from advisor.models import Locale
 
 # --------------------------------------------------------------------------------------------
 # Currencies. Default conversion rates: approximate mid-market rates of June 2025 (USD per unit).
 # They are stated to the user whenever a budget is converted; the original amount is kept.
 
-RATES_DATE = "2025-06"
-USD_PER_UNIT: dict[str, float] = {
-    "USD": 1.0,
-    "CNY": 1 / 7.18,   # USD/CNY about 7.16-7.20 in June 2025
-    "TWD": 1 / 29.5,   # USD/TWD about 29.2-30.0 in June 2025
-    "EUR": 1.15,       # EUR/USD about 1.14-1.17 in June 2025
-    "HKD": 1 / 7.85,   # HKD is pegged in the 7.75-7.85 band; it sat at 7.85 in June 2025
-    "JPY": 1 / 144.0,  # USD/JPY about 142-146 in June 2025
-    "GBP": 1.36,       # GBP/USD about 1.34-1.37 in June 2025
-}
+# (the rates and their date live in advisor.currency)
 
 # Chinese family names and nicknames users type for catalogue families.
 FAMILY_SYNONYMS: dict[str, str] = {
@@ -45,27 +37,29 @@ FAMILY_SYNONYMS: dict[str, str] = {
     "羊驼": "llama ", "羊駝": "llama ", "美洲驼": "llama ", "米斯特拉尔": "mistral ", "深度求索": "deepseek ",
 }
 
-# A rate with the date it holds from, for messages ("1 CNY = 0.139 USD, rates of 2025-06").
-
-
-def to_usd(amount: float, currency: str) -> float:
-    """Convert `amount` in ISO `currency` to USD at the dated default rate."""
-    return amount * USD_PER_UNIT[currency]
-
-
 # --------------------------------------------------------------------------------------------
 # Result type
 
 
 @dataclass
 class Extraction:
-    """What one message says: Profile fields, problems (UI string keys with values), and hints."""
+    """What one message says: Profile fields (only `Profile` keys), what it says beyond them (an explicit
+    "no deadline" or "no budget", a count of images, an amount with no currency), and problems (UI string
+    keys with values)."""
 
     fields: dict[str, Any] = field(default_factory=dict)
     problems: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    no_deadline: bool = False
+    no_budget: bool = False
+    images: bool = False
+    currency_assumed: bool = False
     unknown_model: str | None = None
     unknown_gpu: str | None = None
     gpu_mentions: list[str] = field(default_factory=list)
+
+    def says_anything(self) -> bool:
+        """A value, or an explicit "no deadline" / "no budget"."""
+        return bool(self.fields) or self.no_deadline or self.no_budget
 
     def problem(self, code: str, **values: Any) -> None:
         if all(k != code for k, _ in self.problems):
@@ -279,7 +273,7 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
             if m.group("sign"):
                 value = -value
             candidates.append((value, "USD", m.start("num"), m.end()))
-            ex.fields["_budget_currency_assumed"] = True
+            ex.currency_assumed = True
             break
     if not candidates:
         return
@@ -539,7 +533,7 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
         v = number_value(_numtext(m) or "")
         if v is not None:
             samples = v
-            ex.fields["_images"] = True
+            ex.images = True
             w.consume(m.start(), m.end())
             break
     if samples is None:
@@ -987,7 +981,6 @@ def _config(w: _Work, ex: Extraction, path: str) -> None:
             raise ValueError("no parameters")
         ex.fields["params"] = int(n)
         ex.fields["model_text"] = os.path.abspath(os.path.expanduser(path))
-        ex.fields["model_config"] = path
     except Exception as exc:  # ConfigError or anything the reader raises: tell the user, never crash
         ex.problem("conv.problem.config", detail=_config_detail(exc), key=getattr(exc, "key", "") or "",
                    values=getattr(exc, "values", {}))
@@ -1165,13 +1158,12 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     if prec and "precision" not in ex.fields:
         ex.fields["precision"] = prec
     if _NO_DEADLINE.search(w.orig.lower()):
-        ex.fields["_no_deadline"] = True
+        ex.no_deadline = True
     if "budget_usd" not in ex.fields and _NO_BUDGET.search(w.orig.lower()):
-        ex.fields["_no_budget"] = True
+        ex.no_budget = True
     return ex
 
 
 def extract(text: str, locale: Locale = "en", *, task: str | None = None) -> dict[str, Any]:
     """Profile fields that `text` states (keys of `advisor.models.Profile`), nothing else."""
-    fields = extract_detailed(text, locale, task=task).fields
-    return {k: v for k, v in fields.items() if not k.startswith("_") and k != "model_config"}
+    return dict(extract_detailed(text, locale, task=task).fields)

@@ -89,22 +89,63 @@ TASKS = (*TRAINING_TASKS, "inference")
 
 DEFAULT_SEQ = memory.DEFAULT_SEQ  # see advisor.core.memory.DEFAULT_SEQ
 
-DEFAULT_FINETUNE_TOKENS = 100_000_000
-"""Tokens of one fine-tuning epoch when the user gives none: 100M (e.g. 50k examples x 2K tokens) —
-an assumption the report states."""
+# ------------------------------------------------------------------------------------------------
+# Defaults: the one place that decides what a consultation assumes when the user does not say. The
+# dialogue shows these (and records in `Profile.assumed` which ones it took); `recommend --profile`
+# with the same fields missing assumes the same.
+
+DEFAULT_TASK = "lora"
+"""The most common request: adapting an open model to one's own data."""
+
+DEFAULT_MODEL = "llama-3-8b"
+"""Llama 3 8B: the reference open model of its size (Meta's config.json, numeric-anchors.md §4)."""
+
+DEFAULT_FINETUNE_SAMPLES = 50_000
+"""Examples in a fine-tuning set when the user gives none: about Alpaca's 52K instructions (Taori et al.,
+2023), packed into sequences of the default length (`memory.DEFAULT_SEQ`): ~100M tokens at 2,048."""
+
+DEFAULT_EPOCHS = 1.0
 
 CHINCHILLA_TOKENS_PER_PARAM = 20
 """Pretraining tokens when none are given: ~20 per parameter, compute-optimal (Hoffmann et al. 2022,
 arXiv:2203.15556)."""
+
+DEFAULT_IMAGES = 1_000_000
+"""Images per epoch for vision training when none are given (ImageNet-1k has 1.28M)."""
 
 DEFAULT_LORA_RANK = 16
 DEFAULT_LORA_TARGETS = frozenset({"q", "k", "v", "o", "gate", "up", "down"})
 """LoRA on every linear layer: the QLoRA paper found adapting all linear layers necessary to match full
 fine-tuning (arXiv:2305.14314 §4); rank 16 is the common modern default (PEFT's own default is 8 on q, v)."""
 
-DEFAULT_CONTEXT = 4096
+DEFAULT_CONCURRENCY = 32
+"""Serving: concurrent sequences when the user gives none — a small team's internal assistant."""
+
+DEFAULT_CONTEXT = 8192
+"""Serving: tokens per sequence (prompt + answer) when the user gives none, capped at the model's window."""
+
 DEFAULT_IMAGE_BATCH = 32
 SERVING_DAYS = 30
+
+
+def default_seq_len(task: str, max_context: int | None) -> int:
+    """Training sequence length when none is given (`memory.DEFAULT_SEQ`), capped at the model's window."""
+    seq = DEFAULT_SEQ.get(task, 2048)
+    return min(seq, max_context) if max_context else seq
+
+
+def default_context(max_context: int | None) -> int:
+    """Serving context when none is given, capped at the model's window."""
+    return min(DEFAULT_CONTEXT, max_context) if max_context else DEFAULT_CONTEXT
+
+
+def default_data(task: str, params: int, seq_len: int) -> dict[str, float | int]:
+    """Profile fields of the data a training run assumes when the user gives none: pretraining
+    Chinchilla-optimal tokens; fine-tuning `DEFAULT_FINETUNE_SAMPLES` packed sequences; one epoch."""
+    if task == "pretrain":
+        return {"tokens": int(CHINCHILLA_TOKENS_PER_PARAM * params), "epochs": DEFAULT_EPOCHS}
+    return {"samples": DEFAULT_FINETUNE_SAMPLES, "seq_len": seq_len, "tokens": DEFAULT_FINETUNE_SAMPLES * seq_len,
+            "epochs": DEFAULT_EPOCHS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,14 +223,12 @@ def workload_from_profile(profile, kb) -> Workload:
     notes: list[tuple[str, str]] = []
     task = profile.task
     if task is None:
-        task = "finetune"
-        notes.append(("task", "finetune"))
+        task = DEFAULT_TASK
+        notes.append(("task", DEFAULT_TASK))
     llm = spec.kind in ("decoder", "moe", "encoder")
     seq = profile.seq_len
     if seq is None:
-        seq = DEFAULT_SEQ.get(task, 2048)
-        if spec.max_context:
-            seq = min(seq, spec.max_context)
+        seq = default_seq_len(task, spec.max_context)
         if llm and task != "inference":
             notes.append(("seq_len", str(seq)))
     epochs = profile.epochs or 1.0
@@ -205,12 +244,12 @@ def workload_from_profile(profile, kb) -> Workload:
                 tokens = CHINCHILLA_TOKENS_PER_PARAM * shape.params * epochs
                 notes.append(("tokens", f"{CHINCHILLA_TOKENS_PER_PARAM} per parameter (Chinchilla)"))
             else:
-                tokens = DEFAULT_FINETUNE_TOKENS * epochs
-                notes.append(("tokens", f"{DEFAULT_FINETUNE_TOKENS:,}"))
+                tokens = DEFAULT_FINETUNE_SAMPLES * seq * epochs
+                notes.append(("tokens", f"{DEFAULT_FINETUNE_SAMPLES} samples x {seq} tokens"))
         else:
-            samples = (profile.samples or 1_000_000) * epochs
+            samples = (profile.samples or DEFAULT_IMAGES) * epochs
             if not profile.samples:
-                notes.append(("samples", "1,000,000 images"))
+                notes.append(("samples", f"{DEFAULT_IMAGES:,} images"))
     micro_batch = 1 if llm or spec.kind == "moe" else DEFAULT_IMAGE_BATCH
     if not llm and task != "inference":
         notes.append(("micro_batch", str(micro_batch)))
@@ -225,12 +264,12 @@ def workload_from_profile(profile, kb) -> Workload:
         notes.append(("lora", f"rank {rank} on q,k,v,o,gate,up,down"))
     elif task == "inference":
         trainable = 0
-    context = profile.context_tokens or min(DEFAULT_CONTEXT, spec.max_context or DEFAULT_CONTEXT)
+    context = profile.context_tokens or default_context(spec.max_context)
     if task == "inference" and not profile.context_tokens:
         notes.append(("context_tokens", str(context)))
-    concurrency = profile.concurrency or 1
+    concurrency = profile.concurrency or DEFAULT_CONCURRENCY
     if task == "inference" and not profile.concurrency:
-        notes.append(("concurrency", "1"))
+        notes.append(("concurrency", str(DEFAULT_CONCURRENCY)))
     weights_dtype = {"fp8-mixed": "fp8", "fp32": "fp32", "fp16-mixed": "fp16"}.get(profile.precision, "bf16")
     kv_dtype = None
     if task == "inference":

@@ -1,8 +1,8 @@
 """The Textual app: a chat with the advisor beside the profile collected so far, and a results view.
 
-Why it is shaped this way: the conversation (`advisor.conversation.flow.Conversation`) holds all
-the logic and also runs headless (`gpu-advisor chat`); this app is a thin shell over it, in the
-style of Textual's `examples/mother.py`. A turn runs in a thread worker (the conversation may run
+Why it is shaped this way: the consultation service (`advisor.consultation.Consultation`, over the
+pure dialogue) holds all the logic and also runs headless (`gpu-advisor chat`); this app is a thin
+shell over it (`ConsultationLike`), in the style of Textual's `examples/mother.py`. A turn runs in a thread worker (the conversation may run
 the recommendation), with a busy indicator; the replies come back as Markdown bubbles. One factory,
 `create_app`, builds the app for the CLI, the tests and the benchmark.
 """
@@ -61,15 +61,15 @@ ResumeFactory = Callable[..., Any]
 
 
 def _default_conversation(locale: Locale | None, state_path: Path | None, *, auto_language: bool = True) -> Any:
-    from advisor.conversation.flow import Conversation
+    from advisor.consultation import Consultation
 
-    return Conversation(locale, state_path, persist=state_path is not None, auto_language=auto_language)
+    return Consultation(locale, state_path, persist=state_path is not None, auto_language=auto_language)
 
 
 def _default_resume(path: Path, *, locale: Locale | None = None, auto_language: bool = True) -> Any:
-    from advisor.conversation.flow import Conversation
+    from advisor.consultation import Consultation
 
-    return Conversation.resume(path, locale=locale, auto_language=auto_language)
+    return Consultation.resume(path, locale=locale, auto_language=auto_language)
 
 
 # Which side-panel items each of the conversation's questions fills (its `answered`/`defaulted` keys).
@@ -157,6 +157,7 @@ class ResultsPane(Vertical):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._view: dict[str, Any] | None = None
+        self._rec: Recommendation | None = None
         self._locale: Locale = "en"
         self._capacities: list[int] = []
 
@@ -177,7 +178,7 @@ class ResultsPane(Vertical):
             self.query_one("#reasons", Static).update("")
             return
         view = build_view(rec, locale)
-        self._view = view
+        self._view, self._rec = view, rec
         self._capacities = [c.capacity_bytes for c in rec.recommendations]
         empty.display = not view["candidates"]
         empty.update(t("report.none_fit", locale))
@@ -196,53 +197,22 @@ class ResultsPane(Vertical):
         view, locale = self._view, self._locale
         if not view:
             return
-        details = ""
+        from advisor.report import render_details
+
+        chosen: int | None = None
         if view["candidates"] and 0 <= index < len(view["candidates"]):
+            chosen = index
             c = view["candidates"][index]
             self.query_one("#memory-title", Label).update(
                 f"{t('report.chart.memory_title', locale)} — {c['rank']}. {c['title']}")
             self.query_one("#memory-bar", MemoryBar).show(
                 c["terms"], self._capacities[index], c["memory_line"], t("report.chart.capacity", locale))
-            details = _details_markdown(c, view, locale)
-        else:
-            details = _details_markdown(None, view, locale)
-        self.query_one("#reasons", Static).update(RenderedMarkdown(details))
+        assert self._rec is not None
+        self.query_one("#reasons", Static).update(RenderedMarkdown(render_details(self._rec, chosen, locale)))
 
     @on(DataTable.RowHighlighted, "#candidates")
     async def _row(self, event: DataTable.RowHighlighted) -> None:
         await self.select(event.cursor_row)
-
-
-def _cite_text(f: dict[str, Any], locale: Locale) -> str:
-    if not f["cites"]:
-        return ""
-    titles = ("; " if locale == "en" else "；").join(c["title"] for c in f["cites"])
-    sep = t("report.sep", locale)
-    return f" *({t('report.cites', locale)}{sep}{titles})*" if locale == "en" else f" *（{t('report.cites', locale)}{sep}{titles}）*"
-
-
-def _details_markdown(c: dict[str, Any] | None, view: dict[str, Any], locale: Locale) -> str:
-    """Reasons of one candidate, the profile-wide findings and the rejected options, as Markdown."""
-    sep = t("report.sep", locale)
-    lines: list[str] = []
-    if c is not None:
-        lines += [f"### {t('report.reasons', locale)} — {c['rank']}. {c['title']}", ""]
-        lines += [f"- {view['time_header']}{sep}{c['time']}",
-                  f"- {t('report.col.power', locale)}{sep}{c['power_text']}",
-                  f"- {c['cost_label']}{sep}{c['cost']} · {t('report.col.acquisition', locale)}{sep}"
-                  f"{c['acquisition']}"]
-        lines += [f"- **{f['severity_label']}**{sep}{f['text']}{_cite_text(f, locale)}" for f in c["findings"]]
-        lines.append("")
-    if view["findings"]:
-        lines += [f"### {t('report.section.findings', locale)}", ""]
-        lines += [f"- **{f['severity_label']}**{sep}{f['text']}{_cite_text(f, locale)}" for f in view["findings"]]
-        lines.append("")
-    if view["rejected"]:
-        lines += [f"### {t('report.section.rejected', locale)}", ""]
-        for r in view["rejected"]:
-            why = " ".join(f["text"] for f in r["reasons"])
-            lines.append(f"- **{r['title']}** — {r['strategy']}{sep}{why}")
-    return "\n".join(lines) + "\n"
 
 
 class ChatScreen(Screen):
