@@ -75,8 +75,11 @@ def _time_floor_s(profile: Profile) -> float:
         return max(TIME_FLOOR_S, DEADLINE_SLACK * profile.deadline_days * 86_400.0)
     return TIME_FLOOR_S
 
-QLORA_REFERENCE_GPUS = ("rtx-4090", "rtx-3090", "l4", "a10")
-"""24 GB cards on which the "with QLoRA this fits one 24 GB card" remedy is sized, best first."""
+QLORA_CARD_GB = 24
+"""The "with QLoRA this fits one 24 GB card" remedy is sized on the catalogue's 24 GB cards, fastest first."""
+
+REFERENCE_GPU_GB = 80
+"""The other remedies are sized on the fastest 80 GB datacenter GPU of the catalogue (today an H100 SXM)."""
 
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "tip": 2, "info": 3}
 
@@ -176,11 +179,19 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
     return out
 
 
+def _air_limit_kw() -> float:
+    """The rack density above which air cooling rejects an option: the threshold of the rule that says so
+    (rules/facility.yaml, `facility.air-limit`), so the pre-check below and the rule never disagree."""
+    rule = rules_engine.rules_by_id().get("facility.air-limit")
+    test = rule.when.get("rack_density_kw") if rule is not None else None
+    return float(test["gt"]) if isinstance(test, dict) and "gt" in test else math.inf
+
+
 def _hard_ok(o: _Option, profile: Profile) -> bool:
     """Numeric pre-check used only to pick which configurations to show the rules (they decide)."""
     f = _derived(o, profile)
     return not (f["over_budget"] or f["misses_deadline"] or f["exceeds_rack"] or not f["serves_concurrency"]
-                or (f["on_prem"] and profile.cooling == "air" and f["rack_density_kw"] > 50))
+                or (f["on_prem"] and profile.cooling == "air" and f["rack_density_kw"] > _air_limit_kw()))
 
 
 def _time_key(o: _Option) -> float:
@@ -402,11 +413,15 @@ def _min_count(metrics: list[planner.CandidateMetrics], gpu_id: str) -> int | No
     return min(counts) if counts else None
 
 
+def _fastest(gpus: list[GpuSpec]) -> list[GpuSpec]:
+    return sorted(gpus, key=lambda g: (-(g.bf16_tflops or g.fp16_tflops), g.id))
+
+
 def _reference_gpu(metrics: list[planner.CandidateMetrics], kb: KnowledgeBase) -> GpuSpec | None:
-    """The GPU the remedies are sized on: an 80 GB datacenter part if the catalogue has one."""
-    for gid in ("h100-sxm", "a100-80gb-sxm", "h200"):
-        if gid in kb.gpus:
-            return kb.gpus[gid]
+    """The GPU the remedies are sized on: the fastest 80 GB datacenter part, else the first that fits."""
+    eighty = _fastest([g for g in kb.gpus.values() if g.segment == "datacenter" and g.memory_gb == REFERENCE_GPU_GB])
+    if eighty:
+        return eighty[0]
     fitting = [m for m in metrics if m.fits]
     return kb.gpus.get(fitting[0].gpu_id) if fitting else None
 
@@ -432,7 +447,7 @@ def _remedies(profile: Profile, w: planner.Workload, metrics: list[planner.Candi
             if lora_n is not None and (now is None or lora_n < now):
                 out.update(alt_lora_available=True, alt_lora_gpus=lora_n, alt_lora_gpu_name=ref.name)
     if w.task in ("finetune", "lora"):
-        cards = [kb.gpus[g] for g in QLORA_REFERENCE_GPUS if g in kb.gpus]
+        cards = _fastest([g for g in kb.gpus.values() if g.memory_gb == QLORA_CARD_GB])
         single_24 = any(m.fits and m.count == 1 and kb.gpus[m.gpu_id].memory_gb <= 24
                         for m in metrics if m.gpu_id in kb.gpus)
         if cards and not single_24:

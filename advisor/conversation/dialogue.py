@@ -299,6 +299,16 @@ _COMMANDS = {
 _COMMAND_OF = {alias: name for name, aliases in _COMMANDS.items() for alias in aliases}
 
 
+def command_name(text: str) -> str | None:
+    """The slash command `text` starts with (back, reset, lang, help, why, save), in any of its spellings;
+    None when it is not one (front ends open their own dialog for a bare /help or /save)."""
+    stripped = normalize_text(text).strip()
+    if not stripped.startswith("/"):
+        return None
+    parts = stripped[1:].split(None, 1)
+    return _COMMAND_OF.get(parts[0].lower()) if parts else None
+
+
 def env_locale() -> Locale:
     """The language of the environment (`GPU_ADVISOR_LANG`, `LC_ALL`, `LC_MESSAGES`, `LANG`), English if none."""
     for var in ("GPU_ADVISOR_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):

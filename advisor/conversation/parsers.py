@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from advisor.conversation.numbers import NUMBER_RE, normalize_text, number_value
+from advisor.core import power
 from advisor.currency import to_usd
 from advisor.models import Locale
 
@@ -339,8 +340,9 @@ _PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
 
 
 def circuit_kw(volts: float, amps: float, three_phase: bool, circuits: int = 1) -> float:
-    """Usable continuous kW of a circuit: V x A (x sqrt 3 for three-phase) x 0.8 (NEC 80 % rule)."""
-    return volts * amps * (math.sqrt(3) if three_phase else 1.0) * 0.8 / 1000 * circuits
+    """Usable continuous kW of `circuits` circuits (advisor.core.power.circuit_kw: V x A, x sqrt 3 for
+    three-phase, x 0.8 by the NEC 80 % rule)."""
+    return power.circuit_kw(volts, amps, 3 if three_phase else 1) * circuits
 
 
 def _facility(w: _Work, ex: Extraction) -> None:

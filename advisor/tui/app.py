@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, Static, TabbedContent, TabPane
 from textual.worker import Worker
 
+from advisor.conversation.dialogue import command_name
 from advisor.i18n import t
 from advisor.models import LOCALES, Locale, Recommendation
 from advisor.tui.screens import ConfirmDialog, HelpScreen, SaveDialog
@@ -37,8 +38,6 @@ from advisor.tui.widgets import (
 )
 
 DEFAULT_REPORT_NAME = "gpu-advisor-report.md"
-HELP_COMMANDS = ("/help", "/帮助", "/幫助", "/?")
-SAVE_COMMANDS = ("/save", "/保存", "/儲存", "/存檔")
 
 # (keys, action, UI string key for the description, shown in the footer, priority)
 BINDING_TABLE: tuple[tuple[str, str, str, bool, bool], ...] = (
@@ -239,12 +238,20 @@ class ChatScreen(Screen):
             app.screen_ready()
 
 
+def localized_bindings() -> list[Binding]:
+    """Every key bound once per language with that language's description (Textual's "dynamic actions":
+    `GpuAdvisorApp.check_action` lets only the current language's binding act and show in the footer)."""
+    return [Binding(keys, f"localized({locale!r}, {action!r})", t(key, locale), show=show, priority=priority)
+            for locale in LOCALES for keys, action, key, show, priority in BINDING_TABLE]
+
+
 class GpuAdvisorApp(App[int]):
     """gpu-advisor's terminal UI. Build it with `create_app`."""
 
+    BINDINGS = localized_bindings()
+
     CSS_PATH = "app.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
-    BINDINGS = [Binding(keys, action, "", show=show, priority=prio) for keys, action, _k, show, prio in BINDING_TABLE]
 
     def __init__(self, *, lang: Locale | None = None, resume: bool = False, state_path: Path | None = None,
                  conversation_factory: ConversationFactory | None = None,
@@ -356,11 +363,12 @@ class GpuAdvisorApp(App[int]):
     def start_turn(self, text: str) -> Worker[None] | None:
         """Show the user's message and run the conversation's turn in a worker; None when handled locally."""
         text = text.strip()
-        lowered = text.lower()
-        if lowered in HELP_COMMANDS:
+        # A bare /help or /save (in any of the dialogue's spellings) opens the help screen or the save dialog.
+        bare = command_name(text) if " " not in text else None
+        if bare == "help":
             self.action_help()
             return None
-        if lowered in SAVE_COMMANDS:
+        if bare == "save":
             self.action_save_dialog()
             return None
         if self.busy or self.conversation is None:
@@ -482,10 +490,6 @@ class GpuAdvisorApp(App[int]):
         self.locale = locale
         self.title = t("app.title", locale)
         self.sub_title = t("tui.subtitle", locale)
-        for keys, action, key, show, priority in BINDING_TABLE:
-            desc = t(key, locale)
-            for one in keys.split(","):
-                self._bindings.key_to_bindings[one] = [Binding(one, action, desc, show=show, priority=priority)]
         try:
             tabs = self.main.query_one("#tabs", TabbedContent)
             tabs.get_tab("chat-tab").label = t("tui.tab.chat", locale)
@@ -498,6 +502,15 @@ class GpuAdvisorApp(App[int]):
         except Exception:  # before the screen is composed
             pass
         self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "localized":
+            return bool(parameters) and parameters[0] == self.locale
+        return True
+
+    async def action_localized(self, locale: str, action: str) -> None:
+        """A key bound for `locale` (see `localized_bindings`): run the action it names."""
+        await self.run_action(action)
 
     def switch_language(self, locale: Locale) -> None:
         """Ask the conversation to switch (it owns the language), as the user would with /lang."""
