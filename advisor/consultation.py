@@ -79,9 +79,16 @@ class Consultation:
     `state_path` is the session file (default `state_dir()/session.json`); `persist=False` keeps
     everything in memory. `auto_language=False` keeps `locale` whatever the user writes in."""
 
-    def __init__(self, locale: Locale | str | None = None, state_path: str | os.PathLike[str] | None = None, *,
-                 persist: bool = True, auto_language: bool = True, recommender: Recommender | None = None,
-                 searcher: Searcher | None = None):
+    def __init__(
+        self,
+        locale: Locale | str | None = None,
+        state_path: str | os.PathLike[str] | None = None,
+        *,
+        persist: bool = True,
+        auto_language: bool = True,
+        recommender: Recommender | None = None,
+        searcher: Searcher | None = None,
+    ):
         chosen = normalize_locale(locale) if isinstance(locale, str) else None
         self.state = D.State.new(chosen or D.env_locale(), auto_language=auto_language)
         self.persist = persist
@@ -157,15 +164,26 @@ class Consultation:
     # ------------------------------------------------------------------ resume
 
     @classmethod
-    def resume(cls, path: str | os.PathLike[str] | None = None, *, locale: Locale | str | None = None,
-               persist: bool = True, auto_language: bool = True, recommender: Recommender | None = None,
-               searcher: Searcher | None = None) -> Consultation:
+    def resume(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        locale: Locale | str | None = None,
+        persist: bool = True,
+        auto_language: bool = True,
+        recommender: Recommender | None = None,
+        searcher: Searcher | None = None,
+    ) -> Consultation:
         """Restore the consultation saved at `path` (default: the state folder's session file).
 
         A missing file gives a fresh consultation that says so; a corrupt one is moved aside (renamed,
         never deleted) and the fresh consultation's first reply names where it went."""
-        options: dict[str, Any] = {"persist": persist, "auto_language": auto_language, "recommender": recommender,
-                                   "searcher": searcher}
+        options: dict[str, Any] = {
+            "persist": persist,
+            "auto_language": auto_language,
+            "recommender": recommender,
+            "searcher": searcher,
+        }
         conv = cls(locale, path, **options)
         target = conv.state_path if path is None else Path(path)
         if target is None:
@@ -207,7 +225,9 @@ class Consultation:
             replies: list[Reply] = []
             if self._notice:
                 key, values = self._notice
-                replies.append(Reply("error" if key == "conv.resume_corrupt" else "text", t(key, self.locale, **values)))
+                replies.append(
+                    Reply("error" if key == "conv.resume_corrupt" else "text", t(key, self.locale, **values))
+                )
                 self._notice = None
             self._refresh_recommendation()
             if self._replay is not None:
@@ -231,13 +251,17 @@ class Consultation:
             replies = self._handle(text)
         except Exception as exc:  # noqa: BLE001 - a failure is a reply, and the answers are kept
             replies = [self._error_reply(exc)]
-        self.transcript.append({"role": "user", "text": text[:D.MAX_INPUT_CHARS]})
+        self.transcript.append({"role": "user", "text": text[: D.MAX_INPUT_CHARS]})
         self._log_assistant(replies)
         self._save()
         if self._save_state == "failed":
             self._save_state = "told"
-            replies.append(Reply("error", t("conv.error.save_session", self.locale, path=str(self._state_path),
-                                            detail=self._save_error)))
+            replies.append(
+                Reply(
+                    "error",
+                    t("conv.error.save_session", self.locale, path=str(self._state_path), detail=self._save_error),
+                )
+            )
         return replies
 
     def _handle(self, text: str) -> list[Reply]:
@@ -300,7 +324,7 @@ class Consultation:
     def _run(self, profile: Profile) -> Recommendation:
         try:
             return self.recommend(profile)
-        except Exception as exc:  # noqa: BLE001 - the recommender failing is a reply
+        except Exception as exc:
             message = getattr(exc, "message", None)
             detail = message(self.locale) if callable(message) else _short(exc)
             raise _Failed(Reply("error", t("conv.error.engine", self.locale, detail=detail))) from exc
@@ -352,7 +376,7 @@ class Consultation:
             return
         state = self.to_state()
         if inbox is not None:
-            state["inbox"] = inbox[:D.MAX_INPUT_CHARS]
+            state["inbox"] = inbox[: D.MAX_INPUT_CHARS]
         try:
             S.save(path, state)
         except (OSError, ValueError) as exc:
@@ -390,8 +414,14 @@ def _same_question(a: Profile, b: Profile) -> bool:
 def _transcript(raw: Any) -> list[dict[str, str]]:
     if not isinstance(raw, list) or not all(isinstance(e, dict) for e in raw):
         raise S.SessionError("bad transcript")
-    return [{"role": str(e.get("role", "")), "text": str(e.get("text", "")),
-             **({"kind": str(e["kind"])} if "kind" in e else {})} for e in raw][-MAX_TRANSCRIPT:]
+    return [
+        {
+            "role": str(e.get("role", "")),
+            "text": str(e.get("text", "")),
+            **({"kind": str(e["kind"])} if "kind" in e else {}),
+        }
+        for e in raw
+    ][-MAX_TRANSCRIPT:]
 
 
 def _short(exc: BaseException) -> str:

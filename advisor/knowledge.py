@@ -93,7 +93,7 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ~10x faster 
 def read_yaml(path: Path) -> Any:
     """Parse one YAML data file safely (no object construction); a broken file is a KnowledgeError."""
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506 - a SafeLoader
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except yaml.YAMLError as exc:
         raise KnowledgeError(path, "-", f"not valid YAML: {exc}") from None
     except OSError as exc:
@@ -195,7 +195,7 @@ def catalogue_entries(filename: str) -> list[dict]:
     """Every entry of a catalogue file (`gpus.yaml`, `models.yaml`), parsed but not validated; cached."""
     if filename not in _PARSED_CACHE:
         try:
-            raw = yaml.load(_catalogue_text(filename), Loader=_LOADER)  # noqa: S506 - a SafeLoader
+            raw = yaml.load(_catalogue_text(filename), Loader=_LOADER)
         except yaml.YAMLError as exc:
             raise KnowledgeError(filename, "-", f"not valid YAML: {exc}") from None
         if not isinstance(raw, list):
@@ -213,7 +213,7 @@ def _candidate_entries(filename: str, wanted: str) -> list[dict]:
     for chunk in chunks:
         if chunk.startswith("- ") and wanted in normalize_name(chunk):
             try:
-                parsed = yaml.load(chunk, Loader=_LOADER)  # noqa: S506 - a SafeLoader
+                parsed = yaml.load(chunk, Loader=_LOADER)
             except yaml.YAMLError:
                 return []
             if isinstance(parsed, list):

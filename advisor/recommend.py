@@ -574,7 +574,10 @@ def _best_per_gpu(ranked: list[_Option]) -> list[_Option]:
 def _candidate(o: _Option) -> Candidate:
     m = o.m
     mem = m.memory
-    hours = (lambda s: s / 3600.0 if s is not None else None)
+
+    def hours(s: float | None) -> float | None:
+        return s / 3600.0 if s is not None else None
+
     return Candidate(
         gpu=o.gpu.id, gpu_name=o.gpu.name, count=m.count, strategy=m.strategy, acquisition=o.acquisition,  # type: ignore[arg-type]
         memory_per_gpu=MemoryBreakdown(weights=mem.weights, gradients=mem.gradients, optimizer=mem.optimizer,

@@ -40,8 +40,13 @@ from advisor.models import LOCALES, Candidate, Finding, Locale, Profile, Recomme
 
 FORMATS: tuple[str, ...] = ("md", "html", "json", "chat", "why", "details")
 SUFFIX_FORMATS: dict[str, str] = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json"}
-TEMPLATES: dict[str, str] = {"md": "report.md.j2", "html": "report.html.j2", "chat": "chat.md.j2", "why": "why.md.j2",
-                             "details": "details.md.j2"}
+TEMPLATES: dict[str, str] = {
+    "md": "report.md.j2",
+    "html": "report.html.j2",
+    "chat": "chat.md.j2",
+    "why": "why.md.j2",
+    "details": "details.md.j2",
+}
 MEMORY_TERMS: tuple[str, ...] = ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")
 # Colour per memory term in the HTML charts (colour-blind-safe Okabe-Ito palette).
 TERM_COLOURS: dict[str, str] = {
@@ -53,8 +58,18 @@ TERM_COLOURS: dict[str, str] = {
     "overhead": "#999999",
 }
 GLOSSARY_TERMS: tuple[str, ...] = (
-    "vram", "precision", "activations", "optimizer", "kv_cache", "lora", "zero", "tensor_parallel",
-    "mfu", "tdp", "pue", "nvlink",
+    "vram",
+    "precision",
+    "activations",
+    "optimizer",
+    "kv_cache",
+    "lora",
+    "zero",
+    "tensor_parallel",
+    "mfu",
+    "tdp",
+    "pue",
+    "nvlink",
 )
 REPORT_TOP = 5
 
@@ -154,7 +169,8 @@ def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, Any]]:
         if p.budget_currency and p.budget_currency.upper() not in ("USD", "") and p.budget_amount:
             code = p.budget_currency.upper()
             budget = fmt.amount(p.budget_amount, code, locale) + fmt.paren(
-                _t("report.about_usd", locale, usd=fmt.amount(p.budget_usd, "USD", locale)), locale)
+                _t("report.about_usd", locale, usd=fmt.amount(p.budget_usd, "USD", locale)), locale
+            )
         else:
             budget = fmt.amount(p.budget_usd, "USD", locale)
         add("budget", budget)
@@ -168,17 +184,33 @@ def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, Any]]:
     if p.owned_gpus:
         add("owned", fmt.join((f"{o.count} × {_gpu_name(o.gpu)}" for o in p.owned_gpus), locale))
     assumed = _assumed_rows(p)
-    return [{"key": key, "label": label, "value": value, "user": user, "assumed": key in assumed}
-            for key, label, value, user in rows]
+    return [
+        {"key": key, "label": label, "value": value, "user": user, "assumed": key in assumed}
+        for key, label, value, user in rows
+    ]
 
 
 # Profile field -> the row that shows it.
 _ROW_OF_FIELD = {
-    "task": "task", "model": "model", "model_text": "model", "params": "params", "tokens": "tokens",
-    "samples": "samples", "seq_len": "seq_len", "epochs": "epochs", "concurrency": "concurrency",
-    "context_tokens": "context_tokens", "precision": "precision", "budget_usd": "budget",
-    "acquisition": "acquisition", "deadline_days": "deadline", "deployment": "deployment", "rack_kw": "rack",
-    "cooling": "cooling", "electricity_usd_per_kwh": "electricity", "pue": "pue",
+    "task": "task",
+    "model": "model",
+    "model_text": "model",
+    "params": "params",
+    "tokens": "tokens",
+    "samples": "samples",
+    "seq_len": "seq_len",
+    "epochs": "epochs",
+    "concurrency": "concurrency",
+    "context_tokens": "context_tokens",
+    "precision": "precision",
+    "budget_usd": "budget",
+    "acquisition": "acquisition",
+    "deadline_days": "deadline",
+    "deployment": "deployment",
+    "rack_kw": "rack",
+    "cooling": "cooling",
+    "electricity_usd_per_kwh": "electricity",
+    "pue": "pue",
 }
 
 
@@ -213,14 +245,21 @@ def _assumption_rows(rec: Recommendation, locale: Locale, money: _Money) -> list
                 shown = fmt.plain(value)
         else:
             # A note written by the planner: its localized wording when the catalogue has one.
-            shown = _t_or(f"report.assumption_value.{key}", locale,
-                          _t_or(f"report.value.{value}", locale, str(value)))
+            shown = _t_or(f"report.assumption_value.{key}", locale, _t_or(f"report.value.{value}", locale, str(value)))
         rows.append({"label": label, "value": shown})
     if money.currency != "USD":
-        rows.append({"label": _t("report.assumption.fx", locale),
-                     "value": _t("report.assumption.fx_value", locale,
-                                 unit=fmt.amount(1, money.currency, locale),
-                                 usd=f"US${USD_PER_UNIT[money.currency]:.4f}", date=RATES_DATE)})
+        rows.append(
+            {
+                "label": _t("report.assumption.fx", locale),
+                "value": _t(
+                    "report.assumption.fx_value",
+                    locale,
+                    unit=fmt.amount(1, money.currency, locale),
+                    usd=f"US${USD_PER_UNIT[money.currency]:.4f}",
+                    date=RATES_DATE,
+                ),
+            }
+        )
     seen: list[str] = []
     for item in rec.recommendations[:REPORT_TOP]:
         if item.gpu not in seen:
@@ -231,17 +270,29 @@ def _assumption_rows(rec: Recommendation, locale: Locale, money: _Money) -> list
         if spec is None:
             continue
         if spec.price:
-            rows.append({
-                "label": _t("report.assumption.price_of", locale, gpu=spec.name),
-                "value": _t("report.assumption.price_value", locale, date=spec.price.date,
-                            price=_range(money(spec.price.low_usd), money(spec.price.high_usd))),
-            })
+            rows.append(
+                {
+                    "label": _t("report.assumption.price_of", locale, gpu=spec.name),
+                    "value": _t(
+                        "report.assumption.price_value",
+                        locale,
+                        date=spec.price.date,
+                        price=_range(money(spec.price.low_usd), money(spec.price.high_usd)),
+                    ),
+                }
+            )
         if spec.cloud_hourly:
-            rows.append({
-                "label": _t("report.assumption.rent_of", locale, gpu=spec.name),
-                "value": _t("report.assumption.rent_value", locale, date=spec.cloud_hourly.date,
-                            price=_range(money(spec.cloud_hourly.low_usd), money(spec.cloud_hourly.high_usd))),
-            })
+            rows.append(
+                {
+                    "label": _t("report.assumption.rent_of", locale, gpu=spec.name),
+                    "value": _t(
+                        "report.assumption.rent_value",
+                        locale,
+                        date=spec.cloud_hourly.date,
+                        price=_range(money(spec.cloud_hourly.low_usd), money(spec.cloud_hourly.high_usd)),
+                    ),
+                }
+            )
     return rows
 
 
@@ -262,25 +313,41 @@ def _worded(findings: Iterable[Finding], locale: Locale, money: _Money) -> list[
 def _option_text(c: Candidate, locale: Locale, money: _Money) -> str:
     """One line for an option: '2 × NVIDIA RTX 4090, data parallel (DDP), buy $5,000, 3.2 h'."""
     key = "conv.option" if c.time_hours is not None else "conv.option.serving"
-    return _t(key, locale, count=c.count, gpu=c.gpu_name, strategy=words.strategy_label(c.strategy, locale),
-              acquisition=_t(f"conv.acq.{c.acquisition}", locale), cost=money(c.cost_usd),
-              time=fmt.hours(c.time_hours, locale))
+    return _t(
+        key,
+        locale,
+        count=c.count,
+        gpu=c.gpu_name,
+        strategy=words.strategy_label(c.strategy, locale),
+        acquisition=_t(f"conv.acq.{c.acquisition}", locale),
+        cost=money(c.cost_usd),
+        time=fmt.hours(c.time_hours, locale),
+    )
 
 
 def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money, serving: bool = False) -> dict[str, Any]:
     """One candidate as finished strings. `serving`: show throughput where training shows time, and
     money per 30 days of rent (what `advisor.recommend` computes for inference)."""
     mem = c.memory_per_gpu
-    time_text = (_t("report.unit.tokens_per_s", locale, n=f"{c.tokens_per_s:,.0f}") if c.tokens_per_s
-                 else fmt.hours(c.time_hours, locale))
+    time_text = (
+        _t("report.unit.tokens_per_s", locale, n=f"{c.tokens_per_s:,.0f}")
+        if c.tokens_per_s
+        else fmt.hours(c.time_hours, locale)
+    )
     headroom = c.capacity_bytes - mem.total
     terms = [
-        {"key": k, "label": _t(f"report.memory.{k}", locale), "bytes": getattr(mem, k),
-         "value": fmt.gib(getattr(mem, k)), "colour": TERM_COLOURS[k]}
+        {
+            "key": k,
+            "label": _t(f"report.memory.{k}", locale),
+            "bytes": getattr(mem, k),
+            "value": fmt.gib(getattr(mem, k)),
+            "colour": TERM_COLOURS[k],
+        }
         for k in MEMORY_TERMS
     ]
     fits_text = (
-        _t("report.fits.yes", locale, headroom=fmt.gib(headroom)) if c.fits
+        _t("report.fits.yes", locale, headroom=fmt.gib(headroom))
+        if c.fits
         else _t("report.fits.no", locale, over=fmt.gib(-headroom))
     )
     of_capacity = _t("report.memory.of_capacity", locale, used=fmt.gib(mem.total), capacity=fmt.gib(c.capacity_bytes))
@@ -329,25 +396,43 @@ def _memory_chart(cands: list[dict[str, Any]], recs: tuple[Candidate, ...]) -> d
     label_w, bar_w, row_h, bar_h, top = 230, 470, 34, 20, 10
     scale_bytes = max([max(c.memory_per_gpu.total, c.capacity_bytes) for c in recs] + [1])
     rows = []
-    for i, (view, cand) in enumerate(zip(cands, recs)):
+    for i, (view, cand) in enumerate(zip(cands, recs, strict=True)):
         y = top + i * row_h
         x = float(label_w)
         segments = []
         for term in view["terms"]:
             w = term["bytes"] / scale_bytes * bar_w
             if w > 0:
-                segments.append({"x": f"{x:.1f}", "w": f"{w:.1f}", "colour": term["colour"],
-                                 "tip": f"{term['label']}: {term['value']}"})
+                segments.append(
+                    {
+                        "x": f"{x:.1f}",
+                        "w": f"{w:.1f}",
+                        "colour": term["colour"],
+                        "tip": f"{term['label']}: {term['value']}",
+                    }
+                )
             x += w
         cap_x = label_w + cand.capacity_bytes / scale_bytes * bar_w
-        rows.append({
-            "y": y, "bar_y": y + (row_h - bar_h) // 2, "text_y": y + row_h // 2 + 5,
-            "label": f"{view['rank']}. {view['short_title']}", "segments": segments,
-            "cap_x": f"{cap_x:.1f}", "total_x": f"{min(max(x, cap_x), label_w + bar_w) + 6:.1f}",
-            "total": view["memory_of_capacity"], "fits": view["fits"],
-        })
-    return {"rows": rows, "width": label_w + bar_w + 150, "height": top * 2 + row_h * len(rows),
-            "bar_h": 20, "label_w": label_w}
+        rows.append(
+            {
+                "y": y,
+                "bar_y": y + (row_h - bar_h) // 2,
+                "text_y": y + row_h // 2 + 5,
+                "label": f"{view['rank']}. {view['short_title']}",
+                "segments": segments,
+                "cap_x": f"{cap_x:.1f}",
+                "total_x": f"{min(max(x, cap_x), label_w + bar_w) + 6:.1f}",
+                "total": view["memory_of_capacity"],
+                "fits": view["fits"],
+            }
+        )
+    return {
+        "rows": rows,
+        "width": label_w + bar_w + 150,
+        "height": top * 2 + row_h * len(rows),
+        "bar_h": 20,
+        "label_w": label_w,
+    }
 
 
 def nice_ticks(top: float, most: int = 5) -> list[float]:
@@ -375,7 +460,10 @@ def _tick_decimals(ticks: list[float]) -> int:
 
 # The time axis is labelled in one unit, chosen by the longest time: (unit key, hours per unit, up to hours).
 TIME_AXIS_UNITS: tuple[tuple[str, float, float], ...] = (
-    ("minutes", 1 / 60, 1.0), ("hours", 1.0, 48.0), ("days", 24.0, 24 * 365 * 2), ("years", 24 * 365, math.inf),
+    ("minutes", 1 / 60, 1.0),
+    ("hours", 1.0, 48.0),
+    ("days", 24.0, 24 * 365 * 2),
+    ("years", 24 * 365, math.inf),
 )
 
 
@@ -406,17 +494,18 @@ def _time_ticks(top_hours: float, locale: Locale) -> list[tuple[float, str]]:
     return [(v * per, label(v)) for v in ticks]
 
 
-def _scatter_chart(cands: list[dict[str, Any]], recs: tuple[Candidate, ...], locale: Locale,
-                   money: _Money) -> dict[str, Any] | None:
+def _scatter_chart(
+    cands: list[dict[str, Any]], recs: tuple[Candidate, ...], locale: Locale, money: _Money
+) -> dict[str, Any] | None:
     """Cost (x) against time (y) per candidate, on axes with round ticks; None when fewer than two
     candidates have a time."""
-    pts = [(v, c) for v, c in zip(cands, recs) if c.time_hours is not None and c.cost_usd is not None]
+    pts = [(v, c, c.time_hours) for v, c in zip(cands, recs, strict=True) if c.time_hours is not None]
     if len(pts) < 2:
         return None
     left, right, top, bottom, w, h = 96, 30, 20, 50, 580, 300
     # A little room beyond the largest point, so that it does not sit on the axis' end.
-    x_ticks = _cost_ticks(max(c.cost_usd for _, c in pts) * 1.05, locale, money.currency)  # type: ignore[type-var]
-    y_ticks = _time_ticks(max(c.time_hours for _, c in pts) * 1.05, locale)  # type: ignore[type-var]
+    x_ticks = _cost_ticks(max(c.cost_usd for _, c, _h in pts) * 1.05, locale, money.currency)
+    y_ticks = _time_ticks(max(hours for _, _c, hours in pts) * 1.05, locale)
     x_max, y_max = x_ticks[-1][0], y_ticks[-1][0]
 
     def px(usd: float) -> float:
@@ -426,27 +515,47 @@ def _scatter_chart(cands: list[dict[str, Any]], recs: tuple[Candidate, ...], loc
         return h - bottom - hours / y_max * (h - top - bottom)
 
     points = []
-    for v, c in pts:
-        points.append({"x": f"{px(c.cost_usd):.1f}", "y": f"{py(c.time_hours):.1f}", "label": str(v["rank"]),  # type: ignore[arg-type]
-                       "tip": f"{v['rank']}. {v['title']}: {v['cost']}, {v['time_short']}",
-                       "fits": v["fits"]})
+    for v, c, hours in pts:
+        points.append(
+            {
+                "x": f"{px(c.cost_usd):.1f}",
+                "y": f"{py(hours):.1f}",
+                "label": str(v["rank"]),
+                "tip": f"{v['rank']}. {v['title']}: {v['cost']}, {v['time_short']}",
+                "fits": v["fits"],
+            }
+        )
     ticks_x = [{"x": f"{px(value):.1f}", "label": label} for value, label in x_ticks]
     ticks_y = [{"y": f"{py(value):.1f}", "label": label} for value, label in y_ticks]
-    return {"points": points, "width": w, "height": h, "left": left, "right": w - right, "top": top,
-            "bottom": h - bottom, "ticks_x": ticks_x, "ticks_y": ticks_y,
-            "label_y": h - bottom + 18, "tick_end_y": h - bottom + 5, "tick_start_x": left - 5,
-            "x_label": _t("report.chart.cost_axis", locale), "y_label": _t("report.chart.time_axis", locale)}
+    return {
+        "points": points,
+        "width": w,
+        "height": h,
+        "left": left,
+        "right": w - right,
+        "top": top,
+        "bottom": h - bottom,
+        "ticks_x": ticks_x,
+        "ticks_y": ticks_y,
+        "label_y": h - bottom + 18,
+        "tick_end_y": h - bottom + 5,
+        "tick_start_x": left - 5,
+        "x_label": _t("report.chart.cost_axis", locale),
+        "y_label": _t("report.chart.time_axis", locale),
+    }
 
 
 def _rejected_view(rec: Recommendation, locale: Locale, money: _Money) -> list[dict[str, Any]]:
     out = []
     for r in rec.rejected:
-        out.append({
-            "gpu": r.gpu,
-            "title": f"{r.count} × {r.gpu_name}",
-            "strategy": words.strategy_label(r.strategy, locale),
-            "reasons": _worded(r.reasons, locale, money),
-        })
+        out.append(
+            {
+                "gpu": r.gpu,
+                "title": f"{r.count} × {r.gpu_name}",
+                "strategy": words.strategy_label(r.strategy, locale),
+                "reasons": _worded(r.reasons, locale, money),
+            }
+        )
     return out
 
 
@@ -467,8 +576,9 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
         "profile": profile_rows(rec.profile, locale),
         "assumptions": _assumption_rows(rec, locale, money),
         "candidates": cands,
-        "alternatives": [_candidate_view(len(top) + i + 1, c, locale, money, serving)
-                         for i, c in enumerate(rec.alternatives)],
+        "alternatives": [
+            _candidate_view(len(top) + i + 1, c, locale, money, serving) for i, c in enumerate(rec.alternatives)
+        ],
         "best": cands[0] if cands else None,
         "more_count": max(len(rec.recommendations) - REPORT_TOP, 0),
         "findings": _worded(rec.findings, locale, money),
@@ -544,22 +654,34 @@ def why_not_view(rec: Recommendation, gpu_query: str, locale: Locale) -> dict[st
         kind = ("near_miss" if full["nothing_passes"] else "recommended") if top else "outranked"
         first = rec.recommendations[0]
         view["ranked"] = {
-            "kind": kind, "rank": rank, "count": cand.count, "strategy": words.strategy_label(cand.strategy, locale),
-            "cost": money(cand.cost_usd), "best": f"{first.count}× {first.gpu_name}", "best_cost": money(first.cost_usd),
+            "kind": kind,
+            "rank": rank,
+            "count": cand.count,
+            "strategy": words.strategy_label(cand.strategy, locale),
+            "cost": money(cand.cost_usd),
+            "best": f"{first.count}× {first.gpu_name}",
+            "best_cost": money(first.cost_usd),
             "findings": [f for f in _worded(cand.findings, locale, money) if f.severity in ("critical", "warning")],
         }
         break
     for item in rec.rejected:
         if item.gpu == gpu.id:
-            view["rejected"].append({"count": item.count, "strategy": words.strategy_label(item.strategy, locale),
-                                     "reasons": _worded(item.reasons, locale, money)})
+            view["rejected"].append(
+                {
+                    "count": item.count,
+                    "strategy": words.strategy_label(item.strategy, locale),
+                    "reasons": _worded(item.reasons, locale, money),
+                }
+            )
     return view
 
 
-def what_if_view(before: Recommendation | None, after: Recommendation, change: list[str] | None,
-                 locale: Locale) -> dict[str, Any]:
+def what_if_view(
+    before: Recommendation | None, after: Recommendation, change: list[str] | None, locale: Locale
+) -> dict[str, Any]:
     """What a what-if shows: the change, the top option before and after, whether the top choice moved.
     `change` None: a correction already made (no title, no "keep it")."""
+
     def top(rec: Recommendation | None) -> str:
         if rec is None or not rec.recommendations:
             return _t("conv.whatif.none_fits", locale)
@@ -571,8 +693,13 @@ def what_if_view(before: Recommendation | None, after: Recommendation, change: l
         same = (a.gpu, a.count, a.strategy, a.acquisition) == (b.gpu, b.count, b.strategy, b.acquisition)
     elif before is not None and not before.recommendations and not after.recommendations:
         same = True
-    return {"change": fmt.join(change or [], locale, strong=True), "before": top(before), "after": top(after),
-            "same": same, "hypothetical": change is not None}
+    return {
+        "change": fmt.join(change or [], locale, strong=True),
+        "before": top(before),
+        "after": top(after),
+        "same": same,
+        "hypothetical": change is not None,
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -589,7 +716,7 @@ def environment() -> Any:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
         undefined=jinja2.StrictUndefined,
-        autoescape=lambda name: bool(name) and ".html" in name,
+        autoescape=lambda name: name is not None and ".html" in name,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
@@ -601,8 +728,13 @@ def environment() -> Any:
 
 def _render_template(name: str, locale: Locale, **context: Any) -> str:
     template = environment().get_template(name)
-    return template.render(t=functools.partial(_t, locale=locale), sep=fmt.sep(locale),
-                           paren=functools.partial(fmt.paren, locale=locale), locale=locale, **context)
+    return template.render(
+        t=functools.partial(_t, locale=locale),
+        sep=fmt.sep(locale),
+        paren=functools.partial(fmt.paren, locale=locale),
+        locale=locale,
+        **context,
+    )
 
 
 def render(rec: Recommendation, fmt_name: str, locale: Locale | None = None) -> str:
@@ -629,8 +761,9 @@ def render_why_not(rec: Recommendation, gpu_query: str, locale: Locale) -> str:
     return _render_template("whynot.md.j2", locale, w=why_not_view(rec, gpu_query, locale)).strip()
 
 
-def render_what_if(before: Recommendation | None, after: Recommendation, change: list[str] | None,
-                   locale: Locale) -> str:
+def render_what_if(
+    before: Recommendation | None, after: Recommendation, change: list[str] | None, locale: Locale
+) -> str:
     """The answer to "what if …?" (or, with `change` None, to a correction) as Markdown: before and after."""
     return _render_template("whatif.md.j2", locale, w=what_if_view(before, after, change, locale)).strip()
 
@@ -653,14 +786,24 @@ def to_json(rec: Recommendation, locale: Locale | None = None) -> dict[str, Any]
 
     def candidate(c: Candidate) -> dict[str, Any]:
         return {
-            "gpu": c.gpu, "gpu_name": c.gpu_name, "count": c.count, "strategy": c.strategy,
+            "gpu": c.gpu,
+            "gpu_name": c.gpu_name,
+            "count": c.count,
+            "strategy": c.strategy,
             "acquisition": c.acquisition,
             "memory_per_gpu": c.memory_per_gpu.model_dump(mode="json"),
-            "capacity_bytes": c.capacity_bytes, "fits": c.fits,
-            "time_hours": c.time_hours, "time_hours_low": c.time_hours_low, "time_hours_high": c.time_hours_high,
+            "capacity_bytes": c.capacity_bytes,
+            "fits": c.fits,
+            "time_hours": c.time_hours,
+            "time_hours_low": c.time_hours_low,
+            "time_hours_high": c.time_hours_high,
             "tokens_per_s": c.tokens_per_s,
-            "power_w": c.power_w, "facility_w": c.facility_w,
-            "cost_usd": c.cost_usd, "buy_usd": c.buy_usd, "rent_usd": c.rent_usd, "energy_usd": c.energy_usd,
+            "power_w": c.power_w,
+            "facility_w": c.facility_w,
+            "cost_usd": c.cost_usd,
+            "buy_usd": c.buy_usd,
+            "rent_usd": c.rent_usd,
+            "energy_usd": c.energy_usd,
             "findings": [finding(f) for f in c.findings],
         }
 
@@ -672,8 +815,13 @@ def to_json(rec: Recommendation, locale: Locale | None = None) -> dict[str, Any]
         "recommendations": [candidate(c) for c in rec.recommendations],
         "alternatives": [candidate(c) for c in rec.alternatives],
         "rejected": [
-            {"gpu": r.gpu, "gpu_name": r.gpu_name, "count": r.count, "strategy": r.strategy,
-             "reasons": [finding(f) for f in r.reasons]}
+            {
+                "gpu": r.gpu,
+                "gpu_name": r.gpu_name,
+                "count": r.count,
+                "strategy": r.strategy,
+                "reasons": [finding(f) for f in r.reasons],
+            }
             for r in rec.rejected
         ],
         "findings": [finding(f) for f in rec.findings],
@@ -708,8 +856,9 @@ def resolve_path(path: str | os.PathLike[str]) -> Path:
     return target
 
 
-def save_report(rec: Recommendation, path: str | os.PathLike[str], fmt: str | None = None,
-                locale: Locale | None = None) -> Path:
+def save_report(
+    rec: Recommendation, path: str | os.PathLike[str], fmt: str | None = None, locale: Locale | None = None
+) -> Path:
     """Write the report atomically to `path` (format from `fmt` or the suffix; `~` expanded; missing folders
     created) and return the resolved path. Raises ReportError with a UI key: report.error.is_directory,
     .unknown_format, .unwritable, .disk_full, .no_path."""

@@ -40,7 +40,6 @@ import copy
 import functools
 import itertools
 import math
-import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -276,7 +275,7 @@ def load_rules(rules_dir: Path | None = None) -> list[RuleSpec]:
 _HOST: Any = None
 _HOST_LOCK = threading.Lock()
 _EVAL_LOCK = threading.Lock()  # one evaluation at a time across all engines (one host, shared state)
-_RUNS: dict[str, tuple[RuleSpec | None, "RuleEngine"]] = {}  # durable action name -> (rule or None = catch-all, engine)
+_RUNS: dict[str, tuple[RuleSpec | None, RuleEngine]] = {}  # durable action name -> (rule or None = catch-all, engine)
 _RULESET_SEQ = itertools.count(1)
 _SESSION_SEQ = itertools.count(1)
 
@@ -294,7 +293,7 @@ def _json_safe_number(value: float) -> float | int:
     return value
 
 
-def _emit_action(rule: RuleSpec, engine: "RuleEngine"):  # noqa: ANN202 - returns a durable action
+def _emit_action(rule: RuleSpec, engine: RuleEngine):
     """The `emit` action: record that `rule` fired on the fact, with the fields it binds."""
 
     def act(c):  # exactly one parameter: a synchronous action (two would make it async)
@@ -310,7 +309,7 @@ def _emit_action(rule: RuleSpec, engine: "RuleEngine"):  # noqa: ANN202 - return
     return act
 
 
-def _seen_action():  # noqa: ANN202 - returns a durable action
+def _seen_action():
     """The catch-all rules' action: nothing (the fact was handled, so its session can be deleted)."""
 
     def act(c):  # one parameter: synchronous
@@ -329,10 +328,10 @@ def _make_host() -> Any:
     class _QuietHost(durable_engine.Host):
         """A host that never starts its polling threads, so every action runs on the caller's thread."""
 
-        def _run(self) -> None:  # noqa: D401 - durable-rules hook
+        def _run(self) -> None:
             return None
 
-        def get_action(self, action_name: str):  # noqa: ANN201 - durable-rules hook
+        def get_action(self, action_name: str):
             entry = _RUNS.get(action_name)
             if entry is None:
                 raise RulesError(f"action {action_name!r} is not whitelisted")

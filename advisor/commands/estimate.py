@@ -13,7 +13,7 @@ import argparse
 import math
 import re
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 TASKS = ("pretrain", "finetune", "lora", "qlora", "inference")
 STRATEGIES = ("ddp", "zero1", "zero2", "zero3", "fsdp")
@@ -29,16 +29,17 @@ class InputError(Exception):
 
 def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> None:
     """The flags of DESIGN.md. Values are validated in `run` so that every mistake gets one clear line."""
-    def one_line_error(message: str) -> None:  # argparse prints usage + message; one clear line instead
+
+    def one_line_error(message: str) -> NoReturn:  # argparse prints usage + message; one clear line instead
         if "expected one argument" in message:
             message += " (a value that starts with '-' is written --flag=VALUE, and sizes must be positive)"
         print(f"gpu-advisor {name}: {message}; see `gpu-advisor {name} --help`", file=sys.stderr)
         raise SystemExit(2)
 
-    parser.error = one_line_error  # type: ignore[method-assign]
+    parser.error = one_line_error  # type: ignore[method-assign]  # argparse has no hook for its one-line errors
     parser.epilog = (
-        "Sizes accept suffixes: 7B, 500M, 1.5T; lengths 8k = 8,192 tokens. Memory is printed in GB (10^9 bytes) and GiB (2^30 bytes); "
-        "--json gives bytes."
+        "Sizes accept suffixes: 7B, 500M, 1.5T; lengths 8k = 8,192 tokens. "
+        "Memory is printed in GB (10^9 bytes) and GiB (2^30 bytes); --json gives bytes."
     )
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--model", metavar="NAME", help="model from the catalogue (id or alias), e.g. llama-3-8b")
@@ -52,19 +53,36 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> No
     parser.add_argument("--strategy", metavar="S", help=f"{' | '.join(STRATEGIES)} (default ddp on several GPUs)")
     parser.add_argument("--tp", metavar="N", default="1", help="tensor-parallel degree (default 1)")
     parser.add_argument("--pp", metavar="N", default="1", help="pipeline-parallel degree (default 1)")
-    parser.add_argument("--checkpointing", metavar="MODE", default="none", help="none | selective | full (default none)")
+    parser.add_argument(
+        "--checkpointing", metavar="MODE", default="none", help="none | selective | full (default none)"
+    )
     parser.add_argument("--attention", metavar="IMPL", default="sdpa", help="sdpa | eager | flash (default sdpa)")
     parser.add_argument("--tokens", metavar="N", help="training tokens (all epochs), e.g. 2B: adds time")
-    parser.add_argument("--precision", metavar="P", default="bf16-mixed", help=f"{' | '.join(PRECISIONS)} (default bf16-mixed)")
+    parser.add_argument(
+        "--precision", metavar="P", default="bf16-mixed", help=f"{' | '.join(PRECISIONS)} (default bf16-mixed)"
+    )
     parser.add_argument("--optimizer", metavar="O", default="adamw", help=f"{' | '.join(OPTIMIZERS)} (default adamw)")
     parser.add_argument("--lora-rank", metavar="R", default="16", help="LoRA rank (default 16)")
-    parser.add_argument("--lora-targets", metavar="LIST", default="q,k,v,o,gate,up,down",
-                        help="adapted projections (default q,k,v,o,gate,up,down)")
-    parser.add_argument("--weights-dtype", metavar="DTYPE", default="bf16",
-                        help="inference weights: fp16 | bf16 | fp8 | int8 | int4 | q4_k_m | ... (default bf16)")
-    parser.add_argument("--kv-dtype", metavar="DTYPE", default="bf16", help="inference KV cache: bf16 | fp8 | int8 | ... (default bf16)")
-    parser.add_argument("--context", metavar="TOKENS", help="inference: tokens per sequence (default 8192, "
-                        "or the model's window if shorter)")
+    parser.add_argument(
+        "--lora-targets",
+        metavar="LIST",
+        default="q,k,v,o,gate,up,down",
+        help="adapted projections (default q,k,v,o,gate,up,down)",
+    )
+    parser.add_argument(
+        "--weights-dtype",
+        metavar="DTYPE",
+        default="bf16",
+        help="inference weights: fp16 | bf16 | fp8 | int8 | int4 | q4_k_m | ... (default bf16)",
+    )
+    parser.add_argument(
+        "--kv-dtype", metavar="DTYPE", default="bf16", help="inference KV cache: bf16 | fp8 | int8 | ... (default bf16)"
+    )
+    parser.add_argument(
+        "--context",
+        metavar="TOKENS",
+        help="inference: tokens per sequence (default 8192, or the model's window if shorter)",
+    )
     parser.add_argument("--concurrency", metavar="N", default="1", help="inference: concurrent sequences (default 1)")
     parser.add_argument("--offload", action="store_true", help="DeepSpeed CPU offload (with zero2 or zero3)")
     parser.add_argument("--json", action="store_true", help="print JSON (bytes, seconds, watts, USD)")
@@ -79,8 +97,9 @@ _SUFFIX_TOKENS = {"k": 1024, "m": 1 << 20}
 _NUMBER = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([kmbgt]?)\s*$", re.IGNORECASE)
 
 
-def parse_size(text: str | None, flag: str, *, integer: bool = True, minimum: float = 1,
-               binary_k: bool = False) -> float | int | None:
+def parse_size(
+    text: str | None, flag: str, *, integer: bool = True, minimum: float = 1, binary_k: bool = False
+) -> float | int | None:
     """'7B' -> 7e9, '500M' -> 5e8, '1,000' -> 1000; with `binary_k` (lengths) '8k' -> 8192.
     Raises InputError with a one-line message."""
     if text is None:
@@ -131,15 +150,16 @@ def resolve_model(args):
         except params_mod.ConfigError as exc:
             raise InputError(str(exc)) from None
     if args.params:
-        n = parse_size(args.params, "--params")
-        return params_mod.spec_from_param_count(n)
+        return params_mod.spec_from_param_count(int(parse_size(args.params, "--params") or 0))
     if args.model:
         from advisor.knowledge import find_in_catalogue
 
         spec, known = find_in_catalogue("models.yaml", args.model, ModelSpec)
         if spec is None:
-            raise InputError(f"unknown model {args.model!r}{_suggest(args.model, known)}; "
-                             "see `gpu-advisor models`, or pass --config CONFIG.json or --params 7B")
+            raise InputError(
+                f"unknown model {args.model!r}{_suggest(args.model, known)}; "
+                "see `gpu-advisor models`, or pass --config CONFIG.json or --params 7B"
+            )
         return spec
     raise InputError("name a model: --model NAME, --config CONFIG.json or --params 7B")
 
@@ -230,24 +250,43 @@ def _workload(spec, s: dict[str, Any]):
     targets = _lora_target_set(s["lora_targets"], params_mod.LORA_TARGETS)
     try:
         return planner.workload_for(
-            spec, task=task, seq_len=s["seq"], micro_batch=s["batch"], tokens=s["tokens"],
-            precision=s["precision"], optimizer=s["optimizer"], attention=s["attention"], lora_rank=s["lora_rank"],
-            lora_targets=targets or planner.DEFAULT_LORA_TARGETS, concurrency=s["concurrency"],
-            context_tokens=s["context"], weights_dtype=s["weights_dtype"], kv_dtype=s["kv_dtype"],
+            spec,
+            task=task,
+            seq_len=s["seq"],
+            micro_batch=s["batch"],
+            tokens=s["tokens"],
+            precision=s["precision"],
+            optimizer=s["optimizer"],
+            attention=s["attention"],
+            lora_rank=s["lora_rank"],
+            lora_targets=targets or planner.DEFAULT_LORA_TARGETS,
+            concurrency=s["concurrency"],
+            context_tokens=s["context"],
+            weights_dtype=s["weights_dtype"],
+            kv_dtype=s["kv_dtype"],
             offload=s["offload"],
         )
     except ValueError as exc:
         raise InputError(str(exc)) from None
 
 
-_SETTING_FLAGS = {"checkpointing": "--checkpointing", "strategy": "--strategy", "count": "--gpus", "task": "--task",
-                  "gpu": "--gpu", "tp": "--tp", "kv_dtype": "--kv-dtype", "weights_dtype": "--weights-dtype",
-                  "concurrency": "--concurrency"}
+_SETTING_FLAGS = {
+    "checkpointing": "--checkpointing",
+    "strategy": "--strategy",
+    "count": "--gpus",
+    "task": "--task",
+    "gpu": "--gpu",
+    "tp": "--tp",
+    "kv_dtype": "--kv-dtype",
+    "weights_dtype": "--weights-dtype",
+    "concurrency": "--concurrency",
+}
 _FLAG_ORDER = ("task", "count", "tp", "strategy", "checkpointing", "kv_dtype", "weights_dtype", "concurrency", "gpu")
 
 
 def _flags(settings: dict[str, Any]) -> str:
-    """A fix's settings as the flags that ask for them: {'count': 4, 'strategy': 'zero3'} -> '--gpus 4 --strategy zero3'."""
+    """A fix's settings as the flags that ask for them:
+    {'count': 4, 'strategy': 'zero3'} -> '--gpus 4 --strategy zero3'."""
     return " ".join(f"{_SETTING_FLAGS[k]} {settings[k]}" for k in _FLAG_ORDER if k in settings)
 
 
@@ -259,8 +298,14 @@ def _fix_json(fixes: list[Any]) -> dict[str, Any]:
 
 
 def _terms(m: Any) -> dict[str, int]:
-    terms = {"weights": int(m.weights), "gradients": int(m.gradients), "optimizer": int(m.optimizer),
-             "activations": int(m.activations), "kv_cache": int(m.kv_cache), "overhead": int(m.overhead)}
+    terms = {
+        "weights": int(m.weights),
+        "gradients": int(m.gradients),
+        "optimizer": int(m.optimizer),
+        "activations": int(m.activations),
+        "kv_cache": int(m.kv_cache),
+        "overhead": int(m.overhead),
+    }
     terms["total"] = sum(terms.values())
     return terms
 
@@ -275,7 +320,10 @@ def _power_and_money(m: Any, gpu: Any, out: dict[str, Any]) -> None:
         money["buy_usd_low"], money["buy_usd_high"] = m.buy_usd_low, m.buy_usd_high
         money["price_date"] = gpu.price.date
     if m.rent_usd_per_hour_low is not None:
-        money["rent_usd_per_hour_low"], money["rent_usd_per_hour_high"] = m.rent_usd_per_hour_low, m.rent_usd_per_hour_high
+        money["rent_usd_per_hour_low"], money["rent_usd_per_hour_high"] = (
+            m.rent_usd_per_hour_low,
+            m.rent_usd_per_hour_high,
+        )
         money["rent_date"] = gpu.cloud_hourly.date
         if m.rent_usd_low is not None and m.time_s is not None:
             money["rent_usd_low"], money["rent_usd_high"] = m.rent_usd_low, m.rent_usd_high
@@ -300,15 +348,19 @@ def _training(w: Any, s: dict[str, Any], gpu: Any) -> dict[str, Any]:
     mem = ev.memory
     out: dict[str, Any] = {
         "trainable_params": int(w.trainable_params),
-        "activation_model": {"hf": f"hugging-face transformers ({s['attention']})"
-                                   + (", frozen base + PEFT adapters" if s["task"] in ("lora", "qlora") else ""),
-                             "megatron": "megatron (Korthikanti et al.)",
-                             "per-sample": "measured bytes per sample"}[ev.activation_model],
+        "activation_model": {
+            "hf": f"hugging-face transformers ({s['attention']})"
+            + (", frozen base + PEFT adapters" if s["task"] in ("lora", "qlora") else ""),
+            "megatron": "megatron (Korthikanti et al.)",
+            "per-sample": "measured bytes per sample",
+        }[ev.activation_model],
         "sequence_parallel": s["tp"] > 1,
         "memory_per_gpu": _terms(ev.metrics.memory if ev.metrics else _AsTerms(mem)),
         "overhead_detail": {
-            "transient": int(mem.transient), "cuda_context": int(mem.cuda_context),
-            "communication": int(mem.communication), "allocator_margin": int(mem.allocator_margin),
+            "transient": int(mem.transient),
+            "cuda_context": int(mem.cuda_context),
+            "communication": int(mem.communication),
+            "allocator_margin": int(mem.allocator_margin),
         },
         "host_ram_bytes": int(mem.host_ram),
     }
@@ -320,14 +372,24 @@ def _training(w: Any, s: dict[str, Any], gpu: Any) -> dict[str, Any]:
         if not m.fits:
             from advisor.knowledge import catalogue_gpus
 
-            out["suggestion"] = _fix_json(planner.training_fixes(
-                w, gpu, s["gpus"], s["strategy"], s["tp"], s["pp"], s["checkpointing"], catalogue_gpus()))
+            out["suggestion"] = _fix_json(
+                planner.training_fixes(
+                    w, gpu, s["gpus"], s["strategy"], s["tp"], s["pp"], s["checkpointing"], catalogue_gpus()
+                )
+            )
         _power_and_money(m, gpu, out)
     if s["tokens"] is not None and ev.volumes is not None:
         timing: dict[str, Any] = {"tokens": s["tokens"], "flops": ev.volumes.flops}
         if m is not None and m.time_s is not None:
-            timing.update({"seconds_low": m.time_s_low, "seconds": m.time_s, "seconds_high": m.time_s_high,
-                           "hours": m.time_s / 3600, "mfu": m.mfu})
+            timing.update(
+                {
+                    "seconds_low": m.time_s_low,
+                    "seconds": m.time_s,
+                    "seconds_high": m.time_s_high,
+                    "hours": m.time_s / 3600,
+                    "mfu": m.mfu,
+                }
+            )
         out["time"] = timing
     return out
 
@@ -358,12 +420,23 @@ def _inference(w: Any, s: dict[str, Any], gpu: Any) -> dict[str, Any]:
         "replicas": replicas,
         "sequences_per_replica": per_replica,
         "kv_bytes_per_token": ev.kv_bytes_per_token,
-        "memory_per_gpu": _terms(ev.metrics.memory) if ev.metrics else {
-            "weights": int(mem.weights), "gradients": 0, "optimizer": 0, "activations": 0,
-            "kv_cache": int(mem.kv_cache), "overhead": int(mem.overhead),
-            "total": int(mem.weights) + int(mem.kv_cache) + int(mem.overhead)},
-        "overhead_detail": {"workspace": int(mem.workspace), "cuda_context": int(mem.cuda_context),
-                            "communication": int(mem.communication), "allocator_margin": int(mem.allocator_margin)},
+        "memory_per_gpu": _terms(ev.metrics.memory)
+        if ev.metrics
+        else {
+            "weights": int(mem.weights),
+            "gradients": 0,
+            "optimizer": 0,
+            "activations": 0,
+            "kv_cache": int(mem.kv_cache),
+            "overhead": int(mem.overhead),
+            "total": int(mem.weights) + int(mem.kv_cache) + int(mem.overhead),
+        },
+        "overhead_detail": {
+            "workspace": int(mem.workspace),
+            "cuda_context": int(mem.cuda_context),
+            "communication": int(mem.communication),
+            "allocator_margin": int(mem.allocator_margin),
+        },
     }
     m = ev.metrics
     if m is None:
@@ -397,12 +470,30 @@ def estimate(args) -> dict[str, Any]:
     gpu = resolve_gpu(args.gpu)
     w = _workload(spec, s)
     out: dict[str, Any] = {
-        "model": {"id": spec.id, "name": spec.name, "kind": spec.kind, "stand_in": bool(getattr(spec, "stand_in", False))},
+        "model": {
+            "id": spec.id,
+            "name": spec.name,
+            "kind": spec.kind,
+            "stand_in": bool(getattr(spec, "stand_in", False)),
+        },
         "task": s["task"],
         "params": int(w.params),
         "active_params": int(w.active_params),
-        "config": {k: s[k] for k in ("gpus", "strategy", "tp", "pp", "batch", "seq", "checkpointing", "attention",
-                                     "precision", "optimizer")},
+        "config": {
+            k: s[k]
+            for k in (
+                "gpus",
+                "strategy",
+                "tp",
+                "pp",
+                "batch",
+                "seq",
+                "checkpointing",
+                "attention",
+                "precision",
+                "optimizer",
+            )
+        },
     }
     if s["task"] == "inference":
         out["config"].update({k: s[k] for k in ("weights_dtype", "kv_dtype", "context", "concurrency")})
@@ -438,21 +529,30 @@ def render_text(r: dict[str, Any]) -> str:
     lines = []
     m = r["model"]
     note = " (stand-in shape for a bare size)" if m.get("stand_in") else ""
-    lines.append(f"{m['name']}{note}: {r['params']:,} parameters"
-                 + (f", {r['active_params']:,} active per token" if r["active_params"] != r["params"] else ""))
+    lines.append(
+        f"{m['name']}{note}: {r['params']:,} parameters"
+        + (f", {r['active_params']:,} active per token" if r["active_params"] != r["params"] else "")
+    )
     c = r["config"]
     if r["task"] == "inference":
-        lines.append(f"Serving: {c['gpus']} GPU(s), tp {c['tp']} x {r['replicas']} replica(s); "
-                     f"{c['concurrency']} sequence(s) of {c['context']:,} tokens; weights {c['weights_dtype']}, "
-                     f"KV {c['kv_dtype']}")
+        lines.append(
+            f"Serving: {c['gpus']} GPU(s), tp {c['tp']} x {r['replicas']} replica(s); "
+            f"{c['concurrency']} sequence(s) of {c['context']:,} tokens; weights {c['weights_dtype']}, "
+            f"KV {c['kv_dtype']}"
+        )
     else:
         share = r["trainable_params"] / r["params"] * 100 if r["params"] else 0
         lines.append(f"Task: {r['task']}; trainable {r['trainable_params']:,} ({share:.2f} %)")
-        per_gpu = (f"{c['batch']} sample(s) per GPU" if m["kind"] in ("cnn", "vit", "diffusion")
-                   else f"{c['batch']} x {c['seq']:,} tokens per GPU")
-        lines.append(f"Configuration: {c['gpus']} GPU(s), {c['strategy']}, tp {c['tp']}, pp {c['pp']}; batch "
-                     f"{per_gpu}; {c['precision']}, {c['optimizer']}, "
-                     f"{c['attention']} attention, checkpointing {c['checkpointing']}")
+        per_gpu = (
+            f"{c['batch']} sample(s) per GPU"
+            if m["kind"] in ("cnn", "vit", "diffusion")
+            else f"{c['batch']} x {c['seq']:,} tokens per GPU"
+        )
+        lines.append(
+            f"Configuration: {c['gpus']} GPU(s), {c['strategy']}, tp {c['tp']}, pp {c['pp']}; batch "
+            f"{per_gpu}; {c['precision']}, {c['optimizer']}, "
+            f"{c['attention']} attention, checkpointing {c['checkpointing']}"
+        )
         lines.append(f"Activation model: {r['activation_model']}")
     lines.append("")
     lines.append(f"{'Memory per GPU':<28}{'GB (1e9 B)':>10}  {'GiB (2^30 B)':>12}")
@@ -468,8 +568,9 @@ def render_text(r: dict[str, Any]) -> str:
         lines.append(f"  CPU RAM per node for offload: {r['host_ram_bytes'] / 1e9:.1f} GB")
     if "gpu" in r:
         g = r["gpu"]
-        lines.append(f"  {'usable capacity':<26}{_gb(r['capacity_bytes'])}  {_gib(r['capacity_bytes']):>12}"
-                     f"   {g['name']}")
+        lines.append(
+            f"  {'usable capacity':<26}{_gb(r['capacity_bytes'])}  {_gib(r['capacity_bytes']):>12}   {g['name']}"
+        )
         if r.get("capacity_note"):
             lines.append(f"    ({r['capacity_note']})")
         if r["fits"]:
@@ -485,41 +586,57 @@ def render_text(r: dict[str, Any]) -> str:
             elif fix:
                 lines.append("No single change in our list makes it fit; it needs a larger card or more GPUs.")
     if r["task"] == "inference" and "max_concurrency" in r and r.get("kv_bytes_per_token"):
-        lines.append(f"Most sequences at {c['context']:,} tokens: {r['max_concurrency']:,}; "
-                     f"longest context at {r['sequences_per_replica']} sequence(s) per replica: {r['max_context']:,} tokens")
+        lines.append(
+            f"Most sequences at {c['context']:,} tokens: {r['max_concurrency']:,}; "
+            f"longest context at {r['sequences_per_replica']} sequence(s) per replica: {r['max_context']:,} tokens"
+        )
         if r.get("gpus_needed"):
-            lines.append(f"GPUs for {c['concurrency']:,} sequence(s) at this context: {r['gpus_needed']:,} "
-                         f"(tp {c['tp']} replicas)")
+            lines.append(
+                f"GPUs for {c['concurrency']:,} sequence(s) at this context: {r['gpus_needed']:,} "
+                f"(tp {c['tp']} replicas)"
+            )
         if "decode_tokens_per_s" in r:
-            lines.append(f"Decode: {r['decode_tokens_per_s']:,.0f} tokens/s in all "
-                         f"({r['decode_tokens_per_s_per_sequence']:.1f} per sequence); prefill of the full context "
-                         f"{r['ttft_s']:.2f} s")
+            lines.append(
+                f"Decode: {r['decode_tokens_per_s']:,.0f} tokens/s in all "
+                f"({r['decode_tokens_per_s_per_sequence']:.1f} per sequence); prefill of the full context "
+                f"{r['ttft_s']:.2f} s"
+            )
     t = r.get("time")
     if t:
         if "seconds" in t:
-            lines.append(f"Time for {t['tokens']:,.0f} tokens: {_hours(t['seconds'])} expected "
-                         f"({_hours(t['seconds_low'])} to {_hours(t['seconds_high'])}), MFU {t['mfu'] * 100:.0f} %; "
-                         f"{t['flops']:.3g} FLOPs")
+            lines.append(
+                f"Time for {t['tokens']:,.0f} tokens: {_hours(t['seconds'])} expected "
+                f"({_hours(t['seconds_low'])} to {_hours(t['seconds_high'])}), MFU {t['mfu'] * 100:.0f} %; "
+                f"{t['flops']:.3g} FLOPs"
+            )
         else:
             lines.append(f"Compute for {t['tokens']:,.0f} tokens: {t['flops']:.3g} FLOPs (name a --gpu for time)")
     p = r.get("power")
     if p:
-        lines.append(f"Power: {p['it_w'] / 1000:.2f} kW at most for {p['nodes']} server(s) "
-                     f"(average {p['average_w'] / 1000:.2f} kW), before cooling (x PUE)")
+        lines.append(
+            f"Power: {p['it_w'] / 1000:.2f} kW at most for {p['nodes']} server(s) "
+            f"(average {p['average_w'] / 1000:.2f} kW), before cooling (x PUE)"
+        )
     money = r.get("cost")
     if money:
         parts = []
         if "buy_usd_low" in money:
-            parts.append(f"buy ${money['buy_usd_low']:,.0f}-{money['buy_usd_high']:,.0f} with servers ({money['price_date']})")
+            parts.append(
+                f"buy ${money['buy_usd_low']:,.0f}-{money['buy_usd_high']:,.0f} with servers ({money['price_date']})"
+            )
         if "rent_usd_per_hour_low" in money:
-            parts.append(f"rent ${money['rent_usd_per_hour_low']:,.2f}-{money['rent_usd_per_hour_high']:,.2f}/h "
-                         f"({money['rent_date']})")
+            parts.append(
+                f"rent ${money['rent_usd_per_hour_low']:,.2f}-{money['rent_usd_per_hour_high']:,.2f}/h "
+                f"({money['rent_date']})"
+            )
         if "rent_usd_low" in money:
             parts.append(f"this run ${money['rent_usd_low']:,.0f}-{money['rent_usd_high']:,.0f} rented")
         lines.append("Cost: " + "; ".join(parts))
         if money.get("energy_usd") is not None:
-            lines.append(f"Electricity for this run if owned: {money['energy_kwh']:,.0f} kWh, "
-                         f"${money['energy_usd']:,.0f} (at ${money['assumed_usd_per_kwh']}/kWh, PUE {money['assumed_pue']})")
+            lines.append(
+                f"Electricity for this run if owned: {money['energy_kwh']:,.0f} kWh, "
+                f"${money['energy_usd']:,.0f} (at ${money['assumed_usd_per_kwh']}/kWh, PUE {money['assumed_pue']})"
+            )
         if money.get("break_even_hours"):
             lines.append(f"Buying beats renting after {money['break_even_hours']:,.0f} hours of use (mid prices)")
     for warning in r.get("warnings", []):
@@ -560,7 +677,9 @@ def run(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m advisor.commands.estimate ...`: the same command without the other subcommands' imports."""
-    parser = argparse.ArgumentParser(prog="gpu-advisor estimate", description="Memory, time, power and cost of one configuration.")
+    parser = argparse.ArgumentParser(
+        prog="gpu-advisor estimate", description="Memory, time, power and cost of one configuration."
+    )
     add_arguments(parser, "estimate")
     args = parser.parse_args(argv)
     from advisor.knowledge import KnowledgeError

@@ -129,7 +129,9 @@ class Reset:
     """The consultation starts afresh."""
 
 
-Intent = Ask | Confirm | Recommend | WhatIf | KeepWhatIf | Why | WhyNot | Save | Knowledge | SwitchLanguage | Back | Reset
+Intent = (
+    Ask | Confirm | Recommend | WhatIf | KeepWhatIf | Why | WhyNot | Save | Knowledge | SwitchLanguage | Back | Reset
+)
 
 
 # ---------------------------------------------------------------------------- state
@@ -146,8 +148,13 @@ class Snapshot:
     defaulted: frozenset[str]
 
     def to_json(self) -> dict[str, Any]:
-        return {"profile": self.profile.model_dump(mode="json"), "stage": self.stage, "pending": self.pending,
-                "answered": sorted(self.answered), "defaulted": sorted(self.defaulted)}
+        return {
+            "profile": self.profile.model_dump(mode="json"),
+            "stage": self.stage,
+            "pending": self.pending,
+            "answered": sorted(self.answered),
+            "defaulted": sorted(self.defaulted),
+        }
 
     @classmethod
     def from_json(cls, data: Any) -> Snapshot:
@@ -190,9 +197,14 @@ class State:
         """The session file's dialogue keys (format version 1: `locale`, `profile`, `stage`, `pending`,
         `answered`, `defaulted`, `auto_language`, `history`, and `whatif`)."""
         return {
-            "locale": self.locale, "profile": self.profile.model_dump(mode="json"), "stage": self.stage,
-            "pending": self.pending, "answered": sorted(self.answered), "defaulted": sorted(self.defaulted),
-            "auto_language": self.auto_language, "history": [h.to_json() for h in self.history],
+            "locale": self.locale,
+            "profile": self.profile.model_dump(mode="json"),
+            "stage": self.stage,
+            "pending": self.pending,
+            "answered": sorted(self.answered),
+            "defaulted": sorted(self.defaulted),
+            "auto_language": self.auto_language,
+            "history": [h.to_json() for h in self.history],
             "whatif": self.whatif.model_dump(mode="json") if self.whatif is not None else None,
         }
 
@@ -210,11 +222,16 @@ class State:
         now = Snapshot.from_json(data)
         whatif = data.get("whatif")
         state = cls(
-            locale=locale, profile=now.profile.model_copy(update={"language": locale}), stage=now.stage,
-            pending=now.pending, answered=now.answered, defaulted=now.defaulted,
+            locale=locale,
+            profile=now.profile.model_copy(update={"language": locale}),
+            stage=now.stage,
+            pending=now.pending,
+            answered=now.answered,
+            defaulted=now.defaulted,
             auto_language=bool(data.get("auto_language", True)),
             whatif=Profile.model_validate(whatif) if isinstance(whatif, dict) else None,
-            history=tuple(Snapshot.from_json(h) for h in history)[-MAX_HISTORY:], started=True,
+            history=tuple(Snapshot.from_json(h) for h in history)[-MAX_HISTORY:],
+            started=True,
         )
         if state.stage == "collect" and state.pending is None:
             state = replace(state, pending="task")
@@ -241,26 +258,153 @@ def _clean(text: str) -> str:
 
 
 _ACCEPT = frozenset(
-    """ ok okay k yes y yep yeah yup sure fine default defaults skip next go continue correct right confirm
-    confirmed done lgtm whatever any
-    """.split()
-) | frozenset({
-    "", "use default", "use the default", "go ahead", "looks good", "that's right", "thats right", "sounds good",
-    "don't know", "dont know", "not sure", "no idea", "i don't know", "no preference", "either is fine",
-    "默认", "默認", "预设", "預設", "跳过", "跳過", "好", "好的", "行", "可以", "是", "是的", "对", "對", "对的", "對的",
-    "确定", "確定", "确认", "確認", "没问题", "沒問題", "嗯", "嗯嗯", "下一步", "继续", "繼續", "不知道", "不清楚",
-    "随便", "隨便", "都行", "都可以", "用默认", "用默認", "用預設", "默认值", "預設值", "ok的", "好吧", "没错", "沒錯",
-})
-_NONE = frozenset({
-    "none", "no", "nope", "n/a", "na", "no limit", "unlimited", "no deadline", "no budget", "nothing",
-    "no fixed deadline", "no fixed budget", "无", "無", "没有", "沒有", "不限", "无限制", "無限制", "没有限制", "沒有限制",
-    "不设", "不設", "不设限", "不設限", "没", "沒",
-})
-_KEEP = frozenset({
-    "keep it", "keep", "keep that", "apply", "apply it", "adopt", "adopt it", "do it", "use it", "use that",
-    "let's do that", "lets do that", "采用", "採用", "就这样", "就這樣", "就这么办", "就這麼辦", "用这个", "用這個",
-    "保留", "就用这个", "就用這個", "好，就这样", "好，就這樣",
-})
+    [
+        "ok",
+        "okay",
+        "k",
+        "yes",
+        "y",
+        "yep",
+        "yeah",
+        "yup",
+        "sure",
+        "fine",
+        "default",
+        "defaults",
+        "skip",
+        "next",
+        "go",
+        "continue",
+        "correct",
+        "right",
+        "confirm",
+        "confirmed",
+        "done",
+        "lgtm",
+        "whatever",
+        "any",
+    ]
+) | frozenset(
+    {
+        "",
+        "use default",
+        "use the default",
+        "go ahead",
+        "looks good",
+        "that's right",
+        "thats right",
+        "sounds good",
+        "don't know",
+        "dont know",
+        "not sure",
+        "no idea",
+        "i don't know",
+        "no preference",
+        "either is fine",
+        "默认",
+        "默認",
+        "预设",
+        "預設",
+        "跳过",
+        "跳過",
+        "好",
+        "好的",
+        "行",
+        "可以",
+        "是",
+        "是的",
+        "对",
+        "對",
+        "对的",
+        "對的",
+        "确定",
+        "確定",
+        "确认",
+        "確認",
+        "没问题",
+        "沒問題",
+        "嗯",
+        "嗯嗯",
+        "下一步",
+        "继续",
+        "繼續",
+        "不知道",
+        "不清楚",
+        "随便",
+        "隨便",
+        "都行",
+        "都可以",
+        "用默认",
+        "用默認",
+        "用預設",
+        "默认值",
+        "預設值",
+        "ok的",
+        "好吧",
+        "没错",
+        "沒錯",
+    }
+)
+_NONE = frozenset(
+    {
+        "none",
+        "no",
+        "nope",
+        "n/a",
+        "na",
+        "no limit",
+        "unlimited",
+        "no deadline",
+        "no budget",
+        "nothing",
+        "no fixed deadline",
+        "no fixed budget",
+        "无",
+        "無",
+        "没有",
+        "沒有",
+        "不限",
+        "无限制",
+        "無限制",
+        "没有限制",
+        "沒有限制",
+        "不设",
+        "不設",
+        "不设限",
+        "不設限",
+        "没",
+        "沒",
+    }
+)
+_KEEP = frozenset(
+    {
+        "keep it",
+        "keep",
+        "keep that",
+        "apply",
+        "apply it",
+        "adopt",
+        "adopt it",
+        "do it",
+        "use it",
+        "use that",
+        "let's do that",
+        "lets do that",
+        "采用",
+        "採用",
+        "就这样",
+        "就這樣",
+        "就这么办",
+        "就這麼辦",
+        "用这个",
+        "用這個",
+        "保留",
+        "就用这个",
+        "就用這個",
+        "好，就这样",
+        "好，就這樣",
+    }
+)
 _NO = frozenset({"no", "nope", "wrong", "not right", "不对", "不對", "不是", "错", "錯", "不", "否"})
 _QUESTION = re.compile(
     r"[?？]\s*$|^\s*(?:what|why|how|when|which|who|is|are|does|do|can|could|should|would|explain|tell\s+me)\b|"
@@ -370,13 +514,26 @@ class _Work:
 
     def freeze(self) -> State:
         profile = self.profile.model_copy(update={"language": self.locale, "assumed": self._assumed()})
-        return State(locale=self.locale, profile=profile, stage=self.stage, pending=self.pending,
-                     answered=frozenset(self.answered), defaulted=frozenset(self.defaulted),
-                     auto_language=self.auto_language, whatif=self.whatif,
-                     history=tuple(self.history[-MAX_HISTORY:]), started=self.started)
+        return State(
+            locale=self.locale,
+            profile=profile,
+            stage=self.stage,
+            pending=self.pending,
+            answered=frozenset(self.answered),
+            defaulted=frozenset(self.defaulted),
+            auto_language=self.auto_language,
+            whatif=self.whatif,
+            history=tuple(self.history[-MAX_HISTORY:]),
+            started=self.started,
+        )
 
-    def turn(self, replies: list[Reply], intent: Intent | None = None, after: list[Reply] | None = None,
-             on_failure: Turn | None = None) -> Turn:
+    def turn(
+        self,
+        replies: list[Reply],
+        intent: Intent | None = None,
+        after: list[Reply] | None = None,
+        on_failure: Turn | None = None,
+    ) -> Turn:
         if intent is None:
             intent = Confirm() if self.stage == "confirm" else Ask()
         return Turn(self.freeze(), tuple(replies), intent, tuple(after or ()), on_failure)
@@ -429,7 +586,9 @@ class _Work:
         if not ex.says_anything():
             if _QUESTION.search(text) and not problems:
                 return self.turn([], Knowledge(text), [Reply("text", t("conv.kb.back", self.locale))] + self.prompt())
-            return self.turn([Reply("error", self.problem_text(problems) or t("conv.reask", self.locale))] + self.prompt())
+            return self.turn(
+                [Reply("error", self.problem_text(problems) or t("conv.reask", self.locale))] + self.prompt()
+            )
         self.push_history()
         captured = self.apply(ex)
         # Answering the question asked with its other half counts: "rent" to the budget question.
@@ -466,9 +625,9 @@ class _Work:
                 if n is not None and 1 <= n < 1e9:
                     ex = replace(ex, fields={**ex.fields, "concurrency": int(round(n))})
         asked = bool(_QUESTION.search(text))
-        if key == "model" and "params" not in ex.fields and not problems and not asked:
-            if re.search(r"[A-Za-z\u3400-\u9fff]{2,}", text) and not said:
-                problems.append(("conv.problem.model_unknown", {"text": Q.md_escape(text.strip()[:60])}))
+        if (key == "model" and "params" not in ex.fields and not problems and not asked
+                and re.search(r"[A-Za-z\u3400-\u9fff]{2,}", text) and not said):
+            problems.append(("conv.problem.model_unknown", {"text": Q.md_escape(text.strip()[:60])}))
         if key in ("task", "precision") and not said and not problems and not asked:
             problems.append((f"conv.problem.{key}_unknown", {}))
         return ex, problems
@@ -505,8 +664,12 @@ class _Work:
         if "params" in public and "model" not in public:
             sibling = _sibling_model(self.profile.model, public["params"])
             if sibling is not None:  # "not 8B, 70B" after Llama 3 8B means Llama 3 70B
-                public.update(model=sibling.id, model_text=sibling.name, params=sibling.params,
-                              active_params=sibling.active_params)
+                public.update(
+                    model=sibling.id,
+                    model_text=sibling.name,
+                    params=sibling.params,
+                    active_params=sibling.active_params,
+                )
             else:
                 public["model"] = None  # a bare size replaces a catalogue model
                 public.setdefault("active_params", None)
@@ -690,8 +853,9 @@ class _Work:
         name = _COMMAND_OF.get(word)
         if name is None:
             self.follow_language(text[1:])
-            return self.turn([Reply("error", t("conv.command.unknown", self.locale,
-                                               command="/" + word[:30].replace("`", "'")))])
+            return self.turn(
+                [Reply("error", t("conv.command.unknown", self.locale, command="/" + word[:30].replace("`", "'")))]
+            )
         if name not in ("lang", "save"):
             self.follow_language(word)  # "/为什么" is a Chinese question
         if name == "help":
@@ -733,8 +897,9 @@ class _Work:
     # ------------------------------------------------------------------ helpers
 
     def push_history(self) -> None:
-        self.history.append(Snapshot(self.profile, self.stage, self.pending, frozenset(self.answered),
-                                     frozenset(self.defaulted)))
+        self.history.append(
+            Snapshot(self.profile, self.stage, self.pending, frozenset(self.answered), frozenset(self.defaulted))
+        )
         del self.history[:-MAX_HISTORY]
 
     def join(self, items: list[str]) -> str:

@@ -17,9 +17,10 @@ from __future__ import annotations
 import difflib
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from advisor.conversation.numbers import NUMBER_RE, normalize_text, number_value
 from advisor.core import power
@@ -258,7 +259,8 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
         if _PER_ENERGY.match(after) or (_ENERGY_CUE.search(before) and value < 50):
             if value > 0 and round(to_usd(value, cur), 4) > 0:
                 ex.fields["electricity_usd_per_kwh"] = round(to_usd(value, cur), 4)
-            w.consume(m.start(), m.end() + (_PER_ENERGY.match(after).end() if _PER_ENERGY.match(after) else 0))
+            unit = _PER_ENERGY.match(after)
+            w.consume(m.start(), m.end() + (unit.end() if unit else 0))
             continue
         if _PER_HOUR.match(after):
             w.consume(m.start(), m.end())
@@ -462,7 +464,8 @@ def _duration(w: _Work, ex: Extraction) -> None:
     best: tuple[int, float, int, int] | None = None
     for m in w.finditer(_DURATION):
         unit = m.group("unit").lower()
-        if unit == "月" and not (_numtext(m) and not _numtext(m)[0].isdigit()):
+        said = _numtext(m)
+        if unit == "月" and not (said and not said[0].isdigit()):
             continue  # "3月" is March; "三月" too — only "个月/個月" mean a span
         if unit in ("月",):
             continue
@@ -642,24 +645,24 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
             break
     for m in w.finditer(_RPS):
         raw = _numtext(m)
-        v = number_value(raw) if raw else None
-        if v is None:
+        rate = number_value(raw) if raw else None
+        if rate is None:
             continue
         w.consume(m.start(), m.end())
-        if v > 0 and v < 1e9:
-            ex.fields["requests_per_second"] = float(v)
+        if 0 < rate < 1e9:
+            ex.fields["requests_per_second"] = float(rate)
         else:
             ex.problem("conv.problem.load_positive")
         break
     for pattern in (_CONC_BEFORE, _CONC_AFTER) + (() if training_task else (_CONC_USERS,)):
         found = False
         for m in w.finditer(pattern):
-            v = number_value(_numtext(m) or "")
-            if v is None:
+            users = number_value(_numtext(m) or "")
+            if users is None:
                 continue
             w.consume(m.start(), m.end())
-            if 1 <= v < 1e9:
-                ex.fields["concurrency"] = int(round(v))
+            if 1 <= users < 1e9:
+                ex.fields["concurrency"] = int(round(users))
             else:
                 ex.problem("conv.problem.load_positive")
             found = True
@@ -864,11 +867,7 @@ _CONFIG_PATH = _c(r"(?:^|(?<=[\s\"'(=：:]))(?P<path>[^\s\"'，,;()]+\.json)(?![
 
 
 _NOT_FAMILIES = frozenset(
-    "the and with for model models params parameters param about around tokens token budget use using serve "
-    "train training finetune fine tune lora qlora only over under from than our have want need size llm base "
-    "what not why how like run runs serving users context rack each per new maybe roughly approx approximately "
-    "some than is be are was size sized class bigger smaller larger just fine tuning pretrain pretraining deploy "
-    "host inference of on at in to a an or".split()
+    ["the", "and", "with", "for", "model", "models", "params", "parameters", "param", "about", "around", "tokens", "token", "budget", "use", "using", "serve", "train", "training", "finetune", "fine", "tune", "lora", "qlora", "only", "over", "under", "from", "than", "our", "have", "want", "need", "size", "llm", "base", "what", "not", "why", "how", "like", "run", "runs", "serving", "users", "context", "rack", "each", "per", "new", "maybe", "roughly", "approx", "approximately", "some", "than", "is", "be", "are", "was", "size", "sized", "class", "bigger", "smaller", "larger", "just", "fine", "tuning", "pretrain", "pretraining", "deploy", "host", "inference", "of", "on", "at", "in", "to", "a", "an", "or"]
 )
 
 
@@ -983,7 +982,7 @@ def _config(w: _Work, ex: Extraction, path: str) -> None:
             raise ValueError("no parameters")
         ex.fields["params"] = int(n)
         ex.fields["model_text"] = os.path.abspath(os.path.expanduser(path))
-    except Exception as exc:  # ConfigError or anything the reader raises: tell the user, never crash
+    except Exception as exc:  # noqa: BLE001 - ConfigError or anything the reader raises: tell the user, never crash
         ex.problem("conv.problem.config", detail=_config_detail(exc), key=getattr(exc, "key", "") or "",
                    values=getattr(exc, "values", {}))
 
@@ -1080,7 +1079,7 @@ def gpu_mentions(text: str) -> list[str]:
         w = normalize_text(text)
         low = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in w)
         return [alias.ident for alias, _, _ in _scan_aliases(low, _catalogue_index("gpu"))]
-    except Exception:
+    except Exception:  # noqa: BLE001 - a GPU name that cannot be scanned is no GPU mentioned
         return []
 
 
@@ -1089,7 +1088,7 @@ def gpu_mentions(text: str) -> list[str]:
 
 _DOUBLE = _c(r"doubl|twice|2x|x2|×2|翻倍|加倍|翻一倍|多一倍|增加一倍|两倍|兩倍")
 _HALF = _c(r"\bhalve|\bhalf\b|cut\s+in\s+half|减半|減半|一半|砍半|少一半|砍掉一半")
-_PERCENT = _c(rf"(?:(?P<dir>\+|-|increase[sd]?\s+by|decrease[sd]?\s+by|up\s+by|down\s+by|more|less|增加|减少|減少|多|少|提高|降低)\s*)?(?P<pct>(?<![\d.])\d+(?:\.\d+)?)\s*%")
+_PERCENT = _c(r"(?:(?P<dir>\+|-|increase[sd]?\s+by|decrease[sd]?\s+by|up\s+by|down\s+by|more|less|增加|减少|減少|多|少|提高|降低)\s*)?(?P<pct>(?<![\d.])\d+(?:\.\d+)?)\s*%")
 _REL_FIELDS: list[tuple[str, re.Pattern[str]]] = [
     ("budget_usd", _c(r"budget|money|spend|预算|預算|钱|錢|经费|經費")),
     ("deadline_days", _c(r"deadline|time\s*limit|\btime\b|schedule|期限|时间|時間|工期|截止")),

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from advisor import format as fmt
 from advisor.conversation.numbers import normalize_text, parse_number
@@ -74,8 +75,13 @@ def _data_default_text(p: Profile, locale: Locale) -> str:
     d = _data_default(p)
     if (p.task or planner.DEFAULT_TASK) == "pretrain":
         return t("conv.default.data_pretrain", locale, tokens=fmt.count(d["tokens"], locale))
-    return t("conv.default.data_finetune", locale, samples=fmt.count(d["samples"], locale),
-             seq=fmt.plain(d["seq_len"]), epochs=fmt.plain(d["epochs"]))
+    return t(
+        "conv.default.data_finetune",
+        locale,
+        samples=fmt.count(d["samples"], locale),
+        seq=fmt.plain(d["seq_len"]),
+        epochs=fmt.plain(d["epochs"]),
+    )
 
 
 def _serving_default(p: Profile) -> dict[str, Any]:
@@ -94,7 +100,9 @@ QUESTIONS: tuple[Question, ...] = (
         answered_by=lambda ex: "task" in ex.fields,
         default=lambda p: {"task": planner.DEFAULT_TASK},
         default_text=lambda p, loc: t(f"conv.task.{planner.DEFAULT_TASK}", loc),
-        choices=lambda loc: tuple(t(f"conv.task.{k}", loc) for k in ("pretrain", "finetune", "lora", "qlora", "inference")),
+        choices=lambda loc: tuple(
+            t(f"conv.task.{k}", loc) for k in ("pretrain", "finetune", "lora", "qlora", "inference")
+        ),
     ),
     Question(
         "model",
@@ -126,8 +134,10 @@ QUESTIONS: tuple[Question, ...] = (
         answered_by=lambda ex: "precision" in ex.fields or "weights_dtype" in ex.fields,
         default=lambda p: {"precision": "bf16-mixed"},
         default_text=lambda p, loc: t("conv.precision.bf16-mixed", loc),
-        choices=lambda loc: tuple(t(f"conv.precision.{k}", loc).split("（")[0].split(" (")[0]
-                                  for k in ("bf16-mixed", "fp16-mixed", "fp8-mixed", "fp32")),
+        choices=lambda loc: tuple(
+            t(f"conv.precision.{k}", loc).split("（")[0].split(" (")[0]
+            for k in ("bf16-mixed", "fp16-mixed", "fp8-mixed", "fp32")
+        ),
     ),
     Question(
         "deadline",
@@ -156,6 +166,7 @@ QUESTIONS: tuple[Question, ...] = (
 )
 BY_KEY: dict[str, Question] = {q.key: q for q in QUESTIONS}
 
+
 def complete_partial(key: str, profile: Profile, ex: Extraction) -> dict[str, Any]:
     """Sub-fields a question takes from its default when the user answered it only in part
     ("500 concurrent users" with no context: the context takes its default)."""
@@ -169,7 +180,9 @@ def complete_partial(key: str, profile: Profile, ex: Extraction) -> dict[str, An
 
 # ---------------------------------------------------------------------------- bare answers
 
-_BARE = re.compile(r"^\s*[-+−]?\s*[\d.,一二两兩三四五六七八九十百千万萬亿億零〇]+\s*(?:[kmbt]|bn|k\s*tokens?)?\s*$", re.IGNORECASE)
+_BARE = re.compile(
+    r"^\s*[-+−]?\s*[\d.,一二两兩三四五六七八九十百千万萬亿億零〇]+\s*(?:[kmbt]|bn|k\s*tokens?)?\s*$", re.IGNORECASE
+)
 
 
 def bare_number(text: str) -> float | None:
@@ -184,14 +197,18 @@ def bare_number(text: str) -> float | None:
 def read_bare(key: str, text: str, profile: Profile) -> tuple[Extraction, str | None]:
     """Interpret a bare number as the answer to question `key`: (what it says, problem key or None)."""
     fields, problem = _read_bare(key, text, profile)
-    ex = Extraction(fields={k: v for k, v in fields.items() if k != "currency_assumed"},
-                    currency_assumed=bool(fields.get("currency_assumed")))
+    ex = Extraction(
+        fields={k: v for k, v in fields.items() if k != "currency_assumed"},
+        currency_assumed=bool(fields.get("currency_assumed")),
+    )
     return ex, problem
 
 
 def _read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], str | None]:
-    if key == "facility" and re.fullmatch(r"\s*(either|both|any|whichever|都行|都可以|都比较|都比較|两者都比较|兩者都比較)\s*[.!。！]?\s*",
-                                          normalize_text(text).lower()):
+    if key == "facility" and re.fullmatch(
+        r"\s*(either|both|any|whichever|都行|都可以|都比较|都比較|两者都比较|兩者都比較)\s*[.!。！]?\s*",
+        normalize_text(text).lower(),
+    ):
         return {"deployment": "either"}, None
     value = bare_number(text)
     if value is None:
@@ -228,8 +245,12 @@ def _read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], s
             return {}, "conv.problem.budget_positive"
         if value > 1e13:
             return {}, "conv.problem.budget_huge"
-        return {"budget_usd": float(value), "budget_amount": float(value), "budget_currency": "USD",
-                "currency_assumed": True}, None
+        return {
+            "budget_usd": float(value),
+            "budget_amount": float(value),
+            "budget_currency": "USD",
+            "currency_assumed": True,
+        }, None
     if key == "facility":
         if value <= 0:
             return {}, "conv.problem.power_positive"
@@ -242,9 +263,9 @@ def _read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], s
             return {"task": options[int(value) - 1]}, None
         return {}, "conv.problem.task_unknown"
     if key == "precision":
-        options = ("bf16-mixed", "fp16-mixed", "fp8-mixed", "fp32")
-        if float(value).is_integer() and 1 <= value <= len(options):
-            return {"precision": options[int(value) - 1]}, None
+        regimes = ("bf16-mixed", "fp16-mixed", "fp8-mixed", "fp32")
+        if float(value).is_integer() and 1 <= value <= len(regimes):
+            return {"precision": regimes[int(value) - 1]}, None
         if value in (16.0,):
             return {"precision": "bf16-mixed"}, None
         if value in (32.0,):
@@ -258,7 +279,9 @@ def _read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], s
 # ---------------------------------------------------------------------------- words for what was collected
 
 
-def field_items(fields: dict[str, Any], profile: Profile, locale: Locale, *, currency_assumed: bool = False) -> list[str]:
+def field_items(
+    fields: dict[str, Any], profile: Profile, locale: Locale, *, currency_assumed: bool = False
+) -> list[str]:
     """Short localized phrases for the fields just captured ("budget $30,000", "Mistral 7B")."""
     items: list[str] = []
     if "task" in fields:
@@ -278,7 +301,9 @@ def field_items(fields: dict[str, Any], profile: Profile, locale: Locale, *, cur
     if "kv_dtype" in fields and profile.kv_dtype:
         items.append(f"{t('conv.label.kv_dtype', locale)} {dtype_name(profile.kv_dtype)}")
     if "deadline_days" in fields and profile.deadline_days:
-        items.append(f"{t('conv.label.deadline', locale)} {t('conv.fmt.days', locale, n=fmt.plain(profile.deadline_days))}")
+        items.append(
+            f"{t('conv.label.deadline', locale)} {t('conv.fmt.days', locale, n=fmt.plain(profile.deadline_days))}"
+        )
     if "budget_usd" in fields or "acquisition" in fields:
         items.append(f"{t('conv.label.budget', locale)} {_budget_phrase(profile, locale, currency_assumed)}")
     if {"deployment", "rack_kw", "cooling", "electricity_usd_per_kwh", "pue"} & set(fields):
@@ -344,8 +369,13 @@ def _budget_phrase(p: Profile, locale: Locale, currency_assumed: bool = False) -
         return money if p.acquisition == "either" else _join([money, acq], locale)
     code = (p.budget_currency or "USD").upper()
     if code != "USD" and p.budget_amount:
-        money = t("conv.fmt.converted", locale, amount=fmt.amount(p.budget_amount, code, locale),
-                  usd=fmt.amount(p.budget_usd, "USD", locale), date=RATES_DATE)
+        money = t(
+            "conv.fmt.converted",
+            locale,
+            amount=fmt.amount(p.budget_amount, code, locale),
+            usd=fmt.amount(p.budget_usd, "USD", locale),
+            date=RATES_DATE,
+        )
     else:
         money = fmt.amount(p.budget_usd, "USD", locale)
     if currency_assumed:
@@ -359,7 +389,9 @@ def _facility_phrase(p: Profile, locale: Locale) -> str:
         parts.append(t("conv.fmt.rack_kw", locale, n=fmt.plain(round(p.rack_kw, 2))))
     parts.append(t(f"conv.cooling.{p.cooling}", locale))
     if p.electricity_usd_per_kwh != Profile.model_fields["electricity_usd_per_kwh"].default:
-        parts.append(f"{t('conv.label.electricity', locale)} {t('conv.fmt.kwh', locale, n=fmt.sig(p.electricity_usd_per_kwh))}")
+        parts.append(
+            f"{t('conv.label.electricity', locale)} {t('conv.fmt.kwh', locale, n=fmt.sig(p.electricity_usd_per_kwh))}"
+        )
     return _join(parts, locale)
 
 
@@ -392,9 +424,14 @@ def summary_lines(p: Profile, locale: Locale) -> list[tuple[str, str]]:
     if p.kv_dtype:
         rows.append((t("conv.label.kv_dtype", locale), dtype_name(p.kv_dtype)))
     if _is_training(p):
-        rows.append((t("conv.label.deadline", locale),
-                     t("conv.fmt.days", locale, n=fmt.plain(p.deadline_days)) if p.deadline_days
-                     else t("conv.default.no_deadline", locale)))
+        rows.append(
+            (
+                t("conv.label.deadline", locale),
+                t("conv.fmt.days", locale, n=fmt.plain(p.deadline_days))
+                if p.deadline_days
+                else t("conv.default.no_deadline", locale),
+            )
+        )
     rows.append((t("conv.label.budget", locale), _budget_phrase(p, locale)))
     rows.append((t("conv.label.facility", locale), _facility_phrase(p, locale)))
     if p.owned_gpus:

@@ -49,10 +49,10 @@ class Range(NamedTuple):
     def mid(self) -> float:
         return (self.low + self.high) / 2
 
-    def scale(self, factor: float) -> "Range":
+    def scale(self, factor: float) -> Range:
         return Range(self.low * factor, self.high * factor)
 
-    def __add__(self, other: "Range") -> "Range":
+    def plus(self, other: Range) -> Range:
         return Range(self.low + other.low, self.high + other.high)
 
 
@@ -78,8 +78,8 @@ def capex_usd(gpu, count: int) -> Range | None:
     full, rest = divmod(count, per_node)
     servers = server_usd(gpu, per_node).scale(full)
     if rest:
-        servers = servers + server_usd(gpu, rest)
-    return Range(gpu.price.low_usd * count, gpu.price.high_usd * count) + servers
+        servers = servers.plus(server_usd(gpu, rest))
+    return Range(gpu.price.low_usd * count, gpu.price.high_usd * count).plus(servers)
 
 
 def rent_usd_per_hour(gpu, count: int) -> Range | None:

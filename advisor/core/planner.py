@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from advisor.core import compute, cost, memory, power
 from advisor.core.memory import Shape
@@ -47,44 +47,44 @@ class MemoryTerms:
 class CandidateMetrics:
     """One configuration's numbers. Units in names; None where the task makes a figure meaningless."""
 
-    gpu_id: str                 # GPU catalogue id
-    count: int                  # GPUs in total
-    nodes: int                  # servers (ceil(count / gpu.max_per_node))
-    strategy: str               # 'single', 'ddp', 'zero1', 'zero2', 'zero3', 'fsdp', 'tp4', 'tp8-pp2', 'replicas', ...
-    tp: int                     # tensor-parallel degree
-    pp: int                     # pipeline-parallel degree
-    dp: int                     # data-parallel degree (replicas for inference)
-    checkpointing: str          # 'none' | 'selective' | 'full'
-    memory: MemoryTerms         # per GPU, bytes
-    capacity_bytes: int         # usable memory of one GPU, bytes
-    fits: bool                  # memory.total <= capacity_bytes
-    headroom_bytes: int         # capacity_bytes - memory.total (negative when it does not fit)
-    time_s: float | None        # training: expected wall-clock seconds for the whole run
-    time_s_low: float | None    # optimistic end of the range
-    time_s_high: float | None   # pessimistic end of the range
-    mfu: float | None           # model FLOPs utilization assumed (training)
+    gpu_id: str  # GPU catalogue id
+    count: int  # GPUs in total
+    nodes: int  # servers (ceil(count / gpu.max_per_node))
+    strategy: str  # 'single', 'ddp', 'zero1', 'zero2', 'zero3', 'fsdp', 'tp4', 'tp8-pp2', 'replicas', ...
+    tp: int  # tensor-parallel degree
+    pp: int  # pipeline-parallel degree
+    dp: int  # data-parallel degree (replicas for inference)
+    checkpointing: str  # 'none' | 'selective' | 'full'
+    memory: MemoryTerms  # per GPU, bytes
+    capacity_bytes: int  # usable memory of one GPU, bytes
+    fits: bool  # memory.total <= capacity_bytes
+    headroom_bytes: int  # capacity_bytes - memory.total (negative when it does not fit)
+    time_s: float | None  # training: expected wall-clock seconds for the whole run
+    time_s_low: float | None  # optimistic end of the range
+    time_s_high: float | None  # pessimistic end of the range
+    mfu: float | None  # model FLOPs utilization assumed (training)
     tokens_per_s: float | None  # inference: aggregate decode tokens/s of the configuration
-    max_concurrency: int | None # inference: sequences at the profile's context that fit in the KV cache, all replicas
-    power_w: float              # IT power: GPUs + host share, W
-    facility_w: float           # power_w x PUE, W
-    node_power_w: float         # one full server's IT power, W
-    energy_kwh: float | None    # training: facility energy for the run, kWh
-    buy_usd: float | None       # capex: GPUs + servers around them, USD (None when no price is known)
+    max_concurrency: int | None  # inference: sequences at the profile's context that fit in the KV cache, all replicas
+    power_w: float  # IT power: GPUs + host share, W
+    facility_w: float  # power_w x PUE, W
+    node_power_w: float  # one full server's IT power, W
+    energy_kwh: float | None  # training: facility energy for the run, kWh
+    buy_usd: float | None  # capex: GPUs + servers around them, USD (None when no price is known)
     rent_usd_per_hour: float | None  # cloud on-demand for all GPUs, USD/h
-    rent_usd: float | None      # rent for the run (training) or for 30 days (inference), USD
-    energy_usd: float | None    # electricity for the run (training) or 30 days (inference) when owned, USD
-    crosses_pcie_tp: bool       # tensor parallelism over PCIe (no NVLink) or across nodes
+    rent_usd: float | None  # rent for the run (training) or for 30 days (inference), USD
+    energy_usd: float | None  # electricity for the run (training) or 30 days (inference) when owned, USD
+    crosses_pcie_tp: bool  # tensor parallelism over PCIe (no NVLink) or across nodes
     # --- added after the first contract (all defaulted)
-    buy_usd_low: float | None = None       # capex range, USD
+    buy_usd_low: float | None = None  # capex range, USD
     buy_usd_high: float | None = None
-    rent_usd_low: float | None = None      # rent range for the same period as rent_usd, USD
+    rent_usd_low: float | None = None  # rent range for the same period as rent_usd, USD
     rent_usd_high: float | None = None
-    ttft_s: float | None = None            # inference: prefill of one full context on one replica, s
-    host_ram_bytes: int = 0                # CPU RAM per node needed by offloaded state, bytes
+    ttft_s: float | None = None  # inference: prefill of one full context on one replica, s
+    host_ram_bytes: int = 0  # CPU RAM per node needed by offloaded state, bytes
     break_even_hours: float | None = None  # hours of use after which buying beats renting (mid prices)
-    rent_usd_per_hour_low: float | None = None   # cloud rate range for all GPUs, USD/h
+    rent_usd_per_hour_low: float | None = None  # cloud rate range for all GPUs, USD/h
     rent_usd_per_hour_high: float | None = None
-    average_power_w: float | None = None   # expected average draw under load (IT), W
+    average_power_w: float | None = None  # expected average draw under load (IT), W
 
 
 TRAINING_TASKS = ("pretrain", "finetune", "lora", "qlora")
@@ -147,8 +147,12 @@ def default_data(task: str, params: int, seq_len: int) -> dict[str, float | int]
     Chinchilla-optimal tokens; fine-tuning `DEFAULT_FINETUNE_SAMPLES` packed sequences; one epoch."""
     if task == "pretrain":
         return {"tokens": int(CHINCHILLA_TOKENS_PER_PARAM * params), "epochs": DEFAULT_EPOCHS}
-    return {"samples": DEFAULT_FINETUNE_SAMPLES, "seq_len": seq_len, "tokens": DEFAULT_FINETUNE_SAMPLES * seq_len,
-            "epochs": DEFAULT_EPOCHS}
+    return {
+        "samples": DEFAULT_FINETUNE_SAMPLES,
+        "seq_len": seq_len,
+        "tokens": DEFAULT_FINETUNE_SAMPLES * seq_len,
+        "epochs": DEFAULT_EPOCHS,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,31 +164,31 @@ class Workload:
     cache of the sweep is not carried over to the copy.
     """
 
-    task: str                       # pretrain | finetune | lora | qlora | inference
-    model_id: str                   # catalogue id (or 'custom-<n>' / the config's name)
+    task: str  # pretrain | finetune | lora | qlora | inference
+    model_id: str  # catalogue id (or 'custom-<n>' / the config's name)
     model_name: str
     shape: Shape
-    params: int                     # total parameters
-    active_params: int              # parameters per token (MoE)
-    trainable_params: int           # what the optimizer updates (LoRA: adapters only; inference: 0)
-    tokens: float | None            # training tokens, epochs included (LLMs)
-    samples: float | None           # training samples, epochs included (images)
-    seq_len: int                    # training sequence length, tokens
-    micro_batch: int                # sequences (or images) per GPU per step
+    params: int  # total parameters
+    active_params: int  # parameters per token (MoE)
+    trainable_params: int  # what the optimizer updates (LoRA: adapters only; inference: 0)
+    tokens: float | None  # training tokens, epochs included (LLMs)
+    samples: float | None  # training samples, epochs included (images)
+    seq_len: int  # training sequence length, tokens
+    micro_batch: int  # sequences (or images) per GPU per step
     precision: str = "bf16-mixed"
     optimizer: str = "adamw"
     attention: str = "sdpa"
     lora_rank: int = DEFAULT_LORA_RANK
     lora_targets: frozenset[str] = DEFAULT_LORA_TARGETS
-    concurrency: int = 1            # serving: concurrent sequences
+    concurrency: int = 1  # serving: concurrent sequences
     context_tokens: int = DEFAULT_CONTEXT  # serving: tokens per sequence
-    weights_dtype: str = "bf16"     # serving weights
-    kv_dtype: str = "bf16"          # serving KV cache
+    weights_dtype: str = "bf16"  # serving weights
+    kv_dtype: str = "bf16"  # serving KV cache
     pue: float = 1.4
     electricity_usd_per_kwh: float = 0.12
     forward_flops_per_sample: float | None = None  # non-LLM
-    offload: bool = False           # DeepSpeed CPU offload of the model states (ZeRO-2/3, full training)
-    spec: object = field(default=None, compare=False, repr=False)  # the ModelSpec (adapter counts for other methods)
+    offload: bool = False  # DeepSpeed CPU offload of the model states (ZeRO-2/3, full training)
+    spec: Any = field(default=None, compare=False, repr=False)  # the ModelSpec (adapter counts for other methods)
     max_gpus: int = 1024
     assumptions: tuple[tuple[str, str], ...] = ()
     _cache: dict = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
@@ -281,10 +285,20 @@ def workload_from_profile(profile, kb) -> Workload:
     if kv_dtype is None:
         kv_dtype = "fp8" if weights_dtype == "fp8" else "bf16"
     return workload_for(
-        spec, task=task, seq_len=int(seq), micro_batch=micro_batch, tokens=tokens, samples=samples,
-        precision=profile.precision, concurrency=int(concurrency), context_tokens=int(context),
-        weights_dtype=weights_dtype, kv_dtype=kv_dtype, pue=profile.pue,
-        electricity_usd_per_kwh=profile.electricity_usd_per_kwh, trainable_params=trainable,
+        spec,
+        task=task,
+        seq_len=int(seq),
+        micro_batch=micro_batch,
+        tokens=tokens,
+        samples=samples,
+        precision=profile.precision,
+        concurrency=int(concurrency),
+        context_tokens=int(context),
+        weights_dtype=weights_dtype,
+        kv_dtype=kv_dtype,
+        pue=profile.pue,
+        electricity_usd_per_kwh=profile.electricity_usd_per_kwh,
+        trainable_params=trainable,
         assumptions=tuple(notes),
     )
 
@@ -297,13 +311,29 @@ MAX_GPUS = {"pretrain": 16384, "finetune": 512, "lora": 128, "qlora": 64, "infer
 """The largest configuration the sweep considers per task."""
 
 
-def workload_for(spec, *, task: str, seq_len: int, micro_batch: int = 1, tokens: float | None = None,
-                 samples: float | None = None, precision: str = "bf16-mixed", optimizer: str = "adamw",
-                 attention: str = "sdpa", lora_rank: int = DEFAULT_LORA_RANK,
-                 lora_targets: frozenset[str] = DEFAULT_LORA_TARGETS, concurrency: int = 1,
-                 context_tokens: int = DEFAULT_CONTEXT, weights_dtype: str = "bf16", kv_dtype: str = "bf16",
-                 offload: bool = False, pue: float = 1.4, electricity_usd_per_kwh: float = 0.12,
-                 trainable_params: int | None = None, assumptions: tuple[tuple[str, str], ...] = ()) -> Workload:
+def workload_for(
+    spec,
+    *,
+    task: str,
+    seq_len: int,
+    micro_batch: int = 1,
+    tokens: float | None = None,
+    samples: float | None = None,
+    precision: str = "bf16-mixed",
+    optimizer: str = "adamw",
+    attention: str = "sdpa",
+    lora_rank: int = DEFAULT_LORA_RANK,
+    lora_targets: frozenset[str] = DEFAULT_LORA_TARGETS,
+    concurrency: int = 1,
+    context_tokens: int = DEFAULT_CONTEXT,
+    weights_dtype: str = "bf16",
+    kv_dtype: str = "bf16",
+    offload: bool = False,
+    pue: float = 1.4,
+    electricity_usd_per_kwh: float = 0.12,
+    trainable_params: int | None = None,
+    assumptions: tuple[tuple[str, str], ...] = (),
+) -> Workload:
     """A `Workload` with every choice given: what `workload_from_profile` builds for the advisor and
     `gpu-advisor estimate` builds from its flags. Trainable parameters follow the task (LoRA: the
     adapters, exact; inference: none) unless `trainable_params` is given. Raises ValueError for LoRA
@@ -319,14 +349,33 @@ def workload_for(spec, *, task: str, seq_len: int, micro_batch: int = 1, tokens:
         else:
             trainable_params = shape.params
     workload = Workload(
-        task=task, model_id=spec.id, model_name=spec.name, shape=shape, params=shape.params,
-        active_params=shape.active_params, trainable_params=int(trainable_params), tokens=tokens, samples=samples,
-        seq_len=int(seq_len), micro_batch=micro_batch, precision=precision, optimizer=optimizer, attention=attention,
-        lora_rank=lora_rank, lora_targets=frozenset(lora_targets), concurrency=int(concurrency),
-        context_tokens=int(context_tokens), weights_dtype=weights_dtype, kv_dtype=kv_dtype, pue=pue,
+        task=task,
+        model_id=spec.id,
+        model_name=spec.name,
+        shape=shape,
+        params=shape.params,
+        active_params=shape.active_params,
+        trainable_params=int(trainable_params),
+        tokens=tokens,
+        samples=samples,
+        seq_len=int(seq_len),
+        micro_batch=micro_batch,
+        precision=precision,
+        optimizer=optimizer,
+        attention=attention,
+        lora_rank=lora_rank,
+        lora_targets=frozenset(lora_targets),
+        concurrency=int(concurrency),
+        context_tokens=int(context_tokens),
+        weights_dtype=weights_dtype,
+        kv_dtype=kv_dtype,
+        pue=pue,
         electricity_usd_per_kwh=electricity_usd_per_kwh,
-        forward_flops_per_sample=getattr(spec, "forward_flops_per_sample", None), offload=offload, spec=spec,
-        max_gpus=MAX_GPUS[task], assumptions=assumptions,
+        forward_flops_per_sample=getattr(spec, "forward_flops_per_sample", None),
+        offload=offload,
+        spec=spec,
+        max_gpus=MAX_GPUS[task],
+        assumptions=assumptions,
     )
     return workload
 
@@ -380,10 +429,22 @@ def _training_memory(w: Workload, count: int, strategy: str, tp: int, pp: int, c
     hit = w._cache.get(key)
     if hit is None:
         hit = memory.training_memory(
-            w.shape, task=w.task, batch=w.micro_batch, seq=w.seq_len, count=count,
-            strategy=strategy if strategy in memory.ZERO_STAGE else "megatron", tp=tp, pp=pp, checkpointing=ckpt,
-            attention=w.attention, precision=w.precision, optimizer=w.optimizer, lora_rank=w.lora_rank,
-            lora_targets=w.lora_targets, trainable_params=w.trainable_params, offload=w.offload,
+            w.shape,
+            task=w.task,
+            batch=w.micro_batch,
+            seq=w.seq_len,
+            count=count,
+            strategy=strategy if strategy in memory.ZERO_STAGE else "megatron",
+            tp=tp,
+            pp=pp,
+            checkpointing=ckpt,
+            attention=w.attention,
+            precision=w.precision,
+            optimizer=w.optimizer,
+            lora_rank=w.lora_rank,
+            lora_targets=w.lora_targets,
+            trainable_params=w.trainable_params,
+            offload=w.offload,
         )
         w._cache[key] = hit
     return hit
@@ -394,8 +455,11 @@ def _gpu_consts(w: Workload, gpu) -> dict:
     hit = w._cache.get(key)
     if hit is None:
         cap = memory.usable_bytes(gpu.memory_gb)
-        hit = {"cap": cap, "serve_cap": int(cap * memory.SERVING_MEMORY_FRACTION),
-               "peak": compute.peak_flops(gpu, w.precision)}
+        hit = {
+            "cap": cap,
+            "serve_cap": int(cap * memory.SERVING_MEMORY_FRACTION),
+            "peak": compute.peak_flops(gpu, w.precision),
+        }
         w._cache[key] = hit
     return hit
 
@@ -424,15 +488,25 @@ def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, ckp
     hit = w._cache.get(key)
     if hit is None:
         mem = _training_memory(w, count, strategy, tp, pp, ckpt)
-        terms = MemoryTerms(int(mem.weights), int(mem.gradients), int(mem.optimizer), int(mem.activations),
-                            0, int(mem.overhead))
+        terms = MemoryTerms(
+            int(mem.weights), int(mem.gradients), int(mem.optimizer), int(mem.activations), 0, int(mem.overhead)
+        )
         vol = None
         shape = w.shape
         if w.tokens is not None and shape.is_transformer and shape.kind != "vit":
             vol = compute.training_volumes(
-                shape, tokens=w.tokens, seq=w.seq_len, count=count, task=w.task, precision=w.precision,
-                checkpointing=ckpt, tp=tp, pp=pp, zero_stage=memory.ZERO_STAGE.get(strategy, 1),
-                micro_batch=w.micro_batch, trainable_params=w.trainable_params,
+                shape,
+                tokens=w.tokens,
+                seq=w.seq_len,
+                count=count,
+                task=w.task,
+                precision=w.precision,
+                checkpointing=ckpt,
+                tp=tp,
+                pp=pp,
+                zero_stage=memory.ZERO_STAGE.get(strategy, 1),
+                micro_batch=w.micro_batch,
+                trainable_params=w.trainable_params,
             )
         elif w.samples is not None:
             fwd = w.forward_flops_per_sample
@@ -483,8 +557,18 @@ def _training_plan(w: Workload) -> list[tuple[int, list]]:
     return plan
 
 
-def _training_metrics(w: Workload, gpu, count: int, strategy: str, tp: int, pp: int, dp: int, rec: tuple,
-                      cap: int, links: dict[int, tuple[float, float]]) -> CandidateMetrics:
+def _training_metrics(
+    w: Workload,
+    gpu,
+    count: int,
+    strategy: str,
+    tp: int,
+    pp: int,
+    dp: int,
+    rec: tuple,
+    cap: int,
+    links: dict[int, tuple[float, float]],
+) -> CandidateMetrics:
     """The numbers of one training configuration on one GPU model: memory (from `rec`, the cached
     configuration record), time from the run's volumes, power and money. The sweep and
     `evaluate_training` both come here, so the calculator and the advisor agree to the byte."""
@@ -495,10 +579,43 @@ def _training_metrics(w: Workload, gpu, count: int, strategy: str, tp: int, pp: 
     crosses = tp > 1 and not gpu.nvlink
     if vol is None:
         return CandidateMetrics(
-            gpu.id, count, nodes, strategy, tp, pp, dp, ckpt, terms, cap, total <= cap, cap - total,
-            None, None, None, None, None, None, it_w, facility, node_w, None,
-            buy_mid, rate_mid, None, None, crosses, buy_lo, buy_hi, None, None, None, host_ram, be,
-            rate.low if rate else None, rate.high if rate else None, avg_kw * 1000.0,
+            gpu.id,
+            count,
+            nodes,
+            strategy,
+            tp,
+            pp,
+            dp,
+            ckpt,
+            terms,
+            cap,
+            total <= cap,
+            cap - total,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            it_w,
+            facility,
+            node_w,
+            None,
+            buy_mid,
+            rate_mid,
+            None,
+            None,
+            crosses,
+            buy_lo,
+            buy_hi,
+            None,
+            None,
+            None,
+            host_ram,
+            be,
+            rate.low if rate else None,
+            rate.high if rate else None,
+            avg_kw * 1000.0,
         )
     link = links.get(tp)
     if link is None:
@@ -512,11 +629,43 @@ def _training_metrics(w: Workload, gpu, count: int, strategy: str, tp: int, pp: 
     else:
         rent_mid = rent_lo = rent_hi = None
     return CandidateMetrics(
-        gpu.id, count, nodes, strategy, tp, pp, dp, ckpt, terms, cap, total <= cap, cap - total,
-        mid_s, low_s, high_s, mfu[1], None, None, it_w, facility, node_w, kwh,
-        buy_mid, rate_mid, rent_mid, kwh * w.electricity_usd_per_kwh, crosses,
-        buy_lo, buy_hi, rent_lo, rent_hi, None, host_ram, be,
-        rate.low if rate else None, rate.high if rate else None, avg_kw * 1000.0,
+        gpu.id,
+        count,
+        nodes,
+        strategy,
+        tp,
+        pp,
+        dp,
+        ckpt,
+        terms,
+        cap,
+        total <= cap,
+        cap - total,
+        mid_s,
+        low_s,
+        high_s,
+        mfu[1],
+        None,
+        None,
+        it_w,
+        facility,
+        node_w,
+        kwh,
+        buy_mid,
+        rate_mid,
+        rent_mid,
+        kwh * w.electricity_usd_per_kwh,
+        crosses,
+        buy_lo,
+        buy_hi,
+        rent_lo,
+        rent_hi,
+        None,
+        host_ram,
+        be,
+        rate.low if rate else None,
+        rate.high if rate else None,
+        avg_kw * 1000.0,
     )
 
 
@@ -546,8 +695,9 @@ def _inference_tp(w: Workload, tp: int) -> tuple:
     hit = w._cache.get(key)
     if hit is None:
         shape = w.shape
-        base = memory.inference_memory(shape, context=w.context_tokens, concurrency=1,
-                                       weights_dtype=w.weights_dtype, kv_dtype=w.kv_dtype, tp=tp)
+        base = memory.inference_memory(
+            shape, context=w.context_tokens, concurrency=1, weights_dtype=w.weights_dtype, kv_dtype=w.kv_dtype, tp=tp
+        )
         kv_seq = memory.kv_cache_bytes(shape, w.context_tokens, 1, w.kv_dtype, tp) if shape.generates else 0.0
         kv_tok = memory.kv_bytes_per_token(shape, w.kv_dtype, tp=1) if shape.generates else 0.0
         m = memory.ALLOCATOR_MARGIN
@@ -575,10 +725,14 @@ def _inference_option(w: Workload, gpu, tp: int) -> tuple:
         max_seq = w.concurrency
     else:
         max_seq = int(room // per_seq)
-    ttft = (compute.prefill_seconds(shape, gpu, tokens=w.context_tokens, tp=tp)
-            if max_seq and shape.is_transformer else None)
-    dk = compute.decode_constants(shape, gpu, weights_bytes=memory.weight_bytes(shape.params, w.weights_dtype),
-                                  kv_bytes_per_token=kv_tok, tp=tp)
+    ttft = (
+        compute.prefill_seconds(shape, gpu, tokens=w.context_tokens, tp=tp)
+        if max_seq and shape.is_transformer
+        else None
+    )
+    dk = compute.decode_constants(
+        shape, gpu, weights_bytes=memory.weight_bytes(shape.params, w.weights_dtype), kv_bytes_per_token=kv_tok, tp=tp
+    )
     value = (tp, base, kv_seq, kv_tok, fixed, max_seq, ttft, dk)
     w._cache[key] = (gpu, value)
     return value
@@ -605,8 +759,9 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
     terms = w._cache.get(key)
     if terms is None:
         kv_b = kv_seq * batch
-        terms = w._cache[key] = MemoryTerms(int(base.weights), 0, 0, 0, int(kv_b),
-                                            int(fixed - base.weights + memory.ALLOCATOR_MARGIN * kv_b))
+        terms = w._cache[key] = MemoryTerms(
+            int(base.weights), 0, 0, 0, int(kv_b), int(fixed - base.weights + memory.ALLOCATOR_MARGIN * kv_b)
+        )
     total = terms.total
     if not shape.generates:
         tps = None  # encoders, ViTs, CNNs: no token-by-token decode
@@ -616,12 +771,43 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
     else:
         tps = 0.0
     return CandidateMetrics(
-        gpu.id, count, nodes, "replicas" if tp == 1 else f"tp{tp}", tp, 1, replicas, "none", terms, cap,
-        total <= cap, cap - total, None, None, None, None, tps,
-        max_seq * replicas if shape.generates else None, it_w, facility, node_w, kwh,
-        buy_mid, rate_mid, rent_mid, kwh * w.electricity_usd_per_kwh, tp > 1 and not gpu.nvlink,
-        buy_lo, buy_hi, rent_lo, rent_hi, ttft, 0, be,
-        rate.low if rate else None, rate.high if rate else None, avg_kw * 1000.0,
+        gpu.id,
+        count,
+        nodes,
+        "replicas" if tp == 1 else f"tp{tp}",
+        tp,
+        1,
+        replicas,
+        "none",
+        terms,
+        cap,
+        total <= cap,
+        cap - total,
+        None,
+        None,
+        None,
+        None,
+        tps,
+        max_seq * replicas if shape.generates else None,
+        it_w,
+        facility,
+        node_w,
+        kwh,
+        buy_mid,
+        rate_mid,
+        rent_mid,
+        kwh * w.electricity_usd_per_kwh,
+        tp > 1 and not gpu.nvlink,
+        buy_lo,
+        buy_hi,
+        rent_lo,
+        rent_hi,
+        ttft,
+        0,
+        be,
+        rate.low if rate else None,
+        rate.high if rate else None,
+        avg_kw * 1000.0,
     )
 
 
@@ -629,8 +815,9 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
     out: list[CandidateMetrics] = []
     heads = w.shape.heads if w.shape.is_transformer else 8
     for gpu in gpus:
-        options = [_inference_option(w, gpu, tp) for tp in (1, 2, 4, 8)
-                   if tp <= max(1, gpu.max_per_node) and tp <= heads]
+        options = [
+            _inference_option(w, gpu, tp) for tp in (1, 2, 4, 8) if tp <= max(1, gpu.max_per_node) and tp <= heads
+        ]
         served_at = 0
         count = 1
         while count <= w.max_gpus and not (served_at and count > 2 * served_at):
@@ -655,7 +842,7 @@ class TrainingEvaluation(NamedTuple):
     memory: memory.TrainingMemory
     volumes: compute.TrainingVolumes | None
     metrics: CandidateMetrics | None
-    activation_model: str       # hf | megatron | per-sample: which activation model counted the bytes
+    activation_model: str  # hf | megatron | per-sample: which activation model counted the bytes
 
 
 class InferenceEvaluation(NamedTuple):
@@ -669,8 +856,9 @@ class InferenceEvaluation(NamedTuple):
     decode_s_per_token: float | None
 
 
-def evaluate_training(w: Workload, count: int, strategy: str, tp: int = 1, pp: int = 1,
-                      checkpointing: str = "none", gpu=None) -> TrainingEvaluation:
+def evaluate_training(
+    w: Workload, count: int, strategy: str, tp: int = 1, pp: int = 1, checkpointing: str = "none", gpu=None
+) -> TrainingEvaluation:
     """One training configuration of `w` (raises ValueError for an impossible split)."""
     mem = _training_memory(w, count, strategy, tp, pp, checkpointing)
     rec = (checkpointing, *_config_record(w, count, strategy, tp, pp, checkpointing))
@@ -689,17 +877,23 @@ def evaluate_inference(w: Workload, count: int, tp: int = 1, gpu=None) -> Infere
     shape = w.shape
     replicas = count // tp
     per_replica = -(-w.concurrency // replicas)
-    mem = memory.inference_memory(shape, context=w.context_tokens, concurrency=per_replica,
-                                  weights_dtype=w.weights_dtype, kv_dtype=w.kv_dtype, tp=tp)
+    mem = memory.inference_memory(
+        shape,
+        context=w.context_tokens,
+        concurrency=per_replica,
+        weights_dtype=w.weights_dtype,
+        kv_dtype=w.kv_dtype,
+        tp=tp,
+    )
     kv_tok = memory.kv_bytes_per_token(shape, w.kv_dtype) if shape.generates else 0.0
     if gpu is None:
         return InferenceEvaluation(mem, kv_tok, None, None, None, None)
     option = _inference_option(w, gpu, tp)
     metrics = _inference_metrics(w, gpu, count, option)
     cap = metrics.capacity_bytes
-    kw = dict(weights_dtype=w.weights_dtype, kv_dtype=w.kv_dtype, tp=tp)
     max_seq = option[5] if shape.generates else 0
-    longest = memory.max_context(shape, cap, concurrency=per_replica, **kw) if shape.generates else 0
+    longest = (memory.max_context(shape, cap, concurrency=per_replica, weights_dtype=w.weights_dtype,
+                                  kv_dtype=w.kv_dtype, tp=tp) if shape.generates else 0)
     step = None
     if shape.generates and max_seq > 0:
         step = compute.decode_step_from(option[7], w.context_tokens, min(per_replica, max_seq))
@@ -714,16 +908,19 @@ class Fix(NamedTuple):
     """A change to a configuration that makes it fit: its kind, the settings it changes, and the
     memory per GPU it leads to (None when it cannot be sized on memory alone)."""
 
-    change: str                 # checkpointing | zero | more_gpus | lora | qlora | larger_gpu | kv_dtype | weights_dtype | fewer_sequences
-    settings: dict              # the settings that change: checkpointing, strategy, count, task, gpu, tp, kv_dtype, ...
+    change: (
+        str  # checkpointing | zero | more_gpus | lora | qlora | larger_gpu | kv_dtype | weights_dtype | fewer_sequences
+    )
+    settings: dict  # the settings that change: checkpointing, strategy, count, task, gpu, tp, kv_dtype, ...
     total_bytes: int | None
 
 
 CHECKPOINTING = ("none", "selective", "full")
 
 
-def training_fixes(w: Workload, gpu, count: int, strategy: str, tp: int, pp: int, checkpointing: str,
-                   catalogue: Iterable = ()) -> list[Fix]:
+def training_fixes(
+    w: Workload, gpu, count: int, strategy: str, tp: int, pp: int, checkpointing: str, catalogue: Iterable = ()
+) -> list[Fix]:
     """Changes that make a training configuration fit on `gpu`, least disruptive first, one per kind:
     checkpointing; a ZeRO stage (several GPUs); more GPUs with ZeRO-3 for the same task; LoRA, then
     QLoRA (another method: after more GPUs for full training, before them for LoRA); the smallest card
@@ -769,8 +966,9 @@ def training_fixes(w: Workload, gpu, count: int, strategy: str, tp: int, pp: int
     return found
 
 
-def _fix_total(w: Workload, count: int, strategy: str, tp: int, pp: int, checkpointing: str,
-               change: dict) -> float | None:
+def _fix_total(
+    w: Workload, count: int, strategy: str, tp: int, pp: int, checkpointing: str, change: dict
+) -> float | None:
     """Memory per GPU after `change` (a task change keeps the user's LoRA targets, or takes the default)."""
     target = w
     if "task" in change:
@@ -783,8 +981,9 @@ def _fix_total(w: Workload, count: int, strategy: str, tp: int, pp: int, checkpo
         target = _replace(w, task=task, lora_targets=targets, trainable_params=trainable, offload=False)
     n = change.get("count", count)
     try:
-        return _training_memory(target, n, change.get("strategy", strategy), tp, pp,
-                                change.get("checkpointing", checkpointing)).total
+        return _training_memory(
+            target, n, change.get("strategy", strategy), tp, pp, change.get("checkpointing", checkpointing)
+        ).total
     except ValueError:
         return None
 
@@ -812,9 +1011,8 @@ def inference_fix(w: Workload, gpu, count: int, tp: int) -> Fix | None:
     per_replica = -(-w.concurrency // replicas)
 
     def total(**over) -> int | None:
-        kw = dict(context=w.context_tokens, concurrency=per_replica, weights_dtype=w.weights_dtype,
-                  kv_dtype=w.kv_dtype, tp=tp)
-        kw.update(over)
+        kw: dict[str, Any] = {"context": w.context_tokens, "concurrency": per_replica,
+                              "weights_dtype": w.weights_dtype, "kv_dtype": w.kv_dtype, "tp": tp, **over}
         t = memory.inference_memory(w.shape, **kw).total
         return int(t) if t <= cap else None
 
@@ -826,7 +1024,7 @@ def inference_fix(w: Workload, gpu, count: int, tp: int) -> Fix | None:
     for wider in (2, 4, 8):
         if tp < wider <= gpu.max_per_node and (t := total(tp=wider)):
             return Fix("more_gpus", {"count": wider * replicas, "tp": wider}, t)
-    kw = dict(context=w.context_tokens, weights_dtype=w.weights_dtype, kv_dtype=w.kv_dtype)
+    kw: dict[str, Any] = {"context": w.context_tokens, "weights_dtype": w.weights_dtype, "kv_dtype": w.kv_dtype}
     for width in sorted({tp, 2, 4, 8}):
         if width < tp or width > gpu.max_per_node:
             continue

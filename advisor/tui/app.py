@@ -2,9 +2,10 @@
 
 Why it is shaped this way: the consultation service (`advisor.consultation.Consultation`, over the
 pure dialogue) holds all the logic and also runs headless (`gpu-advisor chat`); this app is a thin
-shell over it (`ConsultationLike`), in the style of Textual's `examples/mother.py`. A turn runs in a thread worker (the conversation may run
-the recommendation), with a busy indicator; the replies come back as Markdown bubbles. One factory,
-`create_app`, builds the app for the CLI, the tests and the benchmark.
+shell over it (`ConsultationLike`), in the style of Textual's `examples/mother.py`. A turn runs in
+a thread worker (the consultation may run the recommendation), with a busy indicator; the replies
+come back as Markdown bubbles. One factory, `create_app`, builds the app for the CLI, the tests
+and the benchmark.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, Static, TabbedContent, TabPane
@@ -84,13 +85,28 @@ QUESTION_ROWS: dict[str, tuple[str, ...]] = {
 }
 # Side-panel item -> the Profile fields behind it (an item whose fields differ from the defaults is known).
 ROW_FIELDS: dict[str, tuple[str, ...]] = {
-    "task": ("task",), "model": ("model", "model_text"), "params": ("params",), "active_params": ("active_params",),
-    "tokens": ("tokens",), "samples": ("samples",), "seq_len": ("seq_len",), "epochs": ("epochs",),
-    "concurrency": ("concurrency",), "context_tokens": ("context_tokens",),
-    "requests_per_second": ("requests_per_second",), "precision": ("precision",),
-    "weights_dtype": ("weights_dtype",), "kv_dtype": ("kv_dtype",), "budget": ("budget_usd",),
-    "acquisition": ("acquisition",), "deadline": ("deadline_days",), "deployment": ("deployment",),
-    "rack": ("rack_kw",), "cooling": ("cooling",), "electricity": ("electricity_usd_per_kwh",), "pue": ("pue",),
+    "task": ("task",),
+    "model": ("model", "model_text"),
+    "params": ("params",),
+    "active_params": ("active_params",),
+    "tokens": ("tokens",),
+    "samples": ("samples",),
+    "seq_len": ("seq_len",),
+    "epochs": ("epochs",),
+    "concurrency": ("concurrency",),
+    "context_tokens": ("context_tokens",),
+    "requests_per_second": ("requests_per_second",),
+    "precision": ("precision",),
+    "weights_dtype": ("weights_dtype",),
+    "kv_dtype": ("kv_dtype",),
+    "budget": ("budget_usd",),
+    "acquisition": ("acquisition",),
+    "deadline": ("deadline_days",),
+    "deployment": ("deployment",),
+    "rack": ("rack_kw",),
+    "cooling": ("cooling",),
+    "electricity": ("electricity_usd_per_kwh",),
+    "pue": ("pue",),
     "owned": ("owned_gpus",),
 }
 
@@ -121,7 +137,7 @@ def unfinished_session(path: Path | None) -> tuple[bool, Locale | None]:
         from advisor.conversation import session
 
         data = session.load(path)
-    except Exception:
+    except Exception:  # noqa: BLE001 - unreadable: still offered (resuming moves it aside and says so)
         return True, None
     from advisor.i18n import normalize_locale
 
@@ -187,8 +203,18 @@ class ResultsPane(Vertical):
         headers = {"#": "#", "time": view["time_header"], "rent": view["rent_header"]}
         table.add_columns(*(headers.get(c) or t(f"report.col.{c}", locale) for c in cols))
         for c in view["candidates"]:
-            table.add_row(str(c["rank"]), c["short_title"], c["memory_short"], c["fits_short"], c["time_short"],
-                          c["buy"], c["rent"], c["power"], c["strategy"], key=str(c["rank"]))
+            table.add_row(
+                str(c["rank"]),
+                c["short_title"],
+                c["memory_short"],
+                c["fits_short"],
+                c["time_short"],
+                c["buy"],
+                c["rent"],
+                c["power"],
+                c["strategy"],
+                key=str(c["rank"]),
+            )
         await self.select(0)
 
     async def select(self, index: int) -> None:
@@ -203,9 +229,11 @@ class ResultsPane(Vertical):
             chosen = index
             c = view["candidates"][index]
             self.query_one("#memory-title", Label).update(
-                f"{t('report.chart.memory_title', locale)} — {c['rank']}. {c['title']}")
+                f"{t('report.chart.memory_title', locale)} — {c['rank']}. {c['title']}"
+            )
             self.query_one("#memory-bar", MemoryBar).show(
-                c["terms"], self._capacities[index], c["memory_line"], t("report.chart.capacity", locale))
+                c["terms"], self._capacities[index], c["memory_line"], t("report.chart.capacity", locale)
+            )
         assert self._rec is not None
         self.query_one("#reasons", Static).update(RenderedMarkdown(render_details(self._rec, chosen, locale)))
 
@@ -223,10 +251,9 @@ class ChatScreen(Screen):
         yield Header()
         with Horizontal(id="main"):
             with TabbedContent(id="tabs", initial="chat-tab"):
-                with TabPane("Chat", id="chat-tab"):
-                    with Vertical(id="chat-column"):
-                        yield VerticalScroll(id="chat-view", can_focus=False)
-                        yield Input(id="prompt")
+                with TabPane("Chat", id="chat-tab"), Vertical(id="chat-column"):
+                    yield VerticalScroll(id="chat-view", can_focus=False)
+                    yield Input(id="prompt")
                 with TabPane("Results", id="results-tab"):
                     yield ResultsPane(id="results")
             yield ProfilePanel(id="profile-panel")
@@ -238,11 +265,14 @@ class ChatScreen(Screen):
             app.screen_ready()
 
 
-def localized_bindings() -> list[Binding]:
+def localized_bindings() -> list[BindingType]:
     """Every key bound once per language with that language's description (Textual's "dynamic actions":
     `GpuAdvisorApp.check_action` lets only the current language's binding act and show in the footer)."""
-    return [Binding(keys, f"localized({locale!r}, {action!r})", t(key, locale), show=show, priority=priority)
-            for locale in LOCALES for keys, action, key, show, priority in BINDING_TABLE]
+    return [
+        Binding(keys, f"localized({locale!r}, {action!r})", t(key, locale), show=show, priority=priority)
+        for locale in LOCALES
+        for keys, action, key, show, priority in BINDING_TABLE
+    ]
 
 
 class GpuAdvisorApp(App[int]):
@@ -253,9 +283,16 @@ class GpuAdvisorApp(App[int]):
     CSS_PATH = "app.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
 
-    def __init__(self, *, lang: Locale | None = None, resume: bool = False, state_path: Path | None = None,
-                 conversation_factory: ConversationFactory | None = None,
-                 resume_factory: ResumeFactory | None = None, report_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        lang: Locale | None = None,
+        resume: bool = False,
+        state_path: Path | None = None,
+        conversation_factory: ConversationFactory | None = None,
+        resume_factory: ResumeFactory | None = None,
+        report_dir: Path | None = None,
+    ) -> None:
         super().__init__()
         self.forced_locale = lang
         self.auto_language = lang is None  # --lang forces a language; otherwise it follows what the user writes
@@ -299,7 +336,7 @@ class GpuAdvisorApp(App[int]):
                 question = t("tui.resume.question", self.locale)
                 self.push_screen(
                     ConfirmDialog(question, t("tui.resume.yes", self.locale), t("tui.resume.no", self.locale)),
-                    lambda yes: self.begin(resume=bool(yes)),
+                    self._resume_answered,
                 )
         else:
             self.begin(resume=False)
@@ -316,21 +353,24 @@ class GpuAdvisorApp(App[int]):
             auto = self.auto_language
             if resume and self.state_path is not None:
                 try:
-                    self.conversation = self._resume_conversation(self.state_path, locale=self.forced_locale,
-                                                                  auto_language=auto)
-                except Exception:  # a broken or old session file: start afresh, and say so
-                    self.conversation = self._new_conversation(self._start_locale, self.state_path,
-                                                               auto_language=auto)
+                    self.conversation = self._resume_conversation(
+                        self.state_path, locale=self.forced_locale, auto_language=auto
+                    )
+                except Exception:  # noqa: BLE001 - a broken or old session file: start afresh, and say so
+                    self.conversation = self._new_conversation(self._start_locale, self.state_path, auto_language=auto)
                     replies.append(_LocalReply("error", t("tui.resume.failed", self.locale)))
             else:
                 self.conversation = self._new_conversation(self._start_locale, self.state_path, auto_language=auto)
             if resume:
-                self.call_from_thread(self._replay, list(getattr(self.conversation, "transcript", []) or []))
+                self.call_from_thread(self._replay, list(getattr(self.conversation, "transcript", []) or []))  # type: ignore[arg-type]  # coroutine callbacks
             replies.extend(self.conversation.start())
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - never a traceback: one clear bubble
             replies.append(_LocalReply("error", t("tui.error.internal", self.locale, error=_summary(exc))))
         _freeze_startup_heap()
-        self.call_from_thread(self._after_turn, replies)
+        self.call_from_thread(self._after_turn, replies)  # type: ignore[arg-type]  # coroutine callbacks
+
+    def _resume_answered(self, yes: bool | None) -> None:
+        self.begin(resume=bool(yes))
 
     REPLAY_LIMIT = 40
 
@@ -338,8 +378,8 @@ class GpuAdvisorApp(App[int]):
         """Show the restored conversation's last messages, so that resuming looks like where one left off."""
         chat = self.main.query_one("#chat-view", VerticalScroll)
         locale = getattr(self.conversation, "locale", self.locale)
-        widgets = []
-        for entry in transcript[-self.REPLAY_LIMIT:]:
+        widgets: list[Any] = []
+        for entry in transcript[-self.REPLAY_LIMIT :]:
             if not isinstance(entry, dict):
                 continue
             text = str(entry.get("text", ""))
@@ -385,9 +425,9 @@ class GpuAdvisorApp(App[int]):
     def _turn_worker(self, text: str) -> None:
         try:
             replies = list(self.conversation.handle(text))
-        except Exception as exc:  # never a traceback: one clear bubble, and the conversation goes on
+        except Exception as exc:  # noqa: BLE001 - never a traceback: one clear bubble, and the conversation goes on
             replies = [_LocalReply("error", t("tui.error.internal", self.locale, error=_summary(exc)))]
-        self.call_from_thread(self._after_turn, replies)
+        self.call_from_thread(self._after_turn, replies)  # type: ignore[arg-type]  # coroutine callbacks
 
     async def _after_turn(self, replies: Iterable[Any]) -> None:
         """Back on the UI thread: bubbles, quick replies, language, side panel, results."""
@@ -398,8 +438,9 @@ class GpuAdvisorApp(App[int]):
         widgets: list[Any] = []
         for reply in replies:
             kind = getattr(reply, "kind", "text")
-            widgets.append(AdvisorMessage(getattr(reply, "text", str(reply)), kind, self.locale,
-                                          classes=f"advisor kind-{kind}"))
+            widgets.append(
+                AdvisorMessage(getattr(reply, "text", str(reply)), kind, self.locale, classes=f"advisor kind-{kind}")
+            )
             choices = tuple(getattr(reply, "choices", ()) or ())
             if choices:
                 widgets.append(QuickReplies(choices, classes="quick-replies"))
@@ -425,8 +466,9 @@ class GpuAdvisorApp(App[int]):
         conv = self.conversation
         profile = getattr(conv, "profile", None)
         rows = known_rows(conv, profile_rows(profile, self.locale)) if profile is not None else []
-        await self.main.query_one(ProfilePanel).show(t("tui.panel.profile", self.locale), rows,
-                                                t("tui.panel.empty", self.locale))
+        await self.main.query_one(ProfilePanel).show(
+            t("tui.panel.profile", self.locale), rows, t("tui.panel.empty", self.locale)
+        )
         rec = getattr(conv, "recommendation", None)
         if rec is not self._shown_rec:
             self._shown_rec = rec
@@ -495,11 +537,12 @@ class GpuAdvisorApp(App[int]):
             tabs.get_tab("chat-tab").label = t("tui.tab.chat", locale)
             tabs.get_tab("results-tab").label = t("tui.tab.results", locale)
             self.main.query_one("#prompt", Input).placeholder = t(
-                "tui.input.busy" if self.busy else "tui.input.placeholder", locale)
+                "tui.input.busy" if self.busy else "tui.input.placeholder", locale
+            )
             for bubble in self.main.query(AdvisorMessage):
                 bubble.border_title = t("tui.advisor", locale)
             self.call_later(self.main.query_one(ResultsPane).show, self._shown_rec, locale)
-        except Exception:  # before the screen is composed
+        except Exception:  # noqa: BLE001 - before the screen is composed there is nothing to re-word
             pass
         self.refresh_bindings()
 
@@ -594,19 +637,24 @@ class GpuAdvisorApp(App[int]):
         message = t("tui.save.saved", self.locale, path=str(path))
         self.notify(message)
         self.main.query_one("#chat-view", VerticalScroll).mount(
-            AdvisorMessage(message, "saved", self.locale, classes="advisor kind-saved"))
+            AdvisorMessage(message, "saved", self.locale, classes="advisor kind-saved")
+        )
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         loc = self.locale
         names = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文（台灣）"}
         for target in LOCALES:
-            yield SystemCommand(t("tui.palette.lang", loc, language=names[target]), t("tui.palette.lang.help", loc),
-                                lambda target=target: self.switch_language(target))
+            yield SystemCommand(
+                t("tui.palette.lang", loc, language=names[target]),
+                t("tui.palette.lang.help", loc),
+                lambda target=target: self.switch_language(target),
+            )
         yield SystemCommand(t("tui.palette.save", loc), t("tui.palette.save.help", loc), self.action_save_dialog)
         yield SystemCommand(t("tui.palette.new", loc), t("tui.palette.new.help", loc), self.action_new_consultation)
         yield SystemCommand(t("tui.palette.theme", loc), t("tui.palette.theme.help", loc), self.action_toggle_theme)
-        yield SystemCommand(t("tui.palette.results", loc), t("tui.palette.results.help", loc),
-                            self.action_toggle_results)
+        yield SystemCommand(
+            t("tui.palette.results", loc), t("tui.palette.results.help", loc), self.action_toggle_results
+        )
         yield SystemCommand(t("tui.palette.help", loc), t("tui.palette.help.help", loc), self.action_help)
         yield SystemCommand(t("tui.palette.quit", loc), t("tui.palette.quit.help", loc), self.exit)
 
@@ -632,12 +680,23 @@ def _summary(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"[:200] if text else type(exc).__name__
 
 
-def create_app(lang: Locale | None = None, resume: bool = False, state_path: Path | None = None,
-               conversation_factory: ConversationFactory | None = None,
-               resume_factory: ResumeFactory | None = None, report_dir: Path | None = None) -> GpuAdvisorApp:
+def create_app(
+    lang: Locale | None = None,
+    resume: bool = False,
+    state_path: Path | None = None,
+    conversation_factory: ConversationFactory | None = None,
+    resume_factory: ResumeFactory | None = None,
+    report_dir: Path | None = None,
+) -> GpuAdvisorApp:
     """The app, as the CLI, the tests and the benchmark build it."""
-    return GpuAdvisorApp(lang=lang, resume=resume, state_path=state_path, conversation_factory=conversation_factory,
-                         resume_factory=resume_factory, report_dir=report_dir)
+    return GpuAdvisorApp(
+        lang=lang,
+        resume=resume,
+        state_path=state_path,
+        conversation_factory=conversation_factory,
+        resume_factory=resume_factory,
+        report_dir=report_dir,
+    )
 
 
 def run_app(lang: str | None, resume: bool) -> int:
