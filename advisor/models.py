@@ -92,6 +92,14 @@ class GpuSpec(Frozen):
     launch_year: int
     price: PriceRange | None = Field(default=None, description="Purchase price per GPU.")
     cloud_hourly: PriceRange | None = Field(default=None, description="Cloud on-demand price per GPU-hour.")
+    price_used: PriceRange | None = Field(default=None, description="Second-hand street price per GPU.")
+    board: int | None = Field(
+        default=None, ge=1,
+        description="SXM/OAM: GPUs per baseboard, the smallest unit one can buy (HGX 4 or 8, UBB 8).",
+    )
+    export_controlled_cn: bool = Field(
+        default=False, description="Needs a US export licence for mainland China (ECCN 3A090, platforms.md §7)."
+    )
     source: str = Field(min_length=1, description="Sources of the specifications.")
     notes: str = ""
 
@@ -246,6 +254,11 @@ class Profile(Frozen):
         le=36_500,
         description="How long the hardware will be used, days (for buy vs rent); None = the planner's default.",
     )
+    region: str | None = Field(
+        default=None,
+        description="Where the buyer is, when it matters (export rules): 'cn' mainland China, 'tw', 'hk', 'us', ...; "
+        "None = not said.",
+    )
     assumed: tuple[str, ...] = Field(
         default=(),
         description="Profile keys whose values are defaults the user did not state "
@@ -326,6 +339,21 @@ class Candidate(Frozen):
     energy_usd: float | None = None
     score: float = 0.0
     findings: tuple[Finding, ...] = ()
+    checkpointing: str = Field(default="none", description="Training: activation checkpointing the plan uses.")
+    micro_batch: int = Field(default=1, description="Training: sequences (or images) per GPU per step.")
+    optimizer: str = Field(default="adamw", description="Training: optimizer (adamw, adamw-8bit, ...).")
+    offload: bool = Field(default=False, description="Training: optimizer state (and ZeRO-3 parameters) in CPU memory.")
+    weights_dtype: str | None = Field(default=None, description="Serving: weight format the plan uses.")
+    kv_dtype: str | None = Field(default=None, description="Serving: KV-cache format the plan uses.")
+    usage_hours: float | None = Field(default=None, description="Hours of use the rent and electricity are for.")
+    ownership_usd: float | None = Field(
+        default=None, description="Owning over the horizon: purchase, electricity and upkeep, USD (bought options)."
+    )
+    ttft_s: float | None = Field(default=None, description="Serving: prefill of one full context, seconds.")
+    max_concurrency: int | None = Field(
+        default=None, description="Serving: sequences at the context all replicas hold."
+    )
+    host_ram_bytes: int = Field(default=0, description="CPU memory per server an offload plan needs, bytes.")
 
 
 class Rejected(Frozen):

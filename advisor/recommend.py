@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor import rules_engine
-from advisor.core import planner
+from advisor.core import cost, planner
 from advisor.knowledge import KnowledgeBase, knowledge
 from advisor.models import (
     Candidate,
@@ -48,10 +48,6 @@ TOP_N = 3
 LONG_RUN_DAYS = 7.0
 """A training run this long or longer counts as long (ECC, checkpoint findings)."""
 
-BUY_UTILIZATION = 0.5
-"""Utilization assumed when saying when a purchase pays off against renting: between a shared lab
-cluster (35-60 %) and a personal machine (5-15 %), Dettmers' utilization figures
-(shared/reference/advisory-anchors.md §1)."""
 
 SERVING_UTILIZATION = 1.0
 """A service runs around the clock: owned serving GPUs are used all the time they would be rented."""
@@ -117,6 +113,7 @@ class _Option:
     findings: list[Finding] = dataclasses.field(default_factory=list)
     rejected: bool = False
     score: float = 0.0
+    horizon_days: float | None = None
 
     @property
     def time_s(self) -> float | None:
@@ -129,6 +126,19 @@ class _Option:
     @property
     def energy_usd(self) -> float:
         return (self.m.energy_usd or 0.0) if self.on_prem else 0.0
+
+    @property
+    def years(self) -> float:
+        """The horizon the option is costed over, years (the run itself when no horizon was given)."""
+        return (self.m.usage_hours or 0.0) / 8760.0 if self.horizon_days is None else self.horizon_days / 365.0
+
+    @property
+    def total_usd(self) -> float:
+        """What the option costs over the horizon: owning (purchase + electricity + upkeep; owned GPUs:
+        electricity and upkeep of nothing new) or renting the same hours, USD."""
+        if not self.on_prem:
+            return self.cost_usd
+        return cost.ownership_usd(self.cost_usd, self.energy_usd, self.years)
 
     @property
     def label(self) -> str:
@@ -159,12 +169,13 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
         gpu = kb.gpus.get(m.gpu_id)
         if gpu is None:
             continue
+        horizon = profile.horizon_days
         if owned.get(m.gpu_id, 0) >= m.count:
-            out.append(_Option(m, gpu, "buy", True, 0.0))
+            out.append(_Option(m, gpu, "buy", True, 0.0, horizon_days=horizon))
         elif may_buy and m.buy_usd is not None:
-            out.append(_Option(m, gpu, "buy", False, m.buy_usd))
+            out.append(_Option(m, gpu, "buy", False, m.buy_usd, horizon_days=horizon))
         if may_rent and m.rent_usd is not None:
-            out.append(_Option(m, gpu, "rent", False, m.rent_usd))
+            out.append(_Option(m, gpu, "rent", False, m.rent_usd, horizon_days=horizon))
     if not out and not (may_buy or may_rent):
         return out
     if not out:  # contradictory limits (e.g. on-prem but rent only): offer everything priced
@@ -173,9 +184,9 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
             if gpu is None:
                 continue
             if m.buy_usd is not None:
-                out.append(_Option(m, gpu, "buy", False, m.buy_usd))
+                out.append(_Option(m, gpu, "buy", False, m.buy_usd, horizon_days=profile.horizon_days))
             if m.rent_usd is not None:
-                out.append(_Option(m, gpu, "rent", False, m.rent_usd))
+                out.append(_Option(m, gpu, "rent", False, m.rent_usd, horizon_days=profile.horizon_days))
     return out
 
 
@@ -191,6 +202,7 @@ def _hard_ok(o: _Option, profile: Profile) -> bool:
     """Numeric pre-check used only to pick which configurations to show the rules (they decide)."""
     f = _derived(o, profile)
     return not (f["over_budget"] or f["misses_deadline"] or f["exceeds_rack"] or not f["serves_concurrency"]
+                or f["licence_blocked"] or f["export_blocked"]
                 or (f["on_prem"] and profile.cooling == "air" and f["rack_density_kw"] > _air_limit_kw()))
 
 
@@ -202,8 +214,22 @@ def _time_key(o: _Option) -> float:
 
 
 def _effective_cost(o: _Option) -> float:
-    """Cost used for ranking: capex, rent or 0 (owned), plus on-premises electricity, plus $1, USD."""
-    return o.cost_usd + o.energy_usd + 1.0
+    """Cost used for ranking: what the option costs over the horizon (`_Option.total_usd`: owning = purchase
+    + electricity + upkeep, renting = the same hours rented; owned GPUs: their electricity), plus $1, USD."""
+    return o.total_usd + 1.0
+
+
+SENSIBLE_COUNT = 64
+"""The largest count a ruled-out option is shown at: "1,024 × RTX 4090" informs nobody; "4 × RTX 4090 does not fit,
+35 GB a card" does."""
+
+TIGHT_HEADROOM = 0.05
+"""A fit with less than this share of the card free is one allocator hiccup from out-of-memory."""
+
+FRAGILE_PLAN_PENALTY = 12.5
+"""What ranking takes off a plan that works only on the edge — less than `TIGHT_HEADROOM` free, or CPU
+offload — as much as half a doubling of cost: an expert never picks 0.5 GiB to spare, or a host-bound
+optimizer step, over a faster configuration with room."""
 
 
 def _base_score(o: _Option, best_cost: float = 1.0, best_time_s: float | None = None,
@@ -216,8 +242,13 @@ def _base_score(o: _Option, best_cost: float = 1.0, best_time_s: float | None = 
     if o.m.tokens_per_s:
         score -= 10.0 * math.log2((best_tps or o.m.tokens_per_s) / o.m.tokens_per_s)
     score -= 5.0 * math.log2(max(1, o.m.nodes))
+    score -= 3.0 * math.log2(max(1, o.m.count))  # every extra GPU is more to set up, debug and keep running
     frac = o.m.headroom_bytes / o.m.capacity_bytes if o.m.capacity_bytes else 0.0
     score += 10.0 * max(0.0, min(frac, 0.3)) / 0.3
+    if 0.0 <= frac < TIGHT_HEADROOM:
+        score -= FRAGILE_PLAN_PENALTY
+    if o.m.offload:
+        score -= FRAGILE_PLAN_PENALTY  # every step waits on the host: a last resort, not a plan
     return score
 
 
@@ -233,8 +264,9 @@ def _shortlist(options: list[_Option], profile: Profile) -> list[_Option]:
     misses: dict[tuple[str, bool], _Option] = {}
     for (gpu_id, _acq, owned), group in groups.items():
         fitting = [o for o in group if o.m.fits]
+        considered = [o for o in group if o.m.count <= SENSIBLE_COUNT] or group
         if not fitting:
-            best = max(group, key=lambda o: (o.m.headroom_bytes / max(1, o.m.capacity_bytes), -o.cost_usd))
+            best = max(considered, key=lambda o: (o.m.headroom_bytes / max(1, o.m.capacity_bytes), -o.cost_usd))
             prev = misses.get((gpu_id, owned))
             if prev is None or (best.acquisition == "rent" and prev.acquisition != "rent"):
                 misses[(gpu_id, owned)] = best
@@ -245,8 +277,11 @@ def _shortlist(options: list[_Option], profile: Profile) -> list[_Option]:
             chosen[id(best)] = best
             balanced = max(feasible, key=lambda o: (_base_score(o, time_floor_s=_time_floor_s(profile)), -o.m.count))
             chosen[id(balanced)] = balanced
-        else:  # nothing passes the limits: the cheapest fitting one, so the rules can say why
+        else:  # nothing passes the limits: the cheapest fitting one, so the rules can say why — or, when that
+            # takes more GPUs than anyone would buy, the nearest miss at a count a person would consider
             cheapest = min(fitting, key=lambda o: (o.cost_usd, o.m.count, _time_key(o)))
+            if cheapest.m.count > SENSIBLE_COUNT and any(o.m.count <= SENSIBLE_COUNT for o in group):
+                cheapest = max(considered, key=lambda o: (o.m.headroom_bytes / max(1, o.m.capacity_bytes), -o.cost_usd))
             chosen[id(cheapest)] = cheapest
     fitting_gpus = {o.gpu.id for o in chosen.values()}
     owned_fitting = {o.gpu.id for o in chosen.values() if o.owned}
@@ -288,7 +323,42 @@ def _derived(o: _Option, profile: Profile) -> dict[str, Any]:
         "time_days": time_days,
         "serves_concurrency": (m.max_concurrency is None or profile.task != "inference"
                                or m.max_concurrency >= (profile.concurrency or 1)),
+        # GeForce cards bought for a server room, or running a multi-user service anywhere: the driver
+        # licence excludes datacenter deployment and commercial hosting.
+        "licence_blocked": bool(not o.owned and o.gpu.segment == "consumer"
+                                and ((on_prem and (datacenter_deployment(profile) or m.nodes > 1))
+                                     or multi_user_service(profile))),
+        # Buying a card that needs a US export licence for mainland China, for a buyer there.
+        "export_blocked": bool(on_prem and not o.owned and o.gpu.export_controlled_cn and in_mainland_china(profile)),
     }
+
+
+DATACENTER_CIRCUIT_KW = 4.0
+"""A power limit this large is a server room's or a lab's circuit, not a household outlet (120 V/15 A gives
+1.44 kW, 230 V/16 A 2.9 kW after the 80 % rule; a 208 V/30 A circuit 4.99 kW): where GeForce's licence bites."""
+
+MULTI_USER_SERVICE = 8
+"""Serving this many users at once is a shared service, not one person's desk."""
+
+
+def multi_user_service(profile: Profile) -> bool:
+    """Serving several users at once: a shared (often commercial) service, not one person's desk."""
+    return profile.task == "inference" and (profile.concurrency or 0) >= MULTI_USER_SERVICE
+
+
+def datacenter_deployment(profile: Profile) -> bool:
+    """The hardware goes into a server room or runs a shared service: a rack or circuit budget beyond a
+    household outlet, or serving several users (the GeForce driver licence's "datacenter deployment")."""
+    if profile.deployment == "cloud":
+        return False
+    if profile.rack_kw is not None and profile.rack_kw >= DATACENTER_CIRCUIT_KW:
+        return True
+    return multi_user_service(profile)
+
+
+def in_mainland_china(profile: Profile) -> bool:
+    """The buyer is in mainland China: they said so, or they budget in yuan (platforms.md §7 applies)."""
+    return profile.region == "cn" or (profile.region is None and (profile.budget_currency or "").upper() == "CNY")
 
 
 def _profile_fields(profile: Profile, w: planner.Workload) -> dict[str, Any]:
@@ -326,6 +396,12 @@ def _profile_fields(profile: Profile, w: planner.Workload) -> dict[str, Any]:
         "pue": profile.pue,
         "cooling_pct": cooling_pct,
         "owns_gpus": bool(profile.owned_gpus),
+        "has_horizon": profile.horizon_days is not None,
+        "horizon_days": profile.horizon_days,
+        "in_mainland_china": in_mainland_china(profile),
+        "datacenter_deployment": datacenter_deployment(profile),
+        "buy_allowed": profile.acquisition in ("buy", "either") and profile.deployment != "cloud",
+        "rent_allowed": profile.acquisition in ("rent", "either") and profile.deployment != "on-prem",
     }
     return fields
 
@@ -334,6 +410,7 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
     m, gpu = o.m, o.gpu
     d = _derived(o, profile)
     total = m.memory.total
+    ownership = cost.ownership_usd(m.buy_usd, m.energy_usd or 0.0, o.years) if m.buy_usd is not None else None
     time_days = d["time_days"]
     fact: dict[str, Any] = {
         **base,
@@ -389,7 +466,17 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "buy_usd": m.buy_usd,
         "rent_usd": m.rent_usd,
         "has_rent_price": m.rent_usd is not None,
-        "rent_vs_buy": (m.rent_usd / m.buy_usd) if (m.rent_usd is not None and m.buy_usd) else None,
+        "rent_vs_buy": (m.rent_usd / ownership) if (m.rent_usd is not None and ownership) else None,
+        "ownership_usd": ownership,
+        "licence_blocked": d["licence_blocked"],
+        "export_blocked": d["export_blocked"],
+        "export_controlled_cn": gpu.export_controlled_cn,
+        "bought_used": bool(o.on_prem and not o.owned and gpu.price is None and gpu.price_used is not None),
+        "passive_in_desk": bool(d["on_prem"] and gpu.segment == "datacenter" and gpu.form_factor == "pcie"
+                                and not datacenter_deployment(profile) and m.nodes == 1),
+        "eight_bit_optimizer": m.optimizer == "adamw-8bit",
+        "cpu_offload": m.offload,
+        "micro_batch": m.micro_batch,
         "over_budget": d["over_budget"],
         "budget_frac": d["budget_frac"],
         "crosses_pcie_tp": m.crosses_pcie_tp,
@@ -397,7 +484,7 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
     }
     be_hours = getattr(m, "break_even_hours", None)
     if be_hours is not None and math.isfinite(be_hours) and not o.owned:
-        util = SERVING_UTILIZATION if profile.task == "inference" or base["task"] == "inference" else BUY_UTILIZATION
+        util = SERVING_UTILIZATION if base["task"] == "inference" else planner.TRAINING_UTILIZATION
         days = be_hours / (24.0 * util)
         fact["breakeven_days"] = days
         fact["utilization_pct"] = util * 100
@@ -587,6 +674,10 @@ def _candidate(o: _Option) -> Candidate:
         tokens_per_s=m.tokens_per_s, power_w=m.power_w, facility_w=m.facility_w, cost_usd=o.cost_usd,
         buy_usd=m.buy_usd, rent_usd=m.rent_usd, energy_usd=m.energy_usd if o.on_prem else None,
         score=o.score, findings=tuple(_sort_findings(o.findings)),
+        checkpointing=m.checkpointing, micro_batch=m.micro_batch, optimizer=m.optimizer, offload=m.offload,
+        weights_dtype=m.weights_dtype, kv_dtype=m.kv_dtype, usage_hours=m.usage_hours,
+        ownership_usd=o.total_usd if o.on_prem and not o.owned else None, ttft_s=m.ttft_s,
+        max_concurrency=m.max_concurrency, host_ram_bytes=m.host_ram_bytes,
     )
 
 
@@ -611,7 +702,7 @@ def _assumptions(profile: Profile, w: planner.Workload, shown: list[_Option]) ->
         out["mfu"] = round(mfus[0], 3)
     out["pue"] = profile.pue
     out["electricity_usd_per_kwh"] = profile.electricity_usd_per_kwh
-    out["buy_vs_rent_utilization"] = BUY_UTILIZATION
+    out["buy_vs_rent_utilization"] = planner.TRAINING_UTILIZATION
     out["prices"] = "midpoint of each dated range; buy = GPUs + servers; rent = on-demand"
     if profile.rack_kw is not None:
         out["rack_kw"] = profile.rack_kw

@@ -191,10 +191,26 @@ class TrainingVolumes(NamedTuple):
 
     flops: float                # model FLOPs of the whole run
     tp_bytes: float             # tensor-parallel traffic per GPU over the run, bytes (exposed)
-    dp_bytes: float             # gradient-sync traffic per GPU over the run, bytes (overlappable)
+    dp_bytes: float             # gradient-sync traffic per GPU over the run, bytes (overlappable with backward)
     dequant_bytes: float        # QLoRA: HBM traffic per GPU for NF4 dequantisation over the run, bytes
     bubble: float               # pipeline idle share
     backward_share: float       # share of compute in the backward pass (what DP sync can hide behind)
+    shard_bytes: float = 0.0    # ZeRO-3/FSDP: parameter all-gathers + gradient reduce-scatters per GPU, bytes
+                                # (prefetched, so overlappable with the whole forward and backward)
+    host_s: float = 0.0         # CPU offload: serial seconds of the optimizer step on the host over the run
+
+
+HOST_MEMORY_BYTES_PER_S = 100e9
+"""Achieved DRAM bandwidth of one server's CPUs during DeepSpeed's CPU-Adam step (our assumption: a
+dual-socket DDR5 server peaks at ~300-600 GB/s; a streaming optimizer reaches a fraction of it)."""
+
+HOST_OPTIMIZER_BYTES_PER_PARAM = 32
+"""Bytes CPU-Adam reads and writes per parameter and step: fp32 master weight, two moments and the
+gradient, read and written (16 + 16)."""
+
+HOST_LINK_BYTES_PER_S = 25e9
+"""PCIe bandwidth a GPU gets to host memory for offloaded gradients and parameters (Gen4 x16 ~25 GB/s
+achieved; our assumption)."""
 
 
 def training_volumes(
@@ -211,6 +227,7 @@ def training_volumes(
     zero_stage: int = 0,
     micro_batch: int = 1,
     trainable_params: float = 0.0,
+    offload: bool = False,
 ) -> TrainingVolumes:
     """FLOPs and communication of a run (see `training_time` for how they become seconds).
 
@@ -218,9 +235,16 @@ def training_volumes(
     backward (attention and MLP), e·h bytes per token each (three times forward with full
     recompute); a ring all-reduce moves 2(t-1)/t of it per GPU; sequence parallelism turns it into
     reduce-scatter + all-gather of the same volume. On the critical path: never overlapped.
-    Data parallelism: once per optimizer step (GLOBAL_BATCH_TOKENS) a ring all-reduce moves
-    2(dp-1)/dp of the gradient bytes; ZeRO-3/FSDP adds parameter all-gathers, 1.5x the volume of
-    plain data parallelism (ZeRO paper §7: 3Ψ vs 2Ψ). Overlapped with the backward pass.
+    Data parallelism (DDP, ZeRO-1/2): once per optimizer step (GLOBAL_BATCH_TOKENS, gradient
+    accumulation in between) a ring all-reduce moves 2(dp-1)/dp of the gradient bytes, overlapped
+    with the backward pass.
+    ZeRO-3/FSDP: every micro-step gathers the parameters of each layer in forward and again in
+    backward (and in the recompute with full checkpointing), (dp-1)/dp of the parameter bytes each
+    time, and reduce-scatters the gradients: 3Ψ per micro-step (ZeRO paper §7). With LoRA/QLoRA on a
+    sharded base (FSDP + QLoRA) the gathered parameters are the frozen base's, 16-bit or NF4, so a
+    PCIe box pays for them on every micro-step — what a larger micro-batch amortises.
+    CPU offload (DeepSpeed): gradients go to the host and parameters come back every step, and
+    CPU-Adam streams the optimizer state through the host's memory: serial time per step.
     """
     if tokens <= 0 or count < 1:
         raise ValueError("tokens and GPU count must be positive")
@@ -238,17 +262,34 @@ def training_volumes(
     grad_bytes = (trainable_params if lora else shape.params) * element / (tp * pp)
     global_tokens = max(GLOBAL_BATCH_TOKENS.get(task, 262_144), dp * micro_batch * seq)
     steps = tokens / global_tokens
-    dp_bytes = 0.0
-    if dp > 1:
-        dp_bytes = 2.0 * (dp - 1) / dp * grad_bytes * steps * (1.5 if zero_stage >= 3 else 1.0)
+    micro_steps = tokens / (dp * micro_batch * seq)
+    dp_bytes = shard_bytes = 0.0
+    if dp > 1 and zero_stage >= 3:
+        if task == "qlora" and shape.linear_params:
+            params_bytes = shape.linear_params * QLORA_NF4_BITS / 8 + (shape.params - shape.linear_params) * 2
+        else:
+            params_bytes = shape.params * element
+        gathers = 3 if checkpointing == "full" else 2
+        per_micro = (dp - 1) / dp * (gathers * params_bytes / (tp * pp) + grad_bytes)
+        shard_bytes = per_micro * micro_steps
+    elif dp > 1:
+        dp_bytes = 2.0 * (dp - 1) / dp * grad_bytes * steps
     microbatches = max(1, int(global_tokens / (dp * micro_batch * seq)))
     bubble = pipeline_bubble_fraction(pp, microbatches)
     dequant = 0.0
     if task == "qlora" and shape.linear_params:
         passes = 3 if checkpointing == "full" else 2
         per_pass = shape.linear_params / (tp * pp) * (QLORA_NF4_BITS / 8 + 2 + 2)
-        dequant = passes * per_pass * tokens / (dp * micro_batch * seq)
-    return TrainingVolumes(flops, tp_bytes, dp_bytes, dequant, bubble, 0.5 if lora else 2.0 / 3.0)
+        dequant = passes * per_pass * micro_steps
+    host_s = 0.0
+    if offload and not lora:
+        params_per_gpu = shape.params / count
+        gpus_per_host = min(count, 8)
+        per_step = (params_per_gpu * 4 / HOST_LINK_BYTES_PER_S
+                    + params_per_gpu * gpus_per_host * HOST_OPTIMIZER_BYTES_PER_PARAM / HOST_MEMORY_BYTES_PER_S)
+        host_s = per_step * steps
+    return TrainingVolumes(flops, tp_bytes, dp_bytes, dequant, bubble, 0.5 if lora else 2.0 / 3.0,
+                           shard_bytes, host_s)
 
 
 def time_from_volumes(
@@ -271,18 +312,22 @@ def time_range_s(v: TrainingVolumes, count: int, peak_flops_per_s: float, mfu: t
                  tp_link_bytes_per_s: float, dp_link_bytes_per_s: float, hbm_bytes_per_s: float,
                  ) -> tuple[float, float, float]:
     """(low, expected, high) seconds: compute at the high / expected / low MFU, plus exposed TP traffic
-    and QLoRA dequantisation, over (1 - bubble), plus the DP traffic the backward pass cannot hide."""
-    tp_s = v.tp_bytes / (tp_link_bytes_per_s * LINK_EFFICIENCY) if v.tp_bytes else 0.0
-    dp_s = v.dp_bytes / (dp_link_bytes_per_s * LINK_EFFICIENCY) if v.dp_bytes else 0.0
+    and QLoRA dequantisation, over (1 - bubble), plus the DP traffic the backward pass cannot hide, the
+    ZeRO-3 traffic the whole pass cannot hide, and the host's serial optimizer time (CPU offload)."""
+    link = LINK_EFFICIENCY
+    tp_s = v.tp_bytes / (tp_link_bytes_per_s * link) if v.tp_bytes else 0.0
+    dp_s = v.dp_bytes / (dp_link_bytes_per_s * link) if v.dp_bytes else 0.0
+    shard_s = v.shard_bytes / (dp_link_bytes_per_s * link) if v.shard_bytes else 0.0
     fixed = tp_s + (v.dequant_bytes / (hbm_bytes_per_s * DECODE_BANDWIDTH_EFFICIENCY) if v.dequant_bytes else 0.0)
     work = v.flops / (count * peak_flops_per_s)
     keep = 1.0 - v.bubble
     share = v.backward_share
-    c_lo, c_mid, c_hi = work / mfu[2], work / mfu[1], work / mfu[0]
-    e_lo, e_mid, e_hi = dp_s - c_lo * share, dp_s - c_mid * share, dp_s - c_hi * share
-    return ((c_lo + fixed) / keep + (e_lo if e_lo > 0 else 0.0),
-            (c_mid + fixed) / keep + (e_mid if e_mid > 0 else 0.0),
-            (c_hi + fixed) / keep + (e_hi if e_hi > 0 else 0.0))
+    out = []
+    for eff in (mfu[2], mfu[1], mfu[0]):
+        compute = work / eff
+        exposed = max(0.0, dp_s - compute * share) + max(0.0, shard_s - compute)
+        out.append((compute + fixed) / keep + exposed + v.host_s)
+    return out[0], out[1], out[2]
 
 
 def gpu_links(gpu, count: int, tp: int) -> tuple[float, float]:
@@ -318,6 +363,7 @@ def training_time(
     zero_stage: int = 0,
     micro_batch: int = 1,
     trainable_params: float = 0.0,
+    offload: bool = False,
 ) -> TrainingTime:
     """Time to train on `tokens` tokens (epochs included) on `count` GPUs of one kind.
 
@@ -329,7 +375,7 @@ def training_time(
     """
     v = training_volumes(shape, tokens=tokens, seq=seq, count=count, task=task, precision=precision,
                          checkpointing=checkpointing, tp=tp, pp=pp, zero_stage=zero_stage,
-                         micro_batch=micro_batch, trainable_params=trainable_params)
+                         micro_batch=micro_batch, trainable_params=trainable_params, offload=offload)
     nodes = math.ceil(count / max(1, gpu.max_per_node))
     tp_link, dp_link = gpu_links(gpu, count, tp)
     return time_from_volumes(v, count=count, peak_flops_per_s=peak_flops(gpu, precision),

@@ -13,8 +13,9 @@ Sources (shared/reference/advisory-anchors.md "AA" §4, gpu-catalogue.md "GC" §
   Thinkmate quoted an 8 x H100 HGX server with 8 x 400 Gb/s InfiniBand at $317k in Aug 2024, i.e.
   ~$77k beyond 8 x $30k GPUs. Range $32k-77k per node.
 - Desktop/workstation: Dettmers' 2020 build with one RTX 3090 cost $2,200 against a $1,500 card -> $700
-  for the rest; more GPUs need a bigger platform (PSU, board, CPU lanes): our assumption, $700 + $300 per
-  extra GPU (low) to $2,000 + $1,000 per extra GPU (high).
+  for the rest; a 2026 build (8-core CPU, board, 64 GB, 1,000 W PSU, case, SSD) is $900-1,600 (our
+  assumption); more GPUs need a bigger platform (PSU, board, CPU lanes): $300-1,000 per extra GPU, so four
+  cards (Threadripper-class, two PSUs) come to $1,800-4,600 beyond the GPUs (platforms.md §1).
 - Break-even: Dettmers' D* = C / (24 · u · (p_cloud - kW · e)), which reproduces his 293-day result.
 """
 
@@ -35,7 +36,7 @@ DATACENTER_PCIE_SMALL_USD = (6_000.0, 12_000.0)
 grows from this towards the full 8-slot figure in steps per GPU slot, so one L40S is not charged for a
 chassis built for eight."""
 
-DESKTOP_BASE_USD = (700.0, 2_000.0)
+DESKTOP_BASE_USD = (900.0, 1_600.0)
 DESKTOP_PER_EXTRA_GPU_USD = (300.0, 1_000.0)
 
 
@@ -56,11 +57,20 @@ class Range(NamedTuple):
         return Range(self.low + other.low, self.high + other.high)
 
 
+SXM4_SERVER_USD = (20_000.0, 45_000.0)
+"""Non-GPU cost of a 4-GPU SXM server (HGX 4-GPU board without NVSwitch, e.g. Dell XE8640), USD — our
+assumption between a PCIe server and the 8-GPU HGX figure (platforms.md §9: barebones prices not found)."""
+
+
+def _sxm(gpu) -> bool:
+    form = gpu.form_factor
+    return form in ("sxm", "oam", "sxm2", "sxm4", "sxm5") or "superchip" in form
+
+
 def server_usd(gpu, gpus_in_node: int) -> Range:
     """What one server around `gpus_in_node` GPUs costs, GPUs excluded, USD."""
-    form = gpu.form_factor
-    if form in ("sxm", "oam", "sxm2", "sxm4", "sxm5") or "superchip" in form:
-        return Range(*SXM_SERVER_USD)
+    if _sxm(gpu):
+        return Range(*(SXM4_SERVER_USD if gpus_in_node <= 4 else SXM_SERVER_USD))
     if gpu.segment == "datacenter":
         small, full = DATACENTER_PCIE_SMALL_USD, DATACENTER_PCIE_SERVER_USD
         share = min(1.0, max(0, gpus_in_node - 2) / 6)  # 1-2 GPUs: small server; 8: the full one
@@ -70,16 +80,46 @@ def server_usd(gpu, gpus_in_node: int) -> Range:
                  DESKTOP_BASE_USD[1] + DESKTOP_PER_EXTRA_GPU_USD[1] * extra)
 
 
+def purchase_price(gpu):
+    """(the dated price range one pays per GPU, bought used) — new when the card is still sold new, else
+    second-hand; None when neither is known."""
+    if gpu.price is not None:
+        return gpu.price, False
+    if gpu.price_used is not None:
+        return gpu.price_used, True
+    return None
+
+
+def sold_in(gpu, count: int) -> bool:
+    """Whether `count` GPUs of this model can be bought: SXM/OAM parts come only on whole baseboards."""
+    board = gpu.board or (8 if _sxm(gpu) else None)
+    return board is None or count % board == 0
+
+
 def capex_usd(gpu, count: int) -> Range | None:
-    """Buying `count` GPUs and the servers that hold them, USD; None when the catalogue has no price."""
-    if gpu.price is None or count < 1:
+    """Buying `count` GPUs and the servers that hold them, USD; None when the catalogue has no price or
+    the count is not a whole number of baseboards (SXM/OAM)."""
+    price = purchase_price(gpu)
+    if price is None or count < 1 or not sold_in(gpu, count):
         return None
     per_node = max(1, gpu.max_per_node)
     full, rest = divmod(count, per_node)
     servers = server_usd(gpu, per_node).scale(full)
     if rest:
         servers = servers.plus(server_usd(gpu, rest))
-    return Range(gpu.price.low_usd * count, gpu.price.high_usd * count).plus(servers)
+    return Range(price[0].low_usd * count, price[0].high_usd * count).plus(servers)
+
+
+UPKEEP_FRACTION_PER_YEAR = 0.05
+"""Yearly cost of keeping owned hardware running (spares, extended warranty, an admin's time), as a share
+of its purchase price — our assumption, beside OEM warranties of 3-5 years and support contracts of
+~20 % a year for DGX systems (platforms.md §6)."""
+
+
+def ownership_usd(capex: float, energy_usd: float, years: float) -> float:
+    """What owning costs over a horizon: the purchase, the electricity, and the upkeep per year, USD.
+    (No resale value is counted: used prices fall 35-75 % in 3-5 years, platforms.md §6.)"""
+    return capex * (1.0 + UPKEEP_FRACTION_PER_YEAR * max(years, 0.0)) + energy_usd
 
 
 def rent_usd_per_hour(gpu, count: int) -> Range | None:

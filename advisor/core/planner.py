@@ -85,6 +85,12 @@ class CandidateMetrics:
     rent_usd_per_hour_low: float | None = None  # cloud rate range for all GPUs, USD/h
     rent_usd_per_hour_high: float | None = None
     average_power_w: float | None = None  # expected average draw under load (IT), W
+    micro_batch: int = 1  # training: sequences (or images) per GPU per step chosen
+    optimizer: str = "adamw"  # training: optimizer chosen (adamw | adamw-8bit | ...)
+    offload: bool = False  # training: optimizer state (and ZeRO-3 parameters) on the CPU
+    weights_dtype: str | None = None  # serving: weight format chosen
+    kv_dtype: str | None = None  # serving: KV-cache format chosen
+    usage_hours: float | None = None  # hours of use over the horizon that rent and energy are for
 
 
 TRAINING_TASKS = ("pretrain", "finetune", "lora", "qlora")
@@ -128,7 +134,19 @@ DEFAULT_CONTEXT = 8192
 """Serving: tokens per sequence (prompt + answer) when the user gives none, capped at the model's window."""
 
 DEFAULT_IMAGE_BATCH = 32
-SERVING_DAYS = 30
+
+TRAINING_UTILIZATION = 0.2
+"""Share of a horizon that training GPUs are busy when the user gives a horizon but no schedule: between a
+personal machine (5-15 %) and a shared lab cluster (35-60 %), nearer the first since most who ask are
+individuals and small teams — Dettmers' utilization figures (shared/reference/advisory-anchors.md §1)."""
+
+RENT_MIN_HOURS = 1.0
+"""Every rental is billed for at least this long: starting the instance, pulling the model and data, and
+hourly billing at many providers (our assumption) — so three GPUs for twelve minutes do not look cheaper
+than one for half an hour."""
+
+SERVING_HORIZON_DAYS = 365
+"""A service is priced over a year of round-the-clock use unless the user says how long it will run."""
 
 
 def default_seq_len(task: str, max_context: int | None) -> int:
@@ -188,6 +206,9 @@ class Workload:
     electricity_usd_per_kwh: float = 0.12
     forward_flops_per_sample: float | None = None  # non-LLM
     offload: bool = False  # DeepSpeed CPU offload of the model states (ZeRO-2/3, full training)
+    horizon_days: float | None = None  # how long the hardware is used (None: training = this run; serving = a year)
+    serving_precision_given: bool = False  # the user named the weight/KV formats: the sweep keeps them
+    utilization: float = 0.2  # training: share of the horizon the GPUs are busy (TRAINING_UTILIZATION)
     spec: Any = field(default=None, compare=False, repr=False)  # the ModelSpec (adapter counts for other methods)
     max_gpus: int = 1024
     assumptions: tuple[tuple[str, str], ...] = ()
@@ -300,6 +321,8 @@ def workload_from_profile(profile, kb) -> Workload:
         electricity_usd_per_kwh=profile.electricity_usd_per_kwh,
         trainable_params=trainable,
         assumptions=tuple(notes),
+        horizon_days=profile.horizon_days,
+        serving_precision_given=profile.weights_dtype is not None or profile.kv_dtype is not None,
     )
 
 
@@ -333,6 +356,8 @@ def workload_for(
     electricity_usd_per_kwh: float = 0.12,
     trainable_params: int | None = None,
     assumptions: tuple[tuple[str, str], ...] = (),
+    horizon_days: float | None = None,
+    serving_precision_given: bool = True,
 ) -> Workload:
     """A `Workload` with every choice given: what `workload_from_profile` builds for the advisor and
     `gpu-advisor estimate` builds from its flags. Trainable parameters follow the task (LoRA: the
@@ -376,6 +401,8 @@ def workload_for(
         spec=spec,
         max_gpus=MAX_GPUS[task],
         assumptions=assumptions,
+        horizon_days=horizon_days,
+        serving_precision_given=serving_precision_given,
     )
     return workload
 
@@ -384,12 +411,14 @@ def workload_for(
 # Sweep
 
 
+COUNTS: tuple[int, ...] = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768,
+                           1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384)
+"""GPU counts the sweep considers: the counts a chassis is usually filled with (1, 2, 3, 4, 6, 8), then whole
+servers in steps of about 1.5x (three 8-GPU servers in a 40 kW rack are a real option; 2^k alone skips them)."""
+
+
 def _counts(limit: int) -> list[int]:
-    out, n = [], 1
-    while n <= limit:
-        out.append(n)
-        n *= 2
-    return out
+    return [n for n in COUNTS if n <= limit]
 
 
 def _training_configs(w: Workload, count: int) -> list[tuple[str, int, int]]:
@@ -405,15 +434,35 @@ def _training_configs(w: Workload, count: int) -> list[tuple[str, int, int]]:
     if not w.shape.is_transformer or w.shape.kind in ("vit", "cnn", "diffusion"):
         return configs
     for t in (2, 4, 8):
-        if t <= count and t <= w.shape.heads:
+        if t <= count and count % t == 0 and t <= w.shape.heads and w.shape.heads % t == 0:
             configs.append((f"tp{t}", t, 1))
     if count >= 16:
         t = 8
         p = 2
         while t * p <= count and p <= max(1, w.shape.layers // 2) and p <= 64:
-            configs.append((f"tp{t}-pp{p}", t, p))
+            if count % (t * p) == 0:
+                configs.append((f"tp{t}-pp{p}", t, p))
             p *= 2
     return configs
+
+
+class Variant(NamedTuple):
+    """The levers of one training configuration: activation checkpointing, micro-batch per GPU (gradient
+    accumulation reaches the global batch), optimizer, CPU offload of the model states."""
+
+    checkpointing: str
+    micro_batch: int
+    optimizer: str
+    offload: bool
+
+
+LLM_MICRO_BATCHES = (1, 4)
+"""Micro-batches tried for language models: 1 (least memory) and 4 (amortises ZeRO-3's parameter gathers
+over more tokens, as practitioners do on PCIe boxes)."""
+
+IMAGE_MICRO_BATCHES = (32, 8, 1)
+"""Micro-batches tried for vision and diffusion models, largest (fastest) first; 1 is what fits an
+SDXL fine-tune on a 24 GB card."""
 
 
 def _checkpoint_order(w: Workload, megatron: bool) -> tuple[str, ...]:
@@ -422,29 +471,56 @@ def _checkpoint_order(w: Workload, megatron: bool) -> tuple[str, ...]:
     return ("none", "full")
 
 
-def _training_memory(w: Workload, count: int, strategy: str, tp: int, pp: int, ckpt: str) -> memory.TrainingMemory:
+def _variants(w: Workload, count: int, strategy: str, tp: int, pp: int) -> list[Variant]:
+    """The levers worth trying for one configuration, lightest first: checkpointing and micro-batch, then for
+    full training an 8-bit optimizer and (ZeRO-2/3 inside one server) CPU offload. The sweep keeps, per GPU,
+    the fastest variant that fits."""
+    image = not w.shape.is_transformer or w.shape.kind in ("vit", "cnn", "diffusion")
+    batches: tuple[int, ...] = IMAGE_MICRO_BATCHES if image else LLM_MICRO_BATCHES
+    dp = count // (tp * pp)
+    budget = compute.GLOBAL_BATCH_TOKENS.get(w.task, 262_144)
+    if not image:
+        batches = tuple(b for b in batches if b == 1 or dp * b * w.seq_len <= budget)
+    full = w.task in ("pretrain", "finetune")
+    out = []
+    for ckpt in _checkpoint_order(w, tp > 1 or pp > 1):
+        for b in batches if ckpt != "selective" else batches[-1:]:
+            out.append(Variant(ckpt, b, w.optimizer, False))
+    if full and w.optimizer == "adamw":
+        out.append(Variant("full", batches[-1], "adamw-8bit", False))
+        if strategy in ("zero2", "zero3") and count <= 8:
+            out.append(Variant("full", batches[-1], "adamw-8bit", True))
+    return out
+
+
+def _as_variant(w: Workload, checkpointing: str) -> Variant:
+    """The workload's own choices (the calculator's flags) at `checkpointing`."""
+    return Variant(checkpointing, w.micro_batch, w.optimizer, w.offload)
+
+
+def _training_memory(w: Workload, count: int, strategy: str, tp: int, pp: int, v: Variant) -> memory.TrainingMemory:
     """Per-GPU memory of one training configuration (cached per workload). `strategy` is a ZeRO/DDP name,
     or a sweep label of a tensor/pipeline-parallel split ('tp4', 'tp8-pp2'): a Megatron-style stack."""
-    key = ("mem", count, strategy, tp, pp, ckpt)
+    key = ("mem", count, strategy, tp, pp, v)
     hit = w._cache.get(key)
     if hit is None:
         hit = memory.training_memory(
             w.shape,
             task=w.task,
-            batch=w.micro_batch,
+            batch=v.micro_batch,
             seq=w.seq_len,
             count=count,
             strategy=strategy if strategy in memory.ZERO_STAGE else "megatron",
             tp=tp,
             pp=pp,
-            checkpointing=ckpt,
+            checkpointing=v.checkpointing,
             attention=w.attention,
             precision=w.precision,
-            optimizer=w.optimizer,
+            optimizer=v.optimizer,
             lora_rank=w.lora_rank,
             lora_targets=w.lora_targets,
             trainable_params=w.trainable_params,
-            offload=w.offload,
+            offload=v.offload,
         )
         w._cache[key] = hit
     return hit
@@ -482,12 +558,13 @@ def sweep(workload: Workload, gpus: Iterable) -> list[CandidateMetrics]:
     return _sweep_inference(workload, gpus)
 
 
-def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, ckpt: str):
-    """GPU-independent numbers of one configuration: memory terms and run volumes (cached per workload)."""
-    key = ("cfg", count, strategy, tp, pp, ckpt)
+def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, v: Variant):
+    """GPU-independent numbers of one configuration: (variant, memory terms, total, run volumes, host RAM),
+    cached per workload."""
+    key = ("cfg", count, strategy, tp, pp, v)
     hit = w._cache.get(key)
     if hit is None:
-        mem = _training_memory(w, count, strategy, tp, pp, ckpt)
+        mem = _training_memory(w, count, strategy, tp, pp, v)
         terms = MemoryTerms(
             int(mem.weights), int(mem.gradients), int(mem.optimizer), int(mem.activations), 0, int(mem.overhead)
         )
@@ -501,12 +578,13 @@ def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, ckp
                 count=count,
                 task=w.task,
                 precision=w.precision,
-                checkpointing=ckpt,
+                checkpointing=v.checkpointing,
                 tp=tp,
                 pp=pp,
                 zero_stage=memory.ZERO_STAGE.get(strategy, 1),
-                micro_batch=w.micro_batch,
+                micro_batch=v.micro_batch,
                 trainable_params=w.trainable_params,
+                offload=v.offload,
             )
         elif w.samples is not None:
             fwd = w.forward_flops_per_sample
@@ -515,9 +593,9 @@ def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, ckp
                 # 2·N per token for the weights + 4·L·n·h for scores and values (PaLM-style), per image
                 fwd = 2.0 * shape.params * n + 4.0 * shape.layers * n * n * shape.hidden
             if fwd is not None:
-                flops = (4.0 if ckpt == "full" else 3.0) * fwd * w.samples  # forward + backward (2x) [+ recompute]
-                vol = compute.TrainingVolumes(flops, 0.0, 0.0, 0.0, 0.0, 2.0 / 3.0)
-        hit = (terms, terms.total, vol, int(mem.host_ram))
+                recompute = 4.0 if v.checkpointing == "full" else 3.0  # forward + backward (2x) [+ recompute]
+                vol = compute.TrainingVolumes(recompute * fwd * w.samples, 0.0, 0.0, 0.0, 0.0, 2.0 / 3.0)
+        hit = (v, terms, terms.total, vol, int(mem.host_ram))
         w._cache[key] = hit
     return hit
 
@@ -542,19 +620,29 @@ def _gpu_count_consts(w: Workload, gpu, count: int) -> tuple:
 
 
 def _training_plan(w: Workload) -> list[tuple[int, list]]:
-    """Per count: (strategy, tp, pp, dp, records in checkpointing order) — all GPU-independent, cached."""
+    """Per count: (strategy, tp, pp, dp, records of its variants, lightest first) — GPU-independent, cached."""
     plan = w._cache.get("plan")
     if plan is None:
         plan = []
         for count in _counts(w.max_gpus):
             rows = []
             for strategy, tp, pp in _training_configs(w, count):
-                order = _checkpoint_order(w, tp > 1 or pp > 1)
-                recs = [(ckpt, *_config_record(w, count, strategy, tp, pp, ckpt)) for ckpt in order]
+                recs = [_config_record(w, count, strategy, tp, pp, v) for v in _variants(w, count, strategy, tp, pp)]
                 rows.append((strategy, tp, pp, count // (tp * pp), recs))
             plan.append((count, rows))
         w._cache["plan"] = plan
     return plan
+
+
+def _usage_hours(w: Workload, run_hours: float | None) -> float:
+    """Hours the hardware works over the horizon: a training run alone (no horizon), or the horizon at the
+    workload's utilization (never less than the run); a service around the clock for the horizon."""
+    if not w.is_training:
+        return 24.0 * (w.horizon_days or SERVING_HORIZON_DAYS)
+    run = max(run_hours or 0.0, RENT_MIN_HOURS)
+    if w.horizon_days is None:
+        return run
+    return max(run, w.utilization * 24.0 * w.horizon_days)
 
 
 def _training_metrics(
@@ -570,103 +658,69 @@ def _training_metrics(
     links: dict[int, tuple[float, float]],
 ) -> CandidateMetrics:
     """The numbers of one training configuration on one GPU model: memory (from `rec`, the cached
-    configuration record), time from the run's volumes, power and money. The sweep and
+    configuration record), time from the run's volumes, power and money over the usage. The sweep and
     `evaluate_training` both come here, so the calculator and the advisor agree to the byte."""
-    ckpt, terms, total, vol, host_ram = rec
+    v, terms, total, vol, host_ram = rec
     it_w, node_w, nodes, avg_kw, facility, mfu, buy, rate, be = _gpu_count_consts(w, gpu, count)
     buy_mid, buy_lo, buy_hi = (buy.mid, buy.low, buy.high) if buy else (None, None, None)
     rate_mid = rate.mid if rate else None
     crosses = tp > 1 and not gpu.nvlink
-    if vol is None:
-        return CandidateMetrics(
-            gpu.id,
-            count,
-            nodes,
-            strategy,
-            tp,
-            pp,
-            dp,
-            ckpt,
-            terms,
-            cap,
-            total <= cap,
-            cap - total,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            it_w,
-            facility,
-            node_w,
-            None,
-            buy_mid,
-            rate_mid,
-            None,
-            None,
-            crosses,
-            buy_lo,
-            buy_hi,
-            None,
-            None,
-            None,
-            host_ram,
-            be,
-            rate.low if rate else None,
-            rate.high if rate else None,
-            avg_kw * 1000.0,
-        )
-    link = links.get(tp)
-    if link is None:
-        link = links[tp] = compute.gpu_links(gpu, count, tp)
-    peak = _gpu_consts(w, gpu)["peak"]
-    low_s, mid_s, high_s = compute.time_range_s(vol, count, peak, mfu, link[0], link[1], gpu.bandwidth_tbps * 1e12)
-    hours = mid_s / 3600.0
-    kwh = avg_kw * hours * w.pue
-    if rate is not None:
+    mid_s = low_s = high_s = None
+    if vol is not None:
+        low_s, mid_s, high_s = _run_seconds(w, gpu, count, tp, vol, mfu, links)
+    hours = _usage_hours(w, mid_s / 3600.0 if mid_s is not None else None)
+    kwh = avg_kw * hours * w.pue if mid_s is not None or not w.is_training else None
+    if rate is not None and (mid_s is not None or not w.is_training):
         rent_mid, rent_lo, rent_hi = rate.mid * hours, rate.low * hours, rate.high * hours
     else:
         rent_mid = rent_lo = rent_hi = None
     return CandidateMetrics(
-        gpu.id,
-        count,
-        nodes,
-        strategy,
-        tp,
-        pp,
-        dp,
-        ckpt,
-        terms,
-        cap,
-        total <= cap,
-        cap - total,
-        mid_s,
-        low_s,
-        high_s,
-        mfu[1],
-        None,
-        None,
-        it_w,
-        facility,
-        node_w,
-        kwh,
-        buy_mid,
-        rate_mid,
-        rent_mid,
-        kwh * w.electricity_usd_per_kwh,
-        crosses,
-        buy_lo,
-        buy_hi,
-        rent_lo,
-        rent_hi,
-        None,
-        host_ram,
-        be,
-        rate.low if rate else None,
-        rate.high if rate else None,
-        avg_kw * 1000.0,
+        gpu.id, count, nodes, strategy, tp, pp, dp, v.checkpointing, terms, cap, total <= cap, cap - total,
+        mid_s, low_s, high_s, mfu[1] if mid_s is not None else None, None, None, it_w, facility, node_w, kwh,
+        buy_mid, rate_mid, rent_mid, kwh * w.electricity_usd_per_kwh if kwh is not None else None, crosses,
+        buy_lo, buy_hi, rent_lo, rent_hi, None, host_ram, be,
+        rate.low if rate else None, rate.high if rate else None, avg_kw * 1000.0,
+        v.micro_batch, v.optimizer, v.offload, None, None, hours,
     )
+
+
+def _run_seconds(w: Workload, gpu, count: int, tp: int, vol, mfu, links: dict[int, tuple[float, float]]):
+    link = links.get(tp)
+    if link is None:
+        link = links[tp] = compute.gpu_links(gpu, count, tp)
+    peak = _gpu_consts(w, gpu)["peak"]
+    return compute.time_range_s(vol, count, peak, mfu, link[0], link[1], gpu.bandwidth_tbps * 1e12)
+
+
+HOST_RAM_BYTES_SERVER = 1 << 40
+HOST_RAM_BYTES_WORKSTATION = 256 << 30
+"""CPU memory an offload plan may ask of one node: 1 TiB in a GPU server, 256 GiB in a workstation (our
+assumption: common configurations; two-socket servers take 2 TB and more at a price)."""
+
+HEAVIER_VARIANT_GAIN = 0.1
+"""A variant that needs more memory (a bigger micro-batch, no checkpointing) is taken only when it is at least
+this much faster than the lighter one: the plan a user reads should not fill 70 GB for a 3 % gain."""
+
+
+def _pick_variant(w: Workload, gpu, count: int, tp: int, recs: list, cap: int,
+                  links: dict[int, tuple[float, float]]) -> tuple:
+    """The fastest variant that fits, GPU memory and host RAM (a lighter one unless the heavier is clearly
+    faster); when none fits, the one that needs least GPU memory within the host's RAM."""
+    best, best_s = None, math.inf
+    host_limit = HOST_RAM_BYTES_SERVER if gpu.segment != "consumer" else HOST_RAM_BYTES_WORKSTATION
+    for rec in recs:
+        if rec[2] > cap or rec[4] > host_limit:
+            continue
+        vol = rec[3]
+        if vol is None:
+            return rec
+        seconds = _run_seconds(w, gpu, count, tp, vol, _gpu_count_consts(w, gpu, count)[5], links)[1]
+        if seconds < best_s * (1.0 - HEAVIER_VARIANT_GAIN):
+            best, best_s = rec, seconds
+    if best is not None:
+        return best
+    feasible = [r for r in recs if r[4] <= host_limit] or recs
+    return min(feasible, key=lambda r: r[2])
 
 
 def _sweep_training(w: Workload, gpus: list) -> list[CandidateMetrics]:
@@ -681,25 +735,24 @@ def _sweep_training(w: Workload, gpus: list) -> list[CandidateMetrics]:
             for strategy, tp, pp, dp, recs in rows:
                 if tp > per_node:
                     continue
-                for rec in recs:  # the lightest checkpointing that fits (the last one when none does)
-                    if rec[2] <= cap:
-                        break
+                rec = _pick_variant(w, gpu, count, tp, recs, cap, links)
                 append(_training_metrics(w, gpu, count, strategy, tp, pp, dp, rec, cap, links))
     return out
 
 
-def _inference_tp(w: Workload, tp: int) -> tuple:
-    """GPU-independent serving numbers of a tp-way replica: (memory at one sequence, KV bytes of one
-    sequence, KV bytes per token on the whole replica, fixed bytes per GPU), cached."""
-    key = ("inf", tp)
+def _inference_tp(w: Workload, tp: int, wdt: str, kvdt: str) -> tuple:
+    """GPU-independent serving numbers of a tp-way replica with weights in `wdt` and the KV cache in `kvdt`:
+    (memory at one sequence, KV bytes of one sequence, KV bytes per token on the whole replica, fixed bytes
+    per GPU), cached."""
+    key = ("inf", tp, wdt, kvdt)
     hit = w._cache.get(key)
     if hit is None:
         shape = w.shape
         base = memory.inference_memory(
-            shape, context=w.context_tokens, concurrency=1, weights_dtype=w.weights_dtype, kv_dtype=w.kv_dtype, tp=tp
+            shape, context=w.context_tokens, concurrency=1, weights_dtype=wdt, kv_dtype=kvdt, tp=tp
         )
-        kv_seq = memory.kv_cache_bytes(shape, w.context_tokens, 1, w.kv_dtype, tp) if shape.generates else 0.0
-        kv_tok = memory.kv_bytes_per_token(shape, w.kv_dtype, tp=1) if shape.generates else 0.0
+        kv_seq = memory.kv_cache_bytes(shape, w.context_tokens, 1, kvdt, tp) if shape.generates else 0.0
+        kv_tok = memory.kv_bytes_per_token(shape, kvdt, tp=1) if shape.generates else 0.0
         m = memory.ALLOCATOR_MARGIN
         fixed = (base.weights + base.workspace + base.communication) * (1 + m) + base.cuda_context
         hit = (base, kv_seq, kv_tok, fixed)
@@ -707,16 +760,32 @@ def _inference_tp(w: Workload, tp: int) -> tuple:
     return hit
 
 
-def _inference_option(w: Workload, gpu, tp: int) -> tuple:
-    """A tp-way replica of one GPU model: memory constants, most sequences per replica, time to first
-    token and decode constants (cached per workload)."""
-    key = ("opt", id(gpu), tp)
+def _serving_precisions(w: Workload, gpu) -> list[tuple[str, str]]:
+    """(weights, KV cache) formats tried, most faithful first: what the user named, else 16-bit; then an 8-bit
+    KV cache (vLLM/TensorRT-LLM store it in FP8 on Ampere and later); then FP8 weights where the GPU has FP8
+    tensor cores. 4-bit weights change the model's quality and stay a named alternative."""
+    if w.serving_precision_given:
+        return [(w.weights_dtype, w.kv_dtype)]
+    out = [(w.weights_dtype, w.kv_dtype)]
+    modern = gpu.architecture not in ("volta", "turing")
+    if modern and w.kv_dtype in ("bf16", "fp16"):
+        out.append((w.weights_dtype, "fp8"))
+    if gpu.fp8_tflops and w.weights_dtype in ("bf16", "fp16"):
+        out.append(("fp8", "fp8"))
+    return out
+
+
+def _inference_option(w: Workload, gpu, tp: int, wdt: str | None = None, kvdt: str | None = None) -> tuple:
+    """A tp-way replica of one GPU model in one serving precision: memory constants, most sequences per
+    replica, time to first token and decode constants (cached per workload)."""
+    wdt, kvdt = wdt or w.weights_dtype, kvdt or w.kv_dtype
+    key = ("opt", id(gpu), tp, wdt, kvdt)
     hit = w._cache.get(key)
     if hit is not None and hit[0] is gpu:
         return hit[1]
     shape = w.shape
     cap = _gpu_consts(w, gpu)["serve_cap"]
-    base, kv_seq, kv_tok, fixed = _inference_tp(w, tp)
+    base, kv_seq, kv_tok, fixed = _inference_tp(w, tp, wdt, kvdt)
     room = cap - fixed
     per_seq = kv_seq * (1 + memory.ALLOCATOR_MARGIN)
     if room <= 0:
@@ -731,22 +800,22 @@ def _inference_option(w: Workload, gpu, tp: int) -> tuple:
         else None
     )
     dk = compute.decode_constants(
-        shape, gpu, weights_bytes=memory.weight_bytes(shape.params, w.weights_dtype), kv_bytes_per_token=kv_tok, tp=tp
+        shape, gpu, weights_bytes=memory.weight_bytes(shape.params, wdt), kv_bytes_per_token=kv_tok, tp=tp
     )
-    value = (tp, base, kv_seq, kv_tok, fixed, max_seq, ttft, dk)
+    value = (tp, base, kv_seq, kv_tok, fixed, max_seq, ttft, dk, wdt, kvdt)
     w._cache[key] = (gpu, value)
     return value
 
 
 def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> CandidateMetrics:
     """The numbers of `count` GPUs serving as replicas of one tp-way `option`: memory per GPU at the
-    sequences each replica holds, decode throughput, power, money for `SERVING_DAYS`. The sweep and
+    sequences each replica holds, decode throughput, power, money over the usage. The sweep and
     `evaluate_inference` both come here."""
     shape = w.shape
     cap = _gpu_consts(w, gpu)["serve_cap"]
-    tp, base, kv_seq, _kv_tok, fixed, max_seq, ttft, dk = option
+    tp, base, kv_seq, _kv_tok, fixed, max_seq, ttft, dk, wdt, kvdt = option
     it_w, node_w, nodes, avg_kw, facility, _mfu, buy, rate, be = _gpu_count_consts(w, gpu, count)
-    hours = 24.0 * SERVING_DAYS
+    hours = _usage_hours(w, None)
     kwh = avg_kw * hours * w.pue
     buy_mid, buy_lo, buy_hi = (buy.mid, buy.low, buy.high) if buy else (None, None, None)
     if rate is not None:
@@ -755,7 +824,7 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         rate_mid = rent_mid = rent_lo = rent_hi = None
     replicas = count // tp
     batch = -(-w.concurrency // replicas)  # sequences per replica
-    key = ("terms", tp, batch)
+    key = ("terms", tp, batch, wdt, kvdt)
     terms = w._cache.get(key)
     if terms is None:
         kv_b = kv_seq * batch
@@ -808,28 +877,46 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         rate.low if rate else None,
         rate.high if rate else None,
         avg_kw * 1000.0,
+        1,
+        "adamw",
+        False,
+        wdt,
+        kvdt,
+        hours,
     )
 
 
 def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
     out: list[CandidateMetrics] = []
     heads = w.shape.heads if w.shape.is_transformer else 8
+    counts = _counts(w.max_gpus)
     for gpu in gpus:
-        options = [
-            _inference_option(w, gpu, tp) for tp in (1, 2, 4, 8) if tp <= max(1, gpu.max_per_node) and tp <= heads
-        ]
-        served_at = 0
-        count = 1
-        while count <= w.max_gpus and not (served_at and count > 2 * served_at):
-            for option in options:
-                if option[0] > count:
+        widths = [tp for tp in (1, 2, 4, 8) if tp <= max(1, gpu.max_per_node) and tp <= heads and heads % tp == 0]
+        ladders = {tp: [_inference_option(w, gpu, tp, wdt, kvdt) for wdt, kvdt in _serving_precisions(w, gpu)]
+                   for tp in widths}
+        served_at = None
+        for i, count in enumerate(counts):
+            if served_at is not None and i > served_at + 1:
+                break  # one count past the first that serves everyone
+            for tp in widths:
+                if tp > count or count % tp:
                     continue
-                m = _inference_metrics(w, gpu, count, option)
+                m = _serving_pick(w, gpu, count, ladders[tp])
                 out.append(m)
-                if m.fits and not served_at:
-                    served_at = count
-            count *= 2  # stops one doubling after the first count that serves everyone
+                if m.fits and served_at is None:
+                    served_at = i
     return out
+
+
+def _serving_pick(w: Workload, gpu, count: int, ladder: list[tuple]) -> CandidateMetrics:
+    """The most faithful serving precision that holds every sequence; when none does, the lightest."""
+    last = None
+    for option in ladder:
+        last = _inference_metrics(w, gpu, count, option)
+        if last.fits and (last.max_concurrency is None or last.max_concurrency >= w.concurrency):
+            return last
+    assert last is not None
+    return last
 
 
 # ------------------------------------------------------------------------------------------------
@@ -860,8 +947,9 @@ def evaluate_training(
     w: Workload, count: int, strategy: str, tp: int = 1, pp: int = 1, checkpointing: str = "none", gpu=None
 ) -> TrainingEvaluation:
     """One training configuration of `w` (raises ValueError for an impossible split)."""
-    mem = _training_memory(w, count, strategy, tp, pp, checkpointing)
-    rec = (checkpointing, *_config_record(w, count, strategy, tp, pp, checkpointing))
+    v = _as_variant(w, checkpointing)
+    mem = _training_memory(w, count, strategy, tp, pp, v)
+    rec = _config_record(w, count, strategy, tp, pp, v)
     metrics = None
     if gpu is not None:
         cap = _gpu_consts(w, gpu)["cap"]
@@ -957,7 +1045,7 @@ def training_fixes(
         total = _fix_total(w, count, strategy, tp, pp, checkpointing, change)
         if total is not None and total <= cap:
             found.append(Fix(kind, change, int(total)))
-    current = _training_memory(w, count, strategy, tp, pp, checkpointing).total
+    current = _training_memory(w, count, strategy, tp, pp, _as_variant(w, checkpointing)).total
     bf16 = w.precision in ("bf16-mixed", "bf16")
     larger = [g for g in catalogue if memory.usable_bytes(g.memory_gb) >= current and (g.bf16_tflops or not bf16)]
     if larger:
@@ -982,7 +1070,8 @@ def _fix_total(
     n = change.get("count", count)
     try:
         return _training_memory(
-            target, n, change.get("strategy", strategy), tp, pp, change.get("checkpointing", checkpointing)
+            target, n, change.get("strategy", strategy), tp, pp,
+            _as_variant(target, change.get("checkpointing", checkpointing))
         ).total
     except ValueError:
         return None

@@ -111,9 +111,23 @@ def test_pcie_tensor_parallel_is_penalised() -> None:
     kw = dict(tokens=1e9, seq=2048, count=4, task="finetune", tp=4)
     t_nv = compute.training_time(shape, nvlink, **kw).expected_s
     t_pcie = compute.training_time(shape, pcie, **kw).expected_s
-    t_dp = compute.training_time(shape, pcie, tokens=1e9, seq=2048, count=4, task="finetune", zero_stage=3).expected_s
+    zero3 = dict(tokens=1e9, seq=2048, count=4, task="finetune", zero_stage=3)
+    t_dp = compute.training_time(shape, pcie, micro_batch=8, **zero3).expected_s
     assert t_pcie > 1.3 * t_nv   # tensor parallelism over 31 GB/s PCIe is much slower ...
-    assert t_dp < t_pcie         # ... than sharded data parallelism on the same cards
+    assert t_dp < t_pcie         # ... than sharded data parallelism on the same cards at a micro-batch of 8,
+    # while at a micro-batch of 1 ZeRO-3 gathers the 6.7B parameters (13 GB) twice for each 2,048 tokens:
+    # over 31 GB/s that is ~0.8 s per micro-step against ~0.5 s of compute, so it is slower than at 8.
+    assert compute.training_time(shape, pcie, micro_batch=1, **zero3).expected_s > 1.2 * t_dp
+
+
+def test_zero3_gathers_the_frozen_base_of_lora_every_micro_step() -> None:
+    # Hand check, LoRA on a 32-layer 4096-wide model (6.7B) over 8 GPUs: each micro-step gathers the 16-bit
+    # base twice, 2 x 7/8 x 13.4 GB = 23.5 GB per GPU, whatever the adapters' size.
+    shape = _gpt(32, 4096, 32)
+    v = compute.training_volumes(shape, tokens=2048 * 8, seq=2048, count=8, task="lora", zero_stage=3,
+                                 trainable_params=20e6)
+    one_micro_step = 2 * 7 / 8 * shape.params * 2 + 7 / 8 * 20e6 * 2
+    assert v.shard_bytes == pytest.approx(one_micro_step, rel=1e-9) and v.dp_bytes == 0
 
 
 def test_time_range_is_ordered_and_scales_with_gpus() -> None:

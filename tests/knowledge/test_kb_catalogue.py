@@ -123,7 +123,7 @@ def test_max_per_node_follows_the_form_factor() -> None:
 
 def test_every_gpu_is_sourced_and_prices_are_dated_ranges() -> None:
     for g in GPUS.values():
-        assert "gpu-catalogue.md" in g.source, g.id
+        assert "gpu-catalogue.md" in g.source or "platforms.md" in g.source, g.id
         for price in (g.price, g.cloud_hourly):
             if price is None:
                 continue
@@ -137,10 +137,16 @@ def test_every_gpu_is_sourced_and_prices_are_dated_ranges() -> None:
 
 
 def test_price_spot_checks() -> None:
-    # gpu-catalogue.md §4: RTX 4090 $1,600 launch to $3,000 street [HF, VD]; H100 SXM ~$30,000 [HF, genai];
-    # RTX 4090 cloud $0.34-0.39 (Runpod, CloudRift, 2026-08) [AT-price]; MI300X Crusoe $3.45 [GH-crusoe].
-    assert (GPUS["rtx-4090"].price.low_usd, GPUS["rtx-4090"].price.high_usd) == (1600, 3000)
-    assert GPUS["h100-sxm"].price.low_usd == 30000
+    # platforms.md §4 (street prices of 2026): RTX 4090 $1,700 new [LLM3090], H100 SXM $25-30k new and
+    # $22-25k used [DG, RLA], H100 PCIe $25-30k [SPE] — no longer dearer than the SXM part; RTX 3090 only used,
+    # $500-800 [LLM3090]. gpu-catalogue.md §4: RTX 4090 cloud $0.34-0.39 (Runpod, CloudRift, 2026-08) [AT-price];
+    # MI300X Crusoe $3.45 [GH-crusoe]. SXM/OAM parts come on baseboards (platforms.md §0.3): MI300X only 8.
+    assert GPUS["rtx-4090"].price.low_usd == 1700
+    assert (GPUS["h100-sxm"].price.low_usd, GPUS["h100-sxm"].price.high_usd) == (25000, 30000)
+    assert (GPUS["h100-sxm"].price_used.low_usd, GPUS["h100-sxm"].price_used.high_usd) == (22000, 25000)
+    assert GPUS["h100-pcie"].price.high_usd <= GPUS["h100-sxm"].price.high_usd
+    assert GPUS["rtx-3090"].price is None and (GPUS["rtx-3090"].price_used.low_usd, GPUS["rtx-3090"].price_used.high_usd) == (500, 800)
+    assert GPUS["mi300x"].board == 8 and GPUS["h100-pcie"].board is None
     assert (GPUS["rtx-4090"].cloud_hourly.low_usd, GPUS["rtx-4090"].cloud_hourly.high_usd) == (0.34, 0.39)
     assert GPUS["mi300x"].cloud_hourly.low_usd == 3.45
     assert GPUS["gaudi3"].price is None and GPUS["mi325x"].cloud_hourly is None

@@ -19,7 +19,8 @@ _BOTH: dict[str, Any] = {
     "has_budget": True, "budget_usd": 100_000.0, "has_deadline": True,
     "deadline_days": 30.0, "deployment": "either", "acquisition_mode": "either",
     "has_rack": True, "rack_kw": 20.0, "cooling": "air", "pue": 1.3,
-    "cooling_pct": 30.0, "owns_gpus": False, "gpus_considered": 10,
+    "cooling_pct": 30.0, "owns_gpus": False, "has_horizon": True, "horizon_days": 365.0,
+    "in_mainland_china": False, "datacenter_deployment": False, "buy_allowed": True, "rent_allowed": True, "gpus_considered": 10,
 }
 
 _PROFILE: dict[str, Any] = {
@@ -46,7 +47,9 @@ _CANDIDATE: dict[str, Any] = {
     "cost_usd": 100.0, "buy_usd": 30_000.0,
     "rent_usd": 100.0, "has_rent_price": True,
     "rent_vs_buy": 0.003, "breakeven_days": 5000.0, "utilization_pct": 50.0, "over_budget": False, "budget_frac": 0.001, "crosses_pcie_tp": False,
-    "multi_node": False,
+    "multi_node": False, "ownership_usd": 31_000.0, "licence_blocked": False, "export_blocked": False,
+    "export_controlled_cn": False, "bought_used": False, "passive_in_desk": False, "eight_bit_optimizer": False,
+    "cpu_offload": False, "micro_batch": 1,
 }
 
 
