@@ -1,20 +1,17 @@
-try:
-  from setuptools import setup, Extension
-  from setuptools.command import install_lib as _install_lib
-except ImportError:
-  from distutils.core import setup, Extension
-  from distutils.command import install_lib as _install_lib
-from codecs import open
-from os import path
+# gpu-advisor: setuptools only (Python 3.12 has no distutils); CFLAGS from the environment are
+# kept after the engine's own (a sanitizer or debug build passes its flags that way).
+from setuptools import setup, Extension
+from setuptools.command import install_lib as _install_lib
 from os import environ
 from sys import platform
 
 if platform == 'win32':
-  environ['CFLAGS'] = '-std=c99 -D_GNU_SOURCE -_WIN32'
+  _cflags = '-std=c99 -D_GNU_SOURCE -_WIN32'
 elif platform == 'darwin':
-    environ['CFLAGS'] = '-std=c99 -D_GNU_SOURCE -fcommon'
+  _cflags = '-std=c99 -D_GNU_SOURCE -fcommon'
 else:
-  environ['CFLAGS'] = '-std=c99 -D_GNU_SOURCE'
+  _cflags = '-std=c99 -D_GNU_SOURCE'
+environ['CFLAGS'] = (_cflags + ' ' + environ.get('CFLAGS', '')).strip()
 
 # Patch "install_lib" command to run build_clib before build_ext
 # to properly work with easy_install.
@@ -35,13 +32,12 @@ rules = Extension('durable_rules_engine',
                   sources = ['src/rulespy/rules.c'],
                   include_dirs=['src/rules'])
 
-here = path.abspath(path.dirname(__file__)) + '/docs/py'
-with open(path.join(here, 'README.txt'), encoding='utf-8') as f:
-    long_description = f.read()
+long_description = ('durable-rules 2.0.28 with the patches that gpu-advisor needs '
+                    '(PATCHES.md beside setup.py lists each one and why).')
 
 setup (
     name = 'durable_rules',
-    version = '2.0.28',
+    version = '2.0.28+gpuadvisor.1',
     description = 'for real time analytics (a Python Rules Engine)',
     long_description=long_description,
     url='https://github.com/jruizgit/rules',
@@ -53,15 +49,12 @@ setup (
         'Development Status :: 4 - Beta',
         'Intended Audience :: Developers',
         'Topic :: Software Development :: Libraries',
-        'License :: OSI Approved :: MIT License',
         'Programming Language :: C',
-        'Programming Language :: Python :: 2.6',
-        'Programming Language :: Python :: 2.7',
-        'Programming Language :: Python :: 3.4',
-        'Programming Language :: Python :: 3.5',
-        'Programming Language :: Python :: 3.6',
-        'Programming Language :: Python :: 3.7',
+        'Programming Language :: Python :: 3.11',
+        'Programming Language :: Python :: 3.12',
+        'Programming Language :: Python :: 3.13',
     ],
+    python_requires='>=3.11',
     keywords='rules engine rete forward chaining event stream state machine workflow streaming analytics',
     packages = ['durable'],
     package_dir = {'': 'libpy'},
