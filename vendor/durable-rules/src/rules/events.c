@@ -580,6 +580,9 @@ static unsigned int reduceExpressionSequence(ruleset *tree,
     while (*i < exprs->length) {
         expression *currentExpression = &exprs->expressions[*i];
         if (currentExpression->operator == OP_END) {
+            // gpu-advisor: consume this group's END, so that the enclosing group goes on
+            // with the expressions after it (it used to stop at the nested group's END).
+            ++*i;
             return RULES_OK;          
         } 
 
@@ -611,9 +614,23 @@ static unsigned int reduceExpressionSequence(ruleset *tree,
 
         if ((operator == OP_AND && !targetProperty->value.b) || 
             (operator == OP_OR && targetProperty->value.b)) {
-            while (currentExpression->operator != OP_END) {
+            // gpu-advisor (upstream #381): skip the rest of this group, nested groups included,
+            // up to and past its own END, never beyond exprs->length. The loop it replaces began
+            // at the expression just evaluated and read exprs->expressions[*i] before checking *i:
+            // when that expression was the group's last one it stepped over the END and read on
+            // past the sequence (and the node pool) until some byte happened to equal OP_END.
+            unsigned short depth = 0;
+            while (*i < exprs->length) {
+                unsigned char skipped = exprs->expressions[*i].operator;
                 ++*i;
-                currentExpression = &exprs->expressions[*i];
+                if (skipped == OP_AND || skipped == OP_OR) {
+                    ++depth;
+                } else if (skipped == OP_END) {
+                    if (depth == 0) {
+                        break;
+                    }
+                    --depth;
+                }
             }
             return RULES_OK;
         }
