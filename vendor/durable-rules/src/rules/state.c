@@ -916,6 +916,10 @@ unsigned int createStateNode(void *tree,
 
     node->factOffset = UNDEFINED_HASH_OFFSET;
     node->lockExpireTime = 0;
+    // gpu-advisor: the action context was left uninitialised. Its buffers are set only when an
+    // action starts, and deleteStateNode frees them when they are not NULL: deleting a session
+    // that no action ever ran in (a fact no rule handled) freed whatever bytes the node pool held.
+    memset(&node->context, 0, sizeof(node->context));
     *state = node;
     
     return RULES_OK;
