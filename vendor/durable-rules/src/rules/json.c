@@ -334,6 +334,15 @@ static unsigned int getNumber(char *start, char **first, char **last, unsigned c
                 if (start[0] == '.') {
                     state = ST_NUMBER_FRA;
                     *type = JSON_DOUBLE;
+                } else if (start[0] == 'e' || start[0] == 'E') {
+                    // gpu-advisor: JSON allows an exponent without a fraction (1e-09, 1E+16;
+                    // Python writes such floats that way); it used to end the number at the 'e'
+                    // and the object failed to parse (ERR_PARSE_OBJECT, 204).
+                    state = ST_NUMBER_EXP;
+                    *type = JSON_DOUBLE;
+                    if (start[1] == '+' || start[1] == '-') {
+                        ++ start;
+                    }
                 } else if (start[0] < '0' || start[0] > '9') {
                     *last = start - 1;
                     return PARSE_OK;
