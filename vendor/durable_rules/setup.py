@@ -30,7 +30,10 @@ rules_lib = ('durable_rules_engine_py', {'sources': ['src/rules/%s.c' % src for 
 
 rules = Extension('durable_rules_engine',
                   sources = ['src/rulespy/rules.c'],
-                  include_dirs=['src/rules'])
+                  include_dirs=['src/rules'],
+                  # gpu-advisor: relink when the engine's sources change, not only rules.c
+                  depends=['src/rules/%s' % src for src in ('json.c', 'rete.c', 'state.c', 'events.c', 'regex.c',
+                                                            'json.h', 'rete.h', 'state.h', 'regex.h', 'rules.h')])
 
 long_description = ('durable-rules 2.0.28 with the patches that gpu-advisor needs '
                     '(PATCHES.md beside setup.py lists each one and why).')
