@@ -48,6 +48,8 @@ run: $(STAMP)
 	$(BIN)/gpu-advisor
 
 test: $(STAMP)
+	$(BIN)/ruff check advisor tools
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 bench: $(STAMP)

@@ -56,11 +56,7 @@ _LATIN_WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
 # Latin words that Chinese writers use too: names, units, acronyms and one-word replies. A message
 # made only of these ("ok", "Llama 3 8B", "bf16") is no reason to switch a Chinese conversation to English.
 _NEUTRAL_LATIN = frozenset(
-    """ok okay k yes y no n lora qlora llama lama mistral mixtral qwen gemma phi yi deepseek olmo falcon gpt bert vit
-    resnet sdxl unet bf fp tf int nf bf16 fp16 fp8 fp32 tf32 gb tb mb kb gib mib k m b t kw w v a h d x usd rmb cny twd
-    ntd nt eur hkd jpy gbp rtx gtx nvidia amd intel geforce tesla quadro instinct gaudi mi sxm pcie nvl nvlink hbm ecc
-    gpu gpus cpu vram tp pp dp ddp fsdp zero sft rlhf dpo ppo api qps rps ctx token tokens epoch epochs batch aws gcp
-    azure idc pue ai ml llm moe hf json config md html vs s e g ie eg etc chat instruct base""".split()
+    ["ok", "okay", "k", "yes", "y", "no", "n", "lora", "qlora", "llama", "lama", "mistral", "mixtral", "qwen", "gemma", "phi", "yi", "deepseek", "olmo", "falcon", "gpt", "bert", "vit", "resnet", "sdxl", "unet", "bf", "fp", "tf", "int", "nf", "bf16", "fp16", "fp8", "fp32", "tf32", "gb", "tb", "mb", "kb", "gib", "mib", "k", "m", "b", "t", "kw", "w", "v", "a", "h", "d", "x", "usd", "rmb", "cny", "twd", "ntd", "nt", "eur", "hkd", "jpy", "gbp", "rtx", "gtx", "nvidia", "amd", "intel", "geforce", "tesla", "quadro", "instinct", "gaudi", "mi", "sxm", "pcie", "nvl", "nvlink", "hbm", "ecc", "gpu", "gpus", "cpu", "vram", "tp", "pp", "dp", "ddp", "fsdp", "zero", "sft", "rlhf", "dpo", "ppo", "api", "qps", "rps", "ctx", "token", "tokens", "epoch", "epochs", "batch", "aws", "gcp", "azure", "idc", "pue", "ai", "ml", "llm", "moe", "hf", "json", "config", "md", "html", "vs", "s", "e", "g", "ie", "eg", "etc", "chat", "instruct", "base"]
 )
 
 
@@ -127,4 +123,7 @@ def normalize_locale(value: str) -> Locale | None:
         "繁體中文": "zh-Hant", "繁中": "zh-Hant",
     }
     found = table.get(v)
-    return found if found in LOCALES else None  # type: ignore[return-value]
+    for locale in LOCALES:
+        if found == locale:
+            return locale
+    return None

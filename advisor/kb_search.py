@@ -76,13 +76,7 @@ _ZH_STOP = (
 _ZH_STOP_RE = re.compile("|".join(re.escape(w) for w in sorted(_ZH_STOP, key=len, reverse=True)))
 
 _EN_STOP = frozenset(
-    """a about above after again all also am an and any are as at be because been before being below between
-    both but by can could did do does doing down during each few for from further had has have having he her
-    here hers him his how i if in into is it its itself just me more most my no nor not now of off on once
-    only or other our out over own same she should so some such than that the their them then there these
-    they this those through to too under until up very was we were what when where which while who whom why
-    will with would you your yours tell explain mean means meaning need needs use used using get much many
-    vs versus one really actually true truly please""".split()
+    ["a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "tell", "explain", "mean", "means", "meaning", "need", "needs", "use", "used", "using", "get", "much", "many", "vs", "versus", "one", "really", "actually", "true", "truly", "please"]
 )
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]+")
@@ -143,12 +137,12 @@ class _Doc:
 
 
 def _weighted_terms(entry: KnowledgeEntry) -> dict[str, float]:
-    tf: Counter[str] = Counter()
+    tf: dict[str, float] = {}
 
     def add(texts: Iterable[str], weight: float) -> None:
         for text in texts:
             for term in tokenize(text):
-                tf[term] += weight
+                tf[term] = tf.get(term, 0.0) + weight
 
     add((entry.title.get(loc) for loc in LOCALES), _TITLE_W)
     add((tag.replace("-", " ") for tag in entry.tags), _TAG_W)
@@ -214,7 +208,7 @@ class KnowledgeIndex:
             return []
         scored.sort(key=lambda s: (-s[0], s[2]))
         best = scored[0][0]
-        out = []
+        out: list[tuple[KnowledgeEntry, float]] = []
         for score, coverage, position in scored:
             if len(out) == k or score < _RELATIVE_CUTOFF * best:
                 break

@@ -93,7 +93,7 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ~10x faster 
 def read_yaml(path: Path) -> Any:
     """Parse one YAML data file safely (no object construction); a broken file is a KnowledgeError."""
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506 - a SafeLoader
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except yaml.YAMLError as exc:
         raise KnowledgeError(path, "-", f"not valid YAML: {exc}") from None
     except OSError as exc:
@@ -171,3 +171,88 @@ def load_knowledge(root: Path | None = None) -> KnowledgeBase:
 def knowledge() -> KnowledgeBase:
     """The knowledge base, loaded once per process."""
     return load_knowledge()
+
+
+# ------------------------------------------------------------------------------------------------
+# Catalogue lookups without loading the whole knowledge base (`gpu-advisor estimate` starts fast):
+# one catalogue file, the entries whose text could hold the name parsed and validated one by one.
+
+_TEXT_CACHE: dict[str, str] = {}
+_PARSED_CACHE: dict[str, list[dict]] = {}
+
+
+def _catalogue_text(filename: str) -> str:
+    if filename not in _TEXT_CACHE:
+        path = data_dir("knowledge") / filename
+        try:
+            _TEXT_CACHE[filename] = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise KnowledgeError(path, "-", f"cannot be read: {exc}") from None
+    return _TEXT_CACHE[filename]
+
+
+def catalogue_entries(filename: str) -> list[dict]:
+    """Every entry of a catalogue file (`gpus.yaml`, `models.yaml`), parsed but not validated; cached."""
+    if filename not in _PARSED_CACHE:
+        try:
+            raw = yaml.load(_catalogue_text(filename), Loader=_LOADER)
+        except yaml.YAMLError as exc:
+            raise KnowledgeError(filename, "-", f"not valid YAML: {exc}") from None
+        if not isinstance(raw, list):
+            raise KnowledgeError(filename, "-", "expected a list of entries")
+        _PARSED_CACHE[filename] = [item for item in raw if isinstance(item, dict)]
+    return _PARSED_CACHE[filename]
+
+
+def _candidate_entries(filename: str, wanted: str) -> list[dict]:
+    """Entries whose text could hold the name: the file split at its top-level `- ` items, kept when the
+    normalised text contains the normalised name, and only those parsed (parsing the whole catalogue
+    costs more than the rest of `estimate`); an empty list sends the caller to the full parse."""
+    chunks = re.split(r"(?m)^(?=- )", _catalogue_text(filename))
+    out: list[dict] = []
+    for chunk in chunks:
+        if chunk.startswith("- ") and wanted in normalize_name(chunk):
+            try:
+                parsed = yaml.load(chunk, Loader=_LOADER)
+            except yaml.YAMLError:
+                return []
+            if isinstance(parsed, list):
+                out.extend(item for item in parsed if isinstance(item, dict))
+    return out
+
+
+def find_in_catalogue(filename: str, name: str, model: type[Frozen]) -> tuple[Any, list[str]]:
+    """(the validated entry of `filename` whose id, name or alias is `name`, []) or (None, every id)."""
+    wanted = normalize_name(name)
+
+    def match(entries: list[dict]) -> dict | None:
+        hit = next((e for e in entries if e.get("id") == name), None)
+        if hit is None:
+            for entry in entries:
+                names = [entry.get("id", ""), entry.get("name", ""), *(entry.get("aliases") or ())]
+                if any(normalize_name(str(n)) == wanted for n in names):
+                    return entry
+        return hit
+
+    hit = match(_candidate_entries(filename, wanted)) if wanted else None
+    if hit is None:
+        entries = catalogue_entries(filename)
+        hit = match(entries)
+        if hit is None:
+            return None, [str(e.get("id")) for e in entries]
+    try:
+        return model.model_validate(hit), []
+    except ValidationError as exc:
+        raise KnowledgeError(filename, str(hit.get("id")), _format_error(exc)) from None
+
+
+def catalogue_gpus() -> list[GpuSpec]:
+    """Every valid GPU of the catalogue (a broken entry is the catalogue tests' business), without the
+    rest of the knowledge base."""
+    out = []
+    for entry in catalogue_entries("gpus.yaml"):
+        try:
+            out.append(GpuSpec.model_validate(entry))
+        except ValidationError:
+            continue
+    return out

@@ -64,12 +64,18 @@ class GpuSpec(Frozen):
     name: str = Field(description="Display name, e.g. 'NVIDIA H100 SXM5 80GB'.")
     aliases: tuple[str, ...] = Field(default=(), description="Other names users type.")
     vendor: Literal["nvidia", "amd", "intel"]
-    architecture: str = Field(description="volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3, gaudi2, gaudi3.")
+    architecture: str = Field(
+        description="volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3, gaudi2, gaudi3."
+    )
     segment: Literal["datacenter", "workstation", "consumer"]
-    memory_gb: float = Field(gt=0, description="Memory as the vendor prints it ('80 GB'); for HBM and GDDR parts this is binary GiB.")
+    memory_gb: float = Field(
+        gt=0, description="Memory as the vendor prints it ('80 GB'); for HBM and GDDR parts this is binary GiB."
+    )
     memory_type: str = Field(description="HBM3, GDDR6X, ...")
     bandwidth_tbps: float = Field(gt=0, description="Memory bandwidth, TB/s (1e12 bytes/s).")
-    bf16_tflops: float | None = Field(description="Dense BF16 tensor TFLOPS (FP32 accumulate for GeForce); None if no BF16.")
+    bf16_tflops: float | None = Field(
+        description="Dense BF16 tensor TFLOPS (FP32 accumulate for GeForce); None if no BF16."
+    )
     fp16_tflops: float = Field(gt=0, description="Dense FP16 tensor TFLOPS (FP32 accumulate for GeForce).")
     fp8_tflops: float | None = Field(default=None, description="Dense FP8 tensor TFLOPS; None if no FP8 hardware.")
     fp32_tflops: float | None = Field(default=None, description="Non-tensor FP32 TFLOPS.")
@@ -77,7 +83,10 @@ class GpuSpec(Frozen):
     ecc: bool = Field(description="ECC on the GPU memory.")
     interconnect: str = Field(description="GPU-to-GPU link, e.g. 'NVLink 4' or 'PCIe only'.")
     interconnect_gbps: float = Field(gt=0, description="GPU-to-GPU bandwidth per direction, GB/s (PCIe when no link).")
-    nvlink: bool = Field(description="True when a high-bandwidth GPU-to-GPU fabric (NVLink, Infinity Fabric, Gaudi RoCE) links a node's GPUs.")
+    nvlink: bool = Field(
+        description="True when a high-bandwidth GPU-to-GPU fabric (NVLink, Infinity Fabric, Gaudi RoCE) "
+        "links a node's GPUs."
+    )
     form_factor: str = Field(description="sxm, pcie, oam, ...")
     max_per_node: int = Field(default=8, ge=1, description="GPUs one server holds.")
     launch_year: int
@@ -127,11 +136,16 @@ class ModelSpec(Frozen):
     norm: Literal["rmsnorm", "layernorm"] = Field(
         default="rmsnorm", description="Normalisation: RMSNorm (weight only) or LayerNorm (weight and bias)."
     )
-    norms_per_layer: int = Field(default=2, ge=0, description="Norms in each block (Gemma 2 and OLMo 2 have 4 or 2 around sublayers).")
-    qk_norm: Literal["none", "head", "full"] = Field(
-        default="none", description="Norm on queries and keys: per head_dim (Qwen3, Gemma 3) or over all heads (OLMo 2)."
+    norms_per_layer: int = Field(
+        default=2, ge=0, description="Norms in each block (Gemma 2 and OLMo 2 have 4 or 2 around sublayers)."
     )
-    attention_bias: bool = Field(default=False, description="Biases on q, k, v and the output projection (GPT-2, BERT, ViT, BLOOM).")
+    qk_norm: Literal["none", "head", "full"] = Field(
+        default="none",
+        description="Norm on queries and keys: per head_dim (Qwen3, Gemma 3) or over all heads (OLMo 2).",
+    )
+    attention_bias: bool = Field(
+        default=False, description="Biases on q, k, v and the output projection (GPT-2, BERT, ViT, BLOOM)."
+    )
     mlp_bias: bool = Field(default=False, description="Biases on the MLP projections.")
     position: Literal["rope", "learned", "alibi", "none"] = Field(
         default="rope", description="Position encoding; only 'learned' carries parameters."
@@ -143,15 +157,21 @@ class ModelSpec(Frozen):
     embedding_norm: bool = Field(default=False, description="A norm right after the embeddings (BERT, BLOOM).")
     final_norm: bool = Field(default=True, description="A norm after the last block (absent in BERT).")
     pooler: bool = Field(default=False, description="BERT pooler: one h x h dense layer with bias.")
-    moe_intermediate_size: int | None = Field(default=None, gt=0, description="MoE: width of each routed expert (default: intermediate_size).")
+    moe_intermediate_size: int | None = Field(
+        default=None, gt=0, description="MoE: width of each routed expert (default: intermediate_size)."
+    )
     shared_expert_intermediate_size: int | None = Field(
         default=None, gt=0, description="MoE: width of the always-on shared expert (Qwen-MoE, DeepSeek-MoE), if any."
     )
     shared_expert_gate: bool = Field(default=False, description="MoE: the shared expert has a sigmoid gate (h x 1).")
     fused_qkv: bool = Field(
-        default=False, description="q, k and v are one matrix (GPT-2 c_attn, Phi-3 qkv_proj, Falcon/BLOOM query_key_value): LoRA adapts it whole."
+        default=False,
+        description="q, k and v are one matrix (GPT-2 c_attn, Phi-3 qkv_proj, Falcon/BLOOM query_key_value): "
+        "LoRA adapts it whole.",
     )
-    fused_gate_up: bool = Field(default=False, description="gate and up are one matrix (Phi-3 gate_up_proj): LoRA adapts it whole.")
+    fused_gate_up: bool = Field(
+        default=False, description="gate and up are one matrix (Phi-3 gate_up_proj): LoRA adapts it whole."
+    )
     num_channels: int | None = Field(default=None, gt=0, description="ViT: input image channels.")
     patch_size: int | None = Field(default=None, gt=0, description="ViT: patch side, pixels.")
     num_labels: int | None = Field(default=None, ge=0, description="ViT: classifier outputs (0 = backbone only).")
@@ -165,7 +185,9 @@ class ModelSpec(Frozen):
         description="Non-LLM: bytes autograd keeps for backward per training sample at `input_resolution`, "
         "16-bit activations, no gradient checkpointing (measured; see knowledge/models.yaml).",
     )
-    input_resolution: int | None = Field(default=None, description="Non-LLM: the input side in pixels the figures assume.")
+    input_resolution: int | None = Field(
+        default=None, description="Non-LLM: the input side in pixels the figures assume."
+    )
     forward_flops_per_sample: float | None = Field(
         default=None, gt=0, description="Non-LLM: forward FLOPs per sample at input_resolution (2 x multiply-adds)."
     )
@@ -218,6 +240,17 @@ class Profile(Frozen):
     electricity_usd_per_kwh: float = Field(default=0.12, gt=0, description="Electricity price, USD/kWh.")
     pue: float = Field(default=1.4, ge=1.0, description="Facility power usage effectiveness.")
     owned_gpus: tuple[OwnedGpus, ...] = ()
+    horizon_days: float | None = Field(
+        default=None,
+        gt=0,
+        le=36_500,
+        description="How long the hardware will be used, days (for buy vs rent); None = the planner's default.",
+    )
+    assumed: tuple[str, ...] = Field(
+        default=(),
+        description="Profile keys whose values are defaults the user did not state "
+        "(reports and checks tell them apart).",
+    )
 
 
 class MemoryBreakdown(Frozen):
@@ -247,14 +280,27 @@ class MemoryBreakdown(Frozen):
 
 
 class Finding(Frozen):
-    """A rule that fired: its id, how serious, its text in the report's language, what it rests on."""
+    """A rule that fired: which rule, how serious, the fact values it used and what it rests on — no words.
+
+    The words are made where the finding is shown, in the reader's language (`advisor.words`), from the
+    finding text `words` names in knowledge/findings.yaml and the `bindings`."""
 
     rule_id: str
     severity: Severity
-    title: str = Field(default="", description="Localized short title of the finding.")
-    text: str = Field(description="Localized, formatted text.")
+    words: str = Field(default="", description="Id of the finding's text in knowledge/findings.yaml.")
+    reject: bool = Field(default=False, description="The rule rules the option out.")
     cites: tuple[str, ...] = Field(default=(), description="Knowledge entry ids the finding rests on.")
     bindings: dict[str, float | int | str | bool | None] = Field(default_factory=dict, description="Fact values used.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_old_words(cls, data: Any) -> Any:
+        """Session files and reports written before findings lost their words carry `title` and `text`:
+        they are ignored (the words are made again from `words` and `bindings`)."""
+        if isinstance(data, dict) and ("title" in data or "text" in data):
+            data = {k: v for k, v in data.items() if k not in ("title", "text")}
+            data.setdefault("words", data.get("rule_id", ""))
+        return data
 
 
 class Candidate(Frozen):

@@ -14,11 +14,9 @@ three languages. `recommend` ties them together and ranks what survives:
    its nearest miss.
 4. Facts: one flat fact per shortlisted option (profile fields + metrics + derived booleans) and
    one profile fact with the remedies sized by extra small sweeps (LoRA, QLoRA, 4-bit serving).
-5. `rules_engine.evaluate` -> findings, worded from `knowledge/findings.yaml` in the locale.
+5. `rules_engine.evaluate` -> findings: rule id, severity, bound fact values, citations — no words
+   (`advisor.words` words them in whatever language the reader has, when they are shown).
 6. Options a `reject` rule fired on are rejected; the rest are ranked by `_score`.
-
-`explain_gpu(rec, query, locale)` answers "why not the 4090?" from the recommendation alone;
-`relocalize(rec, locale)` rewords a recommendation's findings when the user switches language.
 """
 
 from __future__ import annotations
@@ -77,8 +75,11 @@ def _time_floor_s(profile: Profile) -> float:
         return max(TIME_FLOOR_S, DEADLINE_SLACK * profile.deadline_days * 86_400.0)
     return TIME_FLOOR_S
 
-QLORA_REFERENCE_GPUS = ("rtx-4090", "rtx-3090", "l4", "a10")
-"""24 GB cards on which the "with QLoRA this fits one 24 GB card" remedy is sized, best first."""
+QLORA_CARD_GB = 24
+"""The "with QLoRA this fits one 24 GB card" remedy is sized on the catalogue's 24 GB cards, fastest first."""
+
+REFERENCE_GPU_GB = 80
+"""The other remedies are sized on the fastest 80 GB datacenter GPU of the catalogue (today an H100 SXM)."""
 
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "tip": 2, "info": 3}
 
@@ -135,38 +136,6 @@ class _Option:
 
 
 # ------------------------------------------------------------------------------------------------
-# Formatting: facts carry finished text for the findings' placeholders.
-
-
-def fmt_usd(value: float) -> str:
-    """'$1,234' (cents below $100)."""
-    return f"${value:,.0f}" if abs(value) >= 100 else f"${value:,.2f}"
-
-
-def fmt_num(value: float, digits: int = 1) -> str:
-    """A number with thousands separators and up to `digits` decimals, trailing zeros kept short."""
-    if abs(value) >= 100:
-        return f"{value:,.0f}"
-    text = f"{value:,.{digits}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def fmt_params(params: int | float) -> str:
-    """'7.2B', '350M'."""
-    if params >= 1e9:
-        return f"{fmt_num(params / 1e9, 1)}B"
-    return f"{fmt_num(params / 1e6, 0)}M"
-
-
-def fmt_context(tokens: int) -> str:
-    """'16k' for 16,384 tokens (and 16,000), '512' below 1,000."""
-    if tokens >= 1000:
-        k = tokens / 1024 if tokens % 1024 == 0 else tokens / 1000
-        return f"{fmt_num(k, 1)}k"
-    return str(tokens)
-
-
-# ------------------------------------------------------------------------------------------------
 # Options and the shortlist
 
 
@@ -210,11 +179,19 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
     return out
 
 
+def _air_limit_kw() -> float:
+    """The rack density above which air cooling rejects an option: the threshold of the rule that says so
+    (rules/facility.yaml, `facility.air-limit`), so the pre-check below and the rule never disagree."""
+    rule = rules_engine.rules_by_id().get("facility.air-limit")
+    test = rule.when.get("rack_density_kw") if rule is not None else None
+    return float(test["gt"]) if isinstance(test, dict) and "gt" in test else math.inf
+
+
 def _hard_ok(o: _Option, profile: Profile) -> bool:
     """Numeric pre-check used only to pick which configurations to show the rules (they decide)."""
     f = _derived(o, profile)
     return not (f["over_budget"] or f["misses_deadline"] or f["exceeds_rack"] or not f["serves_concurrency"]
-                or (f["on_prem"] and profile.cooling == "air" and f["rack_density_kw"] > 50))
+                or (f["on_prem"] and profile.cooling == "air" and f["rack_density_kw"] > _air_limit_kw()))
 
 
 def _time_key(o: _Option) -> float:
@@ -327,34 +304,27 @@ def _profile_fields(profile: Profile, w: planner.Workload) -> dict[str, Any]:
         "is_full_training": task in ("pretrain", "finetune"),
         "model_name": w.model_name,
         "params_b": params / 1e9,
-        "params_b_fmt": fmt_params(params),
         "active_params_b": active / 1e9,
-        "active_params_b_fmt": fmt_params(active),
         "is_moe": active < params,
         "precision": profile.precision,
         "wants_bf16": profile.precision in ("bf16-mixed", "bf16"),
         "wants_fp8": profile.precision == "fp8-mixed",
         "seq_len": w.seq_len,
         "tokens_b": tokens / 1e9 if tokens else None,
-        "tokens_b_fmt": fmt_params(tokens) if tokens else None,
         "context_tokens": w.context_tokens if task == "inference" else None,
-        "context_k_fmt": fmt_context(w.context_tokens),
+        "context_window": w.context_tokens if task == "inference" else w.seq_len,
         "concurrency": w.concurrency if task == "inference" else None,
         "has_budget": profile.budget_usd is not None,
         "budget_usd": profile.budget_usd,
-        "budget_usd_fmt": fmt_usd(profile.budget_usd) if profile.budget_usd is not None else None,
         "has_deadline": profile.deadline_days is not None,
         "deadline_days": profile.deadline_days,
-        "deadline_days_fmt": fmt_num(profile.deadline_days) if profile.deadline_days is not None else None,
         "deployment": profile.deployment,
         "acquisition_mode": profile.acquisition,
         "has_rack": profile.rack_kw is not None,
         "rack_kw": profile.rack_kw,
-        "rack_kw_fmt": fmt_num(profile.rack_kw) if profile.rack_kw is not None else None,
         "cooling": profile.cooling,
         "pue": profile.pue,
-        "pue_fmt": f"{profile.pue:.2f}",
-        "cooling_pct_fmt": fmt_num(cooling_pct, 0),
+        "cooling_pct": cooling_pct,
         "owns_gpus": bool(profile.owned_gpus),
     }
     return fields
@@ -380,9 +350,7 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "bf16_supported": gpu.bf16_tflops is not None,
         "fp8_supported": gpu.fp8_tflops is not None,
         "gpu_memory_gb": gpu.memory_gb,
-        "gpu_memory_gb_fmt": fmt_num(gpu.memory_gb),
         "interconnect_gbps": gpu.interconnect_gbps,
-        "interconnect_gbps_fmt": fmt_num(gpu.interconnect_gbps, 0),
         "interconnect_name": gpu.interconnect,
         "tdp_w": gpu.tdp_w,
         "count": m.count,
@@ -399,42 +367,27 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "on_prem": d["on_prem"],
         "fits": m.fits,
         "mem_total_gib": total / GIB,
-        "mem_total_gib_fmt": fmt_num(total / GIB),
         "capacity_gib": m.capacity_bytes / GIB,
-        "capacity_gib_fmt": fmt_num(m.capacity_bytes / GIB),
         "headroom_frac": m.headroom_bytes / m.capacity_bytes if m.capacity_bytes else None,
-        "headroom_gib_fmt": fmt_num(max(0, m.headroom_bytes) / GIB),
+        "headroom_gib": max(0, m.headroom_bytes) / GIB,
         "kv_share": (m.memory.kv_cache / total) if total else None,
-        "kv_cache_gib_fmt": fmt_num(m.memory.kv_cache / GIB),
-        "weights_per_gpu_gib_fmt": fmt_num(m.memory.weights / GIB),
+        "kv_cache_gib": m.memory.kv_cache / GIB,
         "time_days": time_days,
-        "time_days_fmt": fmt_num(time_days) if time_days is not None else None,
-        "time_hours_fmt": fmt_num(m.time_s / 3600.0) if m.time_s is not None else None,
         "long_run": bool(time_days is not None and time_days >= LONG_RUN_DAYS),
-        "mfu_pct_fmt": fmt_num(m.mfu * 100, 0) if m.mfu is not None else None,
         "misses_deadline": d["misses_deadline"],
         "deadline_frac": d["deadline_frac"],
         "tokens_per_s": m.tokens_per_s,
-        "tokens_per_s_fmt": fmt_num(m.tokens_per_s, 0) if m.tokens_per_s is not None else None,
         "max_concurrency": m.max_concurrency,
         "serves_concurrency": d["serves_concurrency"],
         "power_kw": d["power_kw"],
-        "power_kw_fmt": fmt_num(d["power_kw"]),
         "facility_kw": m.facility_w / 1000.0,
-        "facility_kw_fmt": fmt_num(m.facility_w / 1000.0),
         "node_kw": d["node_kw"],
-        "node_kw_fmt": fmt_num(d["node_kw"]),
         "rack_density_kw": d["rack_density_kw"],
-        "rack_density_kw_fmt": fmt_num(d["rack_density_kw"]),
         "exceeds_rack": d["exceeds_rack"],
         "rack_load_frac": d["rack_load_frac"],
         "cost_usd": o.cost_usd,
-        "cost_usd_fmt": fmt_usd(o.cost_usd),
         "buy_usd": m.buy_usd,
-        "buy_usd_fmt": fmt_usd(m.buy_usd) if m.buy_usd is not None else None,
         "rent_usd": m.rent_usd,
-        "rent_usd_fmt": fmt_usd(m.rent_usd) if m.rent_usd is not None else None,
-        "rent_usd_per_hour_fmt": fmt_usd(m.rent_usd_per_hour) if m.rent_usd_per_hour is not None else None,
         "has_rent_price": m.rent_usd is not None,
         "rent_vs_buy": (m.rent_usd / m.buy_usd) if (m.rent_usd is not None and m.buy_usd) else None,
         "over_budget": d["over_budget"],
@@ -447,8 +400,7 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         util = SERVING_UTILIZATION if profile.task == "inference" or base["task"] == "inference" else BUY_UTILIZATION
         days = be_hours / (24.0 * util)
         fact["breakeven_days"] = days
-        fact["breakeven_days_fmt"] = fmt_num(days, 0)
-        fact["utilization_pct_fmt"] = fmt_num(util * 100, 0)
+        fact["utilization_pct"] = util * 100
     return fact
 
 
@@ -461,11 +413,15 @@ def _min_count(metrics: list[planner.CandidateMetrics], gpu_id: str) -> int | No
     return min(counts) if counts else None
 
 
+def _fastest(gpus: list[GpuSpec]) -> list[GpuSpec]:
+    return sorted(gpus, key=lambda g: (-(g.bf16_tflops or g.fp16_tflops), g.id))
+
+
 def _reference_gpu(metrics: list[planner.CandidateMetrics], kb: KnowledgeBase) -> GpuSpec | None:
-    """The GPU the remedies are sized on: an 80 GB datacenter part if the catalogue has one."""
-    for gid in ("h100-sxm", "a100-80gb-sxm", "h200"):
-        if gid in kb.gpus:
-            return kb.gpus[gid]
+    """The GPU the remedies are sized on: the fastest 80 GB datacenter part, else the first that fits."""
+    eighty = _fastest([g for g in kb.gpus.values() if g.segment == "datacenter" and g.memory_gb == REFERENCE_GPU_GB])
+    if eighty:
+        return eighty[0]
     fitting = [m for m in metrics if m.fits]
     return kb.gpus.get(fitting[0].gpu_id) if fitting else None
 
@@ -491,7 +447,7 @@ def _remedies(profile: Profile, w: planner.Workload, metrics: list[planner.Candi
             if lora_n is not None and (now is None or lora_n < now):
                 out.update(alt_lora_available=True, alt_lora_gpus=lora_n, alt_lora_gpu_name=ref.name)
     if w.task in ("finetune", "lora"):
-        cards = [kb.gpus[g] for g in QLORA_REFERENCE_GPUS if g in kb.gpus]
+        cards = _fastest([g for g in kb.gpus.values() if g.memory_gb == QLORA_CARD_GB])
         single_24 = any(m.fits and m.count == 1 and kb.gpus[m.gpu_id].memory_gb <= 24
                         for m in metrics if m.gpu_id in kb.gpus)
         if cards and not single_24:
@@ -532,25 +488,22 @@ def _profile_fact(profile: Profile, w: planner.Workload, metrics: list[planner.C
         "fits_single_node": any(m.nodes == 1 for m in fitting),
         "has_buy_fit": bool(buys),
         "cheapest_buy_usd": min(buys) if buys else None,
-        "cheapest_buy_usd_fmt": fmt_usd(min(buys)) if buys else None,
         "has_rent_fit": bool(rents),
         "cheapest_rent_usd": min(rents) if rents else None,
-        "cheapest_rent_usd_fmt": fmt_usd(min(rents)) if rents else None,
         "budget_below_cheapest_buy": bool(budget is not None and buys and budget < min(buys)),
         "rent_within_budget": bool(budget is not None and rents and min(rents) <= budget),
     }
     if w.task in ("pretrain", "finetune"):
         state = memory.state_bytes_per_param(w.precision, w.optimizer)
-        fact["model_states_gb_fmt"] = fmt_num(w.params * state.total / GB, 0)
+        fact["model_states_gb"] = w.params * state.total / GB
     if w.task == "inference" and w.shape.is_transformer:
         kv_seq = memory.kv_cache_bytes(w.shape, w.context_tokens, 1, w.kv_dtype)
         kv_total = kv_seq * w.concurrency
         weights = memory.weight_bytes(w.params, w.weights_dtype)
         fact.update(
-            kv_per_seq_gb_fmt=fmt_num(kv_seq / GB, 2),
+            kv_per_seq_gb=kv_seq / GB,
             kv_total_gb=kv_total / GB,
-            kv_total_gb_fmt=fmt_num(kv_total / GB),
-            weights_gb_fmt=fmt_num(weights / GB),
+            weights_gb=weights / GB,
             kv_exceeds_weights=kv_total > weights,
         )
     fact.update(_remedies(profile, w, metrics, kb))
@@ -561,35 +514,9 @@ def _profile_fact(profile: Profile, w: planner.Workload, metrics: list[planner.C
 # Findings, ranking, the Recommendation
 
 
-def _binding_values(bindings: dict[str, Any]) -> dict[str, Any]:
-    """Bindings ready for a finding's text: '?' for unknown, whole floats without '.0' (350.0 W -> 350 W)."""
-    out: dict[str, Any] = {}
-    for key, value in bindings.items():
-        if value is None:
-            value = "?"
-        elif isinstance(value, float) and value.is_integer():
-            value = int(value)
-        out[key] = value
-    return out
-
-
-def _words(rule: rules_engine.RuleSpec, bindings: dict[str, Any], locale: Locale,
-           kb: KnowledgeBase) -> tuple[str, str] | None:
-    """(title, text) of `rule`'s finding in `locale`, filled from `bindings`; None without words."""
-    words = kb.findings.get(rule.finding)
-    if words is None:
-        return None
-    values = _binding_values(bindings)
-    try:
-        return words.title.get(locale).format(**values), words.text.get(locale).format(**values)
-    except (KeyError, IndexError, ValueError):
-        return None
-
-
-def _finding(fired: rules_engine.Fired, locale: Locale, kb: KnowledgeBase) -> Finding:
+def _finding(fired: rules_engine.Fired) -> Finding:
     rule = rules_engine.rules_by_id()[fired.rule_id]
-    title, text = _words(rule, fired.bindings, locale, kb) or (rule.finding, rule.finding)
-    return Finding(rule_id=rule.id, severity=rule.severity, title=title, text=text, cites=rule.cites,
+    return Finding(rule_id=rule.id, severity=rule.severity, words=rule.finding, reject=rule.reject, cites=rule.cites,
                    bindings=dict(fired.bindings))
 
 
@@ -647,7 +574,10 @@ def _best_per_gpu(ranked: list[_Option]) -> list[_Option]:
 def _candidate(o: _Option) -> Candidate:
     m = o.m
     mem = m.memory
-    hours = (lambda s: s / 3600.0 if s is not None else None)
+
+    def hours(s: float | None) -> float | None:
+        return s / 3600.0 if s is not None else None
+
     return Candidate(
         gpu=o.gpu.id, gpu_name=o.gpu.name, count=m.count, strategy=m.strategy, acquisition=o.acquisition,  # type: ignore[arg-type]
         memory_per_gpu=MemoryBreakdown(weights=mem.weights, gradients=mem.gradients, optimizer=mem.optimizer,
@@ -661,7 +591,7 @@ def _candidate(o: _Option) -> Candidate:
 
 
 def _rejected(o: _Option) -> Rejected:
-    reasons = [f for f in o.findings if rules_engine.rules_by_id()[f.rule_id].reject]
+    reasons = [f for f in o.findings if f.reject]
     return Rejected(gpu=o.gpu.id, gpu_name=o.gpu.name, count=o.m.count, strategy=o.m.strategy,
                     reasons=tuple(_sort_findings(reasons)))
 
@@ -687,26 +617,21 @@ def _assumptions(profile: Profile, w: planner.Workload, shown: list[_Option]) ->
         out["rack_kw"] = profile.rack_kw
         out["rack_scope"] = "the rack power is what this deployment may use"
     out["servers_per_rack_for_density"] = SERVERS_PER_RACK
-    if profile.budget_currency and profile.budget_currency.upper() != "USD" and profile.budget_amount \
-            and profile.budget_usd:
-        rate = profile.budget_usd / profile.budget_amount
-        out["fx"] = f"1 {profile.budget_currency.upper()} = {rate:.4f} USD"
     return out
 
 
 def _near_miss_key(o: _Option) -> tuple:
-    reasons = [f for f in o.findings if rules_engine.rules_by_id()[f.rule_id].reject]
+    reasons = [f for f in o.findings if f.reject]
     critical = sum(1 for f in reasons if f.severity == "critical")
     return (critical, len(reasons), -o.score)
 
 
-def recommend(profile: Profile, locale: Locale | None = None, kb: KnowledgeBase | None = None) -> Recommendation:
+def recommend(profile: Profile, kb: KnowledgeBase | None = None) -> Recommendation:
     """Ranked configurations for `profile`, rejected options with reasons, profile-wide findings.
 
     Raises RecommendError (with a UI string key) when the profile names no usable model.
     """
     kb = kb or knowledge()
-    locale = locale or profile.language
     if not (profile.model or profile.params or profile.model_text):
         raise RecommendError("recommend.error.no_model")
     from advisor.core.params import ConfigError
@@ -732,7 +657,7 @@ def recommend(profile: Profile, locale: Locale | None = None, kb: KnowledgeBase 
     rules = rules_engine.rules_by_id()
     profile_findings: list[Finding] = []
     for f in fired:
-        finding = _finding(f, locale, kb)
+        finding = _finding(f)
         if f.fact_id == "profile":
             profile_findings.append(finding)
             continue
@@ -755,7 +680,7 @@ def recommend(profile: Profile, locale: Locale | None = None, kb: KnowledgeBase 
         top = losers[:TOP_N]
         alternatives = []
         second = {"id": "profile-2", "kind": "profile", "nothing_survives": True, "model_name": workload.model_name}
-        profile_findings += [_finding(f, locale, kb) for f in rules_engine.evaluate([second])]
+        profile_findings += [_finding(f) for f in rules_engine.evaluate([second])]
     # Rejected: for each GPU model without a recommended or alternative option, its best rejected one.
     shown_gpus = {o.gpu.id for o in top} | {o.gpu.id for o in alternatives}
     best_loser: dict[str, _Option] = {}
@@ -779,83 +704,3 @@ def recommend(profile: Profile, locale: Locale | None = None, kb: KnowledgeBase 
         findings=tuple(_sort_findings(profile_findings)),
         assumptions=_assumptions(profile, workload, top + alternatives),
     )
-
-
-# ------------------------------------------------------------------------------------------------
-# "Why not the 4090?"
-
-
-def localize_finding(finding: Finding, locale: Locale, kb: KnowledgeBase | None = None) -> Finding:
-    """The same finding worded in `locale` (from its rule's finding text and its bindings)."""
-    kb = kb or knowledge()
-    rule = rules_engine.rules_by_id().get(finding.rule_id)
-    worded = _words(rule, finding.bindings, locale, kb) if rule is not None else None
-    if worded is None:
-        return finding
-    return finding.model_copy(update={"title": worded[0], "text": worded[1]})
-
-
-def relocalize(rec: Recommendation, locale: Locale, kb: KnowledgeBase | None = None) -> Recommendation:
-    """`rec` with every finding worded in `locale` (the user switched language after a recommendation)."""
-    kb = kb or knowledge()
-
-    def words(findings: tuple[Finding, ...]) -> tuple[Finding, ...]:
-        return tuple(localize_finding(f, locale, kb) for f in findings)
-
-    def cands(items: tuple[Candidate, ...]) -> tuple[Candidate, ...]:
-        return tuple(c.model_copy(update={"findings": words(c.findings)}) for c in items)
-
-    return rec.model_copy(update={
-        "recommendations": cands(rec.recommendations),
-        "alternatives": cands(rec.alternatives),
-        "rejected": tuple(r.model_copy(update={"reasons": words(r.reasons)}) for r in rec.rejected),
-        "findings": words(rec.findings),
-    })
-
-
-def explain_gpu(rec: Recommendation, gpu_query: str, locale: Locale, kb: KnowledgeBase | None = None) -> str:
-    """Markdown in `locale`: where the GPU named by `gpu_query` (id or alias) ranks, and why any of its
-    options were left out (an owned card that cannot do the job is always explained)."""
-    kb = kb or knowledge()
-
-    def ui(key: str, **values: Any) -> str:
-        entry = kb.ui.get(key)
-        text = entry.get(locale) if entry is not None else key
-        return text.format(**values) if values else text
-
-    def bullet(f: Finding) -> str:
-        f = localize_finding(f, locale, kb)
-        return f"- **{f.title}** — {f.text}"
-
-    query = (gpu_query or "").strip()
-    gpu = kb.gpu(query) if query else None
-    if gpu is None:
-        return ui("recommend.explain.unknown_gpu", query=query)
-    lines: list[str] = []
-    near_misses = any(f.rule_id == "outcome.near-misses" for f in rec.findings)
-    ranked = list(rec.recommendations) + list(rec.alternatives)
-    for rank, cand in enumerate(ranked, start=1):
-        if cand.gpu != gpu.id:
-            continue
-        if rank <= len(rec.recommendations) and not near_misses:
-            lines.append(ui("recommend.explain.recommended", gpu=gpu.name, rank=rank, count=cand.count,
-                            strategy=cand.strategy, cost=fmt_usd(cand.cost_usd)))
-        elif rank <= len(rec.recommendations):
-            lines.append(ui("recommend.explain.near_miss", gpu=gpu.name, count=cand.count, strategy=cand.strategy))
-        else:
-            first = rec.recommendations[0]
-            lines.append(ui("recommend.explain.outranked", gpu=gpu.name, rank=rank, count=cand.count,
-                            strategy=cand.strategy, cost=fmt_usd(cand.cost_usd),
-                            best=f"{first.count}× {first.gpu_name}", best_cost=fmt_usd(first.cost_usd)))
-        lines += [bullet(f) for f in cand.findings if f.severity in ("critical", "warning")]
-        break
-    for item in rec.rejected:
-        if item.gpu != gpu.id:
-            continue
-        if lines:
-            lines.append("")
-        lines.append(ui("recommend.explain.rejected", gpu=gpu.name, count=item.count, strategy=item.strategy))
-        lines += [bullet(f) for f in item.reasons]
-    if not lines:
-        return ui("recommend.explain.not_considered", gpu=gpu.name)
-    return "\n".join(lines)

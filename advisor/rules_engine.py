@@ -46,7 +46,6 @@ import copy
 import functools
 import itertools
 import math
-import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -282,12 +281,12 @@ def load_rules(rules_dir: Path | None = None) -> list[RuleSpec]:
 _HOST: Any = None
 _HOST_LOCK = threading.Lock()
 _EVAL_LOCK = threading.Lock()  # one evaluation at a time across all engines (one host, shared state)
-_RUNS: dict[str, tuple[RuleSpec | None, "RuleEngine"]] = {}  # durable action name -> (rule or None = catch-all, engine)
+_RUNS: dict[str, tuple[RuleSpec | None, RuleEngine]] = {}  # durable action name -> (rule or None = catch-all, engine)
 _RULESET_SEQ = itertools.count(1)
 _SESSION_SEQ = itertools.count(1)
 
 
-def _emit_action(rule: RuleSpec, engine: "RuleEngine"):  # noqa: ANN202 - returns a durable action
+def _emit_action(rule: RuleSpec, engine: RuleEngine):
     """The `emit` action: record that `rule` fired on the fact, with the fields it binds."""
 
     def act(c):  # exactly one parameter: a synchronous action (two would make it async)
@@ -303,7 +302,7 @@ def _emit_action(rule: RuleSpec, engine: "RuleEngine"):  # noqa: ANN202 - return
     return act
 
 
-def _seen_action():  # noqa: ANN202 - returns a durable action
+def _seen_action():
     """The catch-all rules' action: nothing (the fact was handled, so its session can be deleted)."""
 
     def act(c):  # one parameter: synchronous
@@ -322,10 +321,10 @@ def _make_host() -> Any:
     class _QuietHost(durable_engine.Host):
         """A host that never starts its polling threads, so every action runs on the caller's thread."""
 
-        def _run(self) -> None:  # noqa: D401 - durable-rules hook
+        def _run(self) -> None:
             return None
 
-        def get_action(self, action_name: str):  # noqa: ANN201 - durable-rules hook
+        def get_action(self, action_name: str):
             entry = _RUNS.get(action_name)
             if entry is None:
                 raise RulesError(f"action {action_name!r} is not whitelisted")
@@ -485,10 +484,3 @@ def rules_by_id() -> dict[str, RuleSpec]:
     """The installed rules keyed by id."""
     return default_engine().by_id
 
-
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-
-
-def placeholders(text: str) -> set[str]:
-    """The `{name}` placeholders in a finding text."""
-    return set(_PLACEHOLDER.findall(text))

@@ -46,3 +46,46 @@ def test_estimate_path_imports_neither_textual_nor_rules() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def _imports(path) -> set[str]:
+    """Every module a source file imports, at module level or inside functions (absolute names)."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return found
+
+
+def test_the_layers_import_downwards_only() -> None:
+    """DESIGN.md's arrows: the pure dialogue imports no service, recommender, rules engine, report or UI;
+    the report does not import the recommender; the calculator calls the planner, not the core's parts;
+    the numeric core imports nothing of the layers above it."""
+    from pathlib import Path
+
+    root = Path(advisor.__file__).parent
+    forbidden = {
+        "conversation": ("advisor.recommend", "advisor.report", "advisor.rules_engine", "advisor.tui",
+                         "advisor.consultation", "textual"),
+        "core": ("advisor.recommend", "advisor.report", "advisor.rules_engine", "advisor.tui",
+                 "advisor.consultation", "advisor.conversation", "advisor.knowledge", "textual"),
+    }
+    problems = []
+    for folder, banned in forbidden.items():
+        for path in sorted((root / folder).glob("*.py")):
+            for name in _imports(path):
+                if name.startswith(banned):
+                    problems.append(f"{path.relative_to(root)} imports {name}")
+    for name in _imports(root / "report.py"):
+        if name.startswith("advisor.recommend"):
+            problems.append(f"report.py imports {name}")
+    for name in _imports(root / "commands" / "estimate.py"):
+        if name.startswith(("advisor.core.memory", "advisor.core.compute", "advisor.core.power", "advisor.core.cost")):
+            problems.append(f"commands/estimate.py imports {name}")
+    assert not problems, "\n".join(problems)

@@ -20,7 +20,6 @@ import json
 import os
 import platform
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -165,7 +164,7 @@ def bench_rss(count: int) -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     before, after = json.loads(out.stdout.strip().splitlines()[-1])
-    _row(f"peak RSS after warm-up (KiB -> MB)", "MB", before / 1024, None, None, "-")
+    _row("peak RSS after warm-up (KiB -> MB)", "MB", before / 1024, None, None, "-")
     _row(f"peak RSS growth over {count} recommendations", "MB", (after - before) / 1024, None, None, "< 10 MB")
 
 

@@ -191,8 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     for python in args.pythons:
         for workload in args.workload or list(WORKLOADS):
             counts = Counter(run_once(python, workload, seed)[0] for seed in range(1, args.runs + 1))
-            print(f"{python}  {workload:15}  " + "  ".join(f"{k} {counts[k]}" for k in ("ok", "crash", "wrong", "error")),
-                  flush=True)
+            tally = "  ".join(f"{outcome} {counts[outcome]}" for outcome in ("ok", "crash", "wrong", "error"))
+            print(f"{python}  {workload:15}  {tally}", flush=True)
     return 0
 
 

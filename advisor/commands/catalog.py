@@ -61,11 +61,11 @@ def _width(text: str) -> int:
 
 def render_table(headers: list[str], rows: list[list[str]], right: set[int] = frozenset()) -> str:  # type: ignore[assignment]
     """A plain-text table; columns in `right` are right-aligned (numbers)."""
-    widths = [max(_width(cell) for cell in column) for column in zip(headers, *rows)]
+    widths = [max(_width(cell) for cell in column) for column in zip(headers, *rows, strict=True)]
 
     def line(cells: list[str]) -> str:
         out = []
-        for i, (cell, width) in enumerate(zip(cells, widths)):
+        for i, (cell, width) in enumerate(zip(cells, widths, strict=True)):
             pad = " " * (width - _width(cell))
             out.append(pad + cell if i in right else cell + pad)
         return "  ".join(out).rstrip()
@@ -89,19 +89,48 @@ def _money(low: float, high: float, decimals: int) -> str:
 
 def gpus_table(gpus: list[GpuSpec], locale: Locale) -> str:
     """The GPU catalogue as a table in `locale`."""
-    headers = [_t(k, locale) for k in ("col.id", "col.name", "col.memory", "col.bandwidth", "col.bf16", "col.fp8",
-                                       "col.power", "col.ecc", "col.link", "col.price", "col.cloud")]
+    headers = [
+        _t(k, locale)
+        for k in (
+            "col.id",
+            "col.name",
+            "col.memory",
+            "col.bandwidth",
+            "col.bf16",
+            "col.fp8",
+            "col.power",
+            "col.ecc",
+            "col.link",
+            "col.price",
+            "col.cloud",
+        )
+    ]
     rows = []
     for g in gpus:
         bf16 = f"{_num(g.bf16_tflops)} TFLOPS" if g.bf16_tflops else _t("fp16-only", locale, fp16=_num(g.fp16_tflops))
         fp8 = f"{_num(g.fp8_tflops)} TFLOPS" if g.fp8_tflops else _DASH
         link = g.interconnect.split(" (")[0]  # a product name (NVLink 4, PCIe 4.0 x16): the same in every language
         price = f"{_money(g.price.low_usd, g.price.high_usd, 0)} ({g.price.date})" if g.price else _DASH
-        cloud = f"{_money(g.cloud_hourly.low_usd, g.cloud_hourly.high_usd, 2)} ({g.cloud_hourly.date})" if g.cloud_hourly else _DASH
-        rows.append([
-            g.id, g.name, f"{_num(g.memory_gb)} GB", f"{_num(g.bandwidth_tbps)} TB/s", bf16, fp8, f"{_num(g.tdp_w)} W",
-            _t("yes" if g.ecc else "no", locale), f"{link} {_num(g.interconnect_gbps)} GB/s", price, cloud,
-        ])
+        cloud = (
+            f"{_money(g.cloud_hourly.low_usd, g.cloud_hourly.high_usd, 2)} ({g.cloud_hourly.date})"
+            if g.cloud_hourly
+            else _DASH
+        )
+        rows.append(
+            [
+                g.id,
+                g.name,
+                f"{_num(g.memory_gb)} GB",
+                f"{_num(g.bandwidth_tbps)} TB/s",
+                bf16,
+                fp8,
+                f"{_num(g.tdp_w)} W",
+                _t("yes" if g.ecc else "no", locale),
+                f"{link} {_num(g.interconnect_gbps)} GB/s",
+                price,
+                cloud,
+            ]
+        )
     return render_table(headers, rows, right={2, 3, 6}) + "\n\n" + _t("gpus.note", locale, count=len(gpus))
 
 
@@ -115,19 +144,39 @@ def _count(n: int | None) -> str:
 
 def models_table(models: list[ModelSpec], locale: Locale) -> str:
     """The model catalogue as a table in `locale`."""
-    headers = [_t(k, locale) for k in ("col.id", "col.name", "col.kind", "col.params", "col.active", "col.layers",
-                                       "col.hidden", "col.heads", "col.context")]
+    headers = [
+        _t(k, locale)
+        for k in (
+            "col.id",
+            "col.name",
+            "col.kind",
+            "col.params",
+            "col.active",
+            "col.layers",
+            "col.hidden",
+            "col.heads",
+            "col.context",
+        )
+    ]
     rows = []
     for m in models:
         heads = _DASH
         if m.num_heads:
             heads = f"{m.num_heads} ({m.num_kv_heads or m.num_heads})"
         kind = _t(f"kind.{m.kind}", locale)
-        rows.append([
-            m.id, m.name, kind, _count(m.params), _count(m.active_params) if m.active_params else _DASH,
-            str(m.num_layers) if m.num_layers else _DASH, str(m.hidden_size) if m.hidden_size else _DASH, heads,
-            _t("tokens", locale, n=f"{m.max_context:,}") if m.max_context else _DASH,
-        ])
+        rows.append(
+            [
+                m.id,
+                m.name,
+                kind,
+                _count(m.params),
+                _count(m.active_params) if m.active_params else _DASH,
+                str(m.num_layers) if m.num_layers else _DASH,
+                str(m.hidden_size) if m.hidden_size else _DASH,
+                heads,
+                _t("tokens", locale, n=f"{m.max_context:,}") if m.max_context else _DASH,
+            ]
+        )
     return render_table(headers, rows, right={3, 4, 5, 6}) + "\n\n" + _t("models.note", locale, count=len(models))
 
 

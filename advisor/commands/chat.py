@@ -1,9 +1,10 @@
 """`gpu-advisor chat`: the conversation without a terminal UI, for scripts, tests and pipes.
 
-Why: the same `Conversation` the TUI drives runs headless here. Answers come one per line from a
-file or stdin (read as they arrive, so a slow pipe works and every answer is saved as it is given);
-when they run out, every remaining question takes its default. The transcript goes to stdout, the
-report to `--report` (format from the suffix) and the collected profile to `--profile-out` as JSON.
+Why: the same consultation service (`advisor.consultation.Consultation`) the TUI drives runs
+headless here. Answers come one per line from a file or stdin (read as they arrive, so a slow
+pipe works and every answer is saved as it is given); when they run out, every remaining question
+takes its default. The transcript goes to stdout, the report to `--report` (format from the suffix)
+and the collected profile to `--profile-out` as JSON.
 `--resume` continues the saved conversation.
 """
 
@@ -19,12 +20,20 @@ MAX_DEFAULT_TURNS = 40
 
 def add_arguments(parser: argparse.ArgumentParser, name: str = "chat") -> None:
     parser.add_argument("--answers", metavar="FILE|-", help="answers, one per line ('-' = stdin; default: stdin)")
-    parser.add_argument("--lang", dest="chat_lang", choices=["en", "zh-Hans", "zh-Hant"],
-                        help="reply in this language (default: follow the language of each answer)")
+    parser.add_argument(
+        "--lang",
+        dest="chat_lang",
+        choices=["en", "zh-Hans", "zh-Hant"],
+        help="reply in this language (default: follow the language of each answer)",
+    )
     parser.add_argument("--report", metavar="PATH", help="write the report here (.md, .html or .json)")
     parser.add_argument("--profile-out", metavar="PATH", help="write the collected profile here as JSON")
-    parser.add_argument("--resume", dest="chat_resume", action="store_true",
-                        help="continue the unfinished conversation saved in the state folder")
+    parser.add_argument(
+        "--resume",
+        dest="chat_resume",
+        action="store_true",
+        help="continue the unfinished conversation saved in the state folder",
+    )
     parser.add_argument("--state", metavar="PATH", help="session file (default: the state folder's session.json)")
 
 
@@ -48,7 +57,7 @@ def _lines(source: IO[str], prompt: IO[str] | None = None):
 
 
 def run(args: argparse.Namespace) -> int:
-    from advisor.conversation.flow import Conversation
+    from advisor.consultation import Consultation
     from advisor.fsutil import atomic_write_text
     from advisor.i18n import t
 
@@ -57,9 +66,9 @@ def run(args: argparse.Namespace) -> int:
     state = getattr(args, "state", None)
     out = sys.stdout
     if resume:
-        conv = Conversation.resume(state, locale=lang, auto_language=lang is None)
+        conv = Consultation.resume(state, locale=lang, auto_language=lang is None)
     else:
-        conv = Conversation(lang, state, auto_language=lang is None)
+        conv = Consultation(lang, state, auto_language=lang is None)
     _print_replies(conv.start(), out)
 
     source: IO[str] | None
@@ -106,7 +115,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             atomic_write_text(_expand(profile_out), json.dumps(data, ensure_ascii=False, indent=2) + "\n")
         except OSError as exc:
-            print(f"gpu-advisor chat: cannot write the profile to {profile_out}: {exc.strerror or exc}", file=sys.stderr)
+            print(
+                f"gpu-advisor chat: cannot write the profile to {profile_out}: {exc.strerror or exc}", file=sys.stderr
+            )
             status = 2
     report = getattr(args, "report", None)
     if report:

@@ -13,7 +13,7 @@ import argparse
 import math
 import re
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 TASKS = ("pretrain", "finetune", "lora", "qlora", "inference")
 STRATEGIES = ("ddp", "zero1", "zero2", "zero3", "fsdp")
@@ -29,16 +29,17 @@ class InputError(Exception):
 
 def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> None:
     """The flags of DESIGN.md. Values are validated in `run` so that every mistake gets one clear line."""
-    def one_line_error(message: str) -> None:  # argparse prints usage + message; one clear line instead
+
+    def one_line_error(message: str) -> NoReturn:  # argparse prints usage + message; one clear line instead
         if "expected one argument" in message:
             message += " (a value that starts with '-' is written --flag=VALUE, and sizes must be positive)"
         print(f"gpu-advisor {name}: {message}; see `gpu-advisor {name} --help`", file=sys.stderr)
         raise SystemExit(2)
 
-    parser.error = one_line_error  # type: ignore[method-assign]
+    parser.error = one_line_error  # type: ignore[method-assign]  # argparse has no hook for its one-line errors
     parser.epilog = (
-        "Sizes accept suffixes: 7B, 500M, 1.5T; lengths 8k = 8,192 tokens. Memory is printed in GB (10^9 bytes) and GiB (2^30 bytes); "
-        "--json gives bytes."
+        "Sizes accept suffixes: 7B, 500M, 1.5T; lengths 8k = 8,192 tokens. "
+        "Memory is printed in GB (10^9 bytes) and GiB (2^30 bytes); --json gives bytes."
     )
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--model", metavar="NAME", help="model from the catalogue (id or alias), e.g. llama-3-8b")
@@ -52,18 +53,36 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> No
     parser.add_argument("--strategy", metavar="S", help=f"{' | '.join(STRATEGIES)} (default ddp on several GPUs)")
     parser.add_argument("--tp", metavar="N", default="1", help="tensor-parallel degree (default 1)")
     parser.add_argument("--pp", metavar="N", default="1", help="pipeline-parallel degree (default 1)")
-    parser.add_argument("--checkpointing", metavar="MODE", default="none", help="none | selective | full (default none)")
+    parser.add_argument(
+        "--checkpointing", metavar="MODE", default="none", help="none | selective | full (default none)"
+    )
     parser.add_argument("--attention", metavar="IMPL", default="sdpa", help="sdpa | eager | flash (default sdpa)")
     parser.add_argument("--tokens", metavar="N", help="training tokens (all epochs), e.g. 2B: adds time")
-    parser.add_argument("--precision", metavar="P", default="bf16-mixed", help=f"{' | '.join(PRECISIONS)} (default bf16-mixed)")
+    parser.add_argument(
+        "--precision", metavar="P", default="bf16-mixed", help=f"{' | '.join(PRECISIONS)} (default bf16-mixed)"
+    )
     parser.add_argument("--optimizer", metavar="O", default="adamw", help=f"{' | '.join(OPTIMIZERS)} (default adamw)")
     parser.add_argument("--lora-rank", metavar="R", default="16", help="LoRA rank (default 16)")
-    parser.add_argument("--lora-targets", metavar="LIST", default="q,k,v,o,gate,up,down",
-                        help="adapted projections (default q,k,v,o,gate,up,down)")
-    parser.add_argument("--weights-dtype", metavar="DTYPE", default="bf16",
-                        help="inference weights: fp16 | bf16 | fp8 | int8 | int4 | q4_k_m | ... (default bf16)")
-    parser.add_argument("--kv-dtype", metavar="DTYPE", default="bf16", help="inference KV cache: bf16 | fp8 | int8 | ... (default bf16)")
-    parser.add_argument("--context", metavar="TOKENS", help="inference: tokens per sequence (default 4096)")
+    parser.add_argument(
+        "--lora-targets",
+        metavar="LIST",
+        default="q,k,v,o,gate,up,down",
+        help="adapted projections (default q,k,v,o,gate,up,down)",
+    )
+    parser.add_argument(
+        "--weights-dtype",
+        metavar="DTYPE",
+        default="bf16",
+        help="inference weights: fp16 | bf16 | fp8 | int8 | int4 | q4_k_m | ... (default bf16)",
+    )
+    parser.add_argument(
+        "--kv-dtype", metavar="DTYPE", default="bf16", help="inference KV cache: bf16 | fp8 | int8 | ... (default bf16)"
+    )
+    parser.add_argument(
+        "--context",
+        metavar="TOKENS",
+        help="inference: tokens per sequence (default 8192, or the model's window if shorter)",
+    )
     parser.add_argument("--concurrency", metavar="N", default="1", help="inference: concurrent sequences (default 1)")
     parser.add_argument("--offload", action="store_true", help="DeepSpeed CPU offload (with zero2 or zero3)")
     parser.add_argument("--json", action="store_true", help="print JSON (bytes, seconds, watts, USD)")
@@ -78,8 +97,9 @@ _SUFFIX_TOKENS = {"k": 1024, "m": 1 << 20}
 _NUMBER = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([kmbgt]?)\s*$", re.IGNORECASE)
 
 
-def parse_size(text: str | None, flag: str, *, integer: bool = True, minimum: float = 1,
-               binary_k: bool = False) -> float | int | None:
+def parse_size(
+    text: str | None, flag: str, *, integer: bool = True, minimum: float = 1, binary_k: bool = False
+) -> float | int | None:
     """'7B' -> 7e9, '500M' -> 5e8, '1,000' -> 1000; with `binary_k` (lengths) '8k' -> 8192.
     Raises InputError with a one-line message."""
     if text is None:
@@ -110,97 +130,7 @@ def _choice(value: str, flag: str, allowed: tuple[str, ...]) -> str:
 
 
 # ------------------------------------------------------------------------------------------------
-# Catalogue lookups: only gpus.yaml / models.yaml, validated entry by entry (fast start)
-
-
-def _yaml_load(text: str):
-    import yaml
-
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-
-
-_TEXT_CACHE: dict[str, str] = {}
-_PARSED_CACHE: dict[str, list[dict]] = {}
-
-
-def _catalogue_text(filename: str) -> str:
-    from advisor.knowledge import KnowledgeError
-    from advisor.paths import data_dir
-
-    if filename not in _TEXT_CACHE:
-        path = data_dir("knowledge") / filename
-        try:
-            _TEXT_CACHE[filename] = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise KnowledgeError(path, "-", f"cannot be read: {exc}") from None
-    return _TEXT_CACHE[filename]
-
-
-def _catalogue(filename: str) -> list[dict]:
-    """Every entry of a catalogue file, parsed (not validated), cached for the process."""
-    import yaml
-
-    from advisor.knowledge import KnowledgeError
-
-    if filename not in _PARSED_CACHE:
-        try:
-            raw = _yaml_load(_catalogue_text(filename))
-        except yaml.YAMLError as exc:
-            raise KnowledgeError(filename, "-", f"not valid YAML: {exc}") from None
-        if not isinstance(raw, list):
-            raise KnowledgeError(filename, "-", "expected a list of entries")
-        _PARSED_CACHE[filename] = [item for item in raw if isinstance(item, dict)]
-    return _PARSED_CACHE[filename]
-
-
-def _candidate_entries(filename: str, wanted: str) -> list[dict]:
-    """Entries whose text could hold the name: the file split at its top-level `- ` items, kept when the
-    normalised text contains the normalised name, and only those parsed. Parsing the whole catalogue
-    costs more than the rest of `estimate`; a miss falls back to the full parse."""
-    import yaml
-
-    from advisor.knowledge import normalize_name
-
-    text = _catalogue_text(filename)
-    chunks = re.split(r"(?m)^(?=- )", text)
-    out: list[dict] = []
-    for chunk in chunks:
-        if chunk.startswith("- ") and wanted in normalize_name(chunk):
-            try:
-                parsed = _yaml_load(chunk)
-            except yaml.YAMLError:
-                return []
-            if isinstance(parsed, list):
-                out.extend(item for item in parsed if isinstance(item, dict))
-    return out
-
-
-def _find(filename: str, name: str, model_type):
-    from pydantic import ValidationError
-
-    from advisor.knowledge import KnowledgeError, normalize_name
-
-    wanted = normalize_name(name)
-
-    def match(entries: list[dict]):
-        hit = next((e for e in entries if e.get("id") == name), None)
-        if hit is None:
-            for entry in entries:
-                names = [entry.get("id", ""), entry.get("name", ""), *(entry.get("aliases") or ())]
-                if any(normalize_name(str(n)) == wanted for n in names):
-                    return entry
-        return hit
-
-    hit = match(_candidate_entries(filename, wanted)) if wanted else None
-    if hit is None:
-        entries = _catalogue(filename)
-        hit = match(entries)
-        if hit is None:
-            return None, [str(e.get("id")) for e in entries]
-    try:
-        return model_type.model_validate(hit), []
-    except ValidationError as exc:
-        raise KnowledgeError(filename, str(hit.get("id")), str(exc).splitlines()[0]) from None
+# Catalogue lookups (advisor.knowledge reads one catalogue file, not the whole knowledge base)
 
 
 def _suggest(name: str, known: list[str]) -> str:
@@ -220,13 +150,16 @@ def resolve_model(args):
         except params_mod.ConfigError as exc:
             raise InputError(str(exc)) from None
     if args.params:
-        n = parse_size(args.params, "--params")
-        return params_mod.spec_from_param_count(n)
+        return params_mod.spec_from_param_count(int(parse_size(args.params, "--params") or 0))
     if args.model:
-        spec, known = _find("models.yaml", args.model, ModelSpec)
+        from advisor.knowledge import find_in_catalogue
+
+        spec, known = find_in_catalogue("models.yaml", args.model, ModelSpec)
         if spec is None:
-            raise InputError(f"unknown model {args.model!r}{_suggest(args.model, known)}; "
-                             "see `gpu-advisor models`, or pass --config CONFIG.json or --params 7B")
+            raise InputError(
+                f"unknown model {args.model!r}{_suggest(args.model, known)}; "
+                "see `gpu-advisor models`, or pass --config CONFIG.json or --params 7B"
+            )
         return spec
     raise InputError("name a model: --model NAME, --config CONFIG.json or --params 7B")
 
@@ -236,7 +169,9 @@ def resolve_gpu(name: str | None):
 
     if not name:
         return None
-    spec, known = _find("gpus.yaml", name, GpuSpec)
+    from advisor.knowledge import find_in_catalogue
+
+    spec, known = find_in_catalogue("gpus.yaml", name, GpuSpec)
     if spec is None:
         raise InputError(f"unknown GPU {name!r}{_suggest(name, known)}; see `gpu-advisor gpus`")
     return spec
@@ -247,7 +182,7 @@ def resolve_gpu(name: str | None):
 
 
 def _settings(args, spec) -> dict[str, Any]:
-    from advisor.core.memory import DEFAULT_SEQ
+    from advisor.core import planner
 
     task = _choice(args.task, "--task", TASKS)
     s: dict[str, Any] = {"task": task}
@@ -272,10 +207,8 @@ def _settings(args, spec) -> dict[str, Any]:
     s["precision"] = _choice(args.precision, "--precision", PRECISIONS)
     s["optimizer"] = _choice(args.optimizer, "--optimizer", OPTIMIZERS)
     image = spec.kind in ("cnn", "vit", "diffusion")
-    s["batch"] = parse_size(args.batch, "--batch") if args.batch else (32 if image else 1)
-    seq_default = DEFAULT_SEQ.get(task, 2048)
-    if spec.max_context:
-        seq_default = min(seq_default, spec.max_context)
+    s["batch"] = parse_size(args.batch, "--batch") if args.batch else (planner.DEFAULT_IMAGE_BATCH if image else 1)
+    seq_default = planner.default_seq_len(task, spec.max_context)
     s["seq"] = parse_size(args.seq, "--seq", binary_k=True) if args.seq else seq_default
     s["tokens"] = parse_size(args.tokens, "--tokens") if args.tokens else None
     s["lora_rank"] = parse_size(args.lora_rank, "--lora-rank")
@@ -285,11 +218,9 @@ def _settings(args, spec) -> dict[str, Any]:
         raise InputError("--offload needs --strategy zero2 or zero3 (DeepSpeed offloads ZeRO state)")
     if s["offload"] and task not in ("pretrain", "finetune"):
         raise InputError("--offload applies to full training (pretrain, finetune); LoRA state is already small")
-    from advisor.core.memory import KV_BITS, WEIGHT_BITS
-
-    s["weights_dtype"] = _choice(args.weights_dtype, "--weights-dtype", tuple(WEIGHT_BITS))
-    s["kv_dtype"] = _choice(args.kv_dtype, "--kv-dtype", tuple(KV_BITS))
-    ctx_default = min(4096, spec.max_context or 4096)
+    s["weights_dtype"] = _choice(args.weights_dtype, "--weights-dtype", planner.WEIGHT_DTYPES)
+    s["kv_dtype"] = _choice(args.kv_dtype, "--kv-dtype", planner.KV_DTYPES)
+    ctx_default = planner.default_context(spec.max_context)
     s["context"] = parse_size(args.context, "--context", binary_k=True) if args.context else ctx_default
     s["concurrency"] = parse_size(args.concurrency, "--concurrency")
     warnings = []
@@ -302,306 +233,277 @@ def _settings(args, spec) -> dict[str, Any]:
 
 
 def _lora_target_set(text: str, known: tuple[str, ...]) -> frozenset[str]:
-    """'q,k,v' / 'q_proj,v_proj' / 'all-linear' -> the projection names (validity is checked by
-    `params.lora_trainable_params`, which runs first and raises on an unknown name)."""
+    """'q,k,v' / 'q_proj,v_proj' / 'all-linear' -> the projection names (validity is checked when the
+    workload counts its adapters, which raises on an unknown name)."""
     names = {part.strip().lower().removesuffix("_proj") for part in text.replace(";", ",").split(",") if part.strip()}
     if names & {"all", "all-linear", "all_linear"}:
         return frozenset(known)
-    return frozenset(names & set(known))
+    return frozenset(names)
 
 
-def _training(spec, shape, s, gpu) -> dict[str, Any]:
-    from advisor.core import compute, memory, power
+def _workload(spec, s: dict[str, Any]):
+    """The planner's workload for these flags: the same object the advisor's sweep evaluates."""
     from advisor.core import params as params_mod
+    from advisor.core import planner
 
     task = s["task"]
-    trainable = shape.params
-    targets = frozenset()
-    if task in ("lora", "qlora"):
-        try:
-            trainable = params_mod.lora_trainable_params(spec, s["lora_rank"], s["lora_targets"])
-            targets = _lora_target_set(s["lora_targets"], params_mod.LORA_TARGETS)
-        except ValueError as exc:
-            raise InputError(str(exc)) from None
-
-    def mem_for(**over) -> memory.TrainingMemory:
-        kw = dict(task=task, batch=s["batch"], seq=s["seq"], count=s["gpus"], strategy=s["strategy"], tp=s["tp"],
-                  pp=s["pp"], checkpointing=s["checkpointing"], attention=s["attention"], precision=s["precision"],
-                  optimizer=s["optimizer"], lora_rank=s["lora_rank"], lora_targets=targets,
-                  trainable_params=trainable, offload=s["offload"])
-        kw.update(over)
-        if kw["task"] in ("lora", "qlora") and not kw["lora_targets"]:
-            kw["trainable_params"] = params_mod.lora_trainable_params(spec, 16, params_mod.LORA_TARGETS)
-            kw["lora_targets"] = frozenset(params_mod.LORA_TARGETS)
-        if kw["count"] == 1 and kw["strategy"] != "single":
-            kw["strategy"] = "single"
-        return memory.training_memory(shape, **kw)
-
+    targets = _lora_target_set(s["lora_targets"], params_mod.LORA_TARGETS)
     try:
-        mem = mem_for()
+        return planner.workload_for(
+            spec,
+            task=task,
+            seq_len=s["seq"],
+            micro_batch=s["batch"],
+            tokens=s["tokens"],
+            precision=s["precision"],
+            optimizer=s["optimizer"],
+            attention=s["attention"],
+            lora_rank=s["lora_rank"],
+            lora_targets=targets or planner.DEFAULT_LORA_TARGETS,
+            concurrency=s["concurrency"],
+            context_tokens=s["context"],
+            weights_dtype=s["weights_dtype"],
+            kv_dtype=s["kv_dtype"],
+            offload=s["offload"],
+        )
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    megatron = s["tp"] > 1 or s["pp"] > 1
-    out: dict[str, Any] = {
-        "trainable_params": int(trainable),
-        "activation_model": {"hf": f"hugging-face transformers ({s['attention']})"
-                                   + (", frozen base + PEFT adapters" if task in ("lora", "qlora") else ""),
-                             "megatron": "megatron (Korthikanti et al.)",
-                             "per-sample": "measured bytes per sample"}[memory.activation_model(shape, s["tp"], s["pp"])],
-        "sequence_parallel": s["tp"] > 1,
-        "memory_per_gpu": _terms(mem.weights, mem.gradients, mem.optimizer, mem.activations, 0, mem.overhead),
-        "overhead_detail": {
-            "transient": int(mem.transient), "cuda_context": int(mem.cuda_context),
-            "communication": int(mem.communication), "allocator_margin": int(mem.allocator_margin),
-        },
-        "host_ram_bytes": int(mem.host_ram),
+
+
+_SETTING_FLAGS = {
+    "checkpointing": "--checkpointing",
+    "strategy": "--strategy",
+    "count": "--gpus",
+    "task": "--task",
+    "gpu": "--gpu",
+    "tp": "--tp",
+    "kv_dtype": "--kv-dtype",
+    "weights_dtype": "--weights-dtype",
+    "concurrency": "--concurrency",
+}
+_FLAG_ORDER = ("task", "count", "tp", "strategy", "checkpointing", "kv_dtype", "weights_dtype", "concurrency", "gpu")
+
+
+def _flags(settings: dict[str, Any]) -> str:
+    """A fix's settings as the flags that ask for them:
+    {'count': 4, 'strategy': 'zero3'} -> '--gpus 4 --strategy zero3'."""
+    return " ".join(f"{_SETTING_FLAGS[k]} {settings[k]}" for k in _FLAG_ORDER if k in settings)
+
+
+def _fix_json(fixes: list[Any]) -> dict[str, Any]:
+    if not fixes:
+        return {"change": "none_found", "flags": "", "total_bytes": None, "alternatives": []}
+    rows = [{"change": f.change, "flags": _flags(f.settings), "total_bytes": f.total_bytes} for f in fixes]
+    return {**rows[0], "alternatives": rows[1:]}
+
+
+def _terms(m: Any) -> dict[str, int]:
+    terms = {
+        "weights": int(m.weights),
+        "gradients": int(m.gradients),
+        "optimizer": int(m.optimizer),
+        "activations": int(m.activations),
+        "kv_cache": int(m.kv_cache),
+        "overhead": int(m.overhead),
     }
-    if gpu is not None:
-        cap = memory.usable_bytes(gpu.memory_gb)
-        total = out["memory_per_gpu"]["total"]
-        out["capacity_bytes"] = cap
-        out["fits"] = total <= cap
-        out["headroom_bytes"] = cap - total
-        if total > cap:
-            out["suggestion"] = _training_fix(mem_for, s, gpu, cap, spec)
-        it_w, node_w, nodes = power.configuration_power_w(gpu, s["gpus"])
-        out["power"] = {"it_w": it_w, "node_w": node_w, "nodes": nodes, "average_w": power.average_power_w(it_w)}
-    tokens = s["tokens"]
-    if tokens is not None and shape.is_transformer and shape.kind not in ("vit",):
-        flops = compute.training_flops(shape, tokens, s["seq"], task=task, checkpointing=s["checkpointing"],
-                                       trainable_params=trainable)
-        timing: dict[str, Any] = {"tokens": tokens, "flops": flops}
-        if gpu is not None:
-            t = compute.training_time(
-                shape, gpu, tokens=tokens, seq=s["seq"], count=s["gpus"], task=task, precision=s["precision"],
-                checkpointing=s["checkpointing"], tp=s["tp"], pp=s["pp"],
-                zero_stage=memory.ZERO_STAGE.get(s["strategy"], 1 if megatron else 0),
-                micro_batch=s["batch"], trainable_params=trainable,
-            )
-            timing.update({"seconds_low": t.low_s, "seconds": t.expected_s, "seconds_high": t.high_s,
-                           "hours": t.expected_s / 3600, "mfu": t.mfu})
-        out["time"] = timing
-    return out
-
-
-def _training_fix(mem_for, s, gpu, cap: int, spec) -> dict[str, Any]:
-    """The one change that makes a training configuration fit, least disruptive first, with the other
-    changes that also work as `alternatives`: checkpointing; a ZeRO stage (several GPUs); more GPUs
-    with ZeRO-3 for the same task; LoRA, then QLoRA (a different method: after more GPUs for full
-    training, before them for LoRA); a larger card."""
-    from advisor.core import memory
-
-    megatron = s["tp"] > 1 or s["pp"] > 1
-    lora_task = s["task"] in ("lora", "qlora")
-    tries: list[tuple[str, str, dict]] = []
-    order = ["selective", "full"] if (megatron or s["attention"] == "eager") else ["full"]
-    for ck in order:
-        if CHECKPOINTING.index(ck) > CHECKPOINTING.index(s["checkpointing"]):
-            tries.append(("checkpointing", f"--checkpointing {ck}", {"checkpointing": ck}))
-    if s["gpus"] > 1 and not megatron:
-        for st in ("zero2", "zero3"):
-            if memory.ZERO_STAGE.get(s["strategy"], 0) < memory.ZERO_STAGE[st]:
-                tries.append(("zero", f"--strategy {st}", {"strategy": st}))
-                tries.append(("zero", f"--strategy {st} --checkpointing full", {"strategy": st, "checkpointing": "full"}))
-    methods: list[tuple[str, str, dict]] = []
-    if s["task"] in ("finetune", "pretrain"):
-        methods.append(("lora", "--task lora --checkpointing full",
-                        {"task": "lora", "checkpointing": "full", "lora_targets": frozenset()}))
-    if s["task"] in ("finetune", "pretrain", "lora"):
-        keep = {} if s["task"] == "lora" else {"lora_targets": frozenset()}  # LoRA users keep their targets
-        methods.append(("qlora", "--task qlora --checkpointing full", {"task": "qlora", "checkpointing": "full", **keep}))
-    more: list[tuple[str, str, dict]] = []
-    if not megatron:
-        n = max(2, s["gpus"] * 2)
-        while n <= 1024:
-            more.append(("more_gpus", f"--gpus {n} --strategy zero3 --checkpointing full",
-                         {"count": n, "strategy": "zero3", "checkpointing": "full"}))
-            n *= 2
-    tries += (methods + more) if lora_task else (more + methods)
-    found: list[dict[str, Any]] = []
-    seen_kinds: set[str] = set()
-    for kind, flags, over in tries:
-        if kind in seen_kinds:
-            continue
-        try:
-            m = mem_for(**over)
-        except ValueError:
-            continue
-        if m.total <= cap:
-            found.append({"change": kind, "flags": flags, "total_bytes": int(m.total)})
-            seen_kinds.add(kind)
-    current = mem_for().total
-    best = None
-    for entry in _catalogue("gpus.yaml"):
-        try:
-            from advisor.models import GpuSpec
-
-            g = GpuSpec.model_validate(entry)
-        except Exception:  # a broken entry is the catalogue tests' business, not this suggestion's
-            continue
-        if s["precision"] in ("bf16-mixed", "bf16") and not g.bf16_tflops:
-            continue  # no bf16 on this card (V100, T4): not a fix for a bf16 run
-        if memory.usable_bytes(g.memory_gb) >= current and (best is None or g.memory_gb < best.memory_gb):
-            best = g
-    if best is not None:
-        found.append({"change": "larger_gpu", "flags": f"--gpu {best.id}", "total_bytes": int(current)})
-    if not found:
-        return {"change": "none_found", "flags": "", "total_bytes": int(current), "alternatives": []}
-    first = dict(found[0])
-    first["alternatives"] = found[1:]
-    return first
-
-
-def _inference(spec, shape, s, gpu) -> dict[str, Any]:
-    from advisor.core import compute, memory, power
-
-    tp = s["tp"]
-    if s["pp"] > 1:
-        raise InputError("--pp applies to training; serve with --tp and replicas")
-    replicas = s["gpus"] // tp
-    per_replica = -(-s["concurrency"] // replicas)
-    try:
-        mem = memory.inference_memory(shape, context=s["context"], concurrency=per_replica,
-                                      weights_dtype=s["weights_dtype"], kv_dtype=s["kv_dtype"], tp=tp)
-    except ValueError as exc:
-        raise InputError(str(exc)) from None
-    out: dict[str, Any] = {
-        "trainable_params": 0,
-        "replicas": replicas,
-        "sequences_per_replica": per_replica,
-        "kv_bytes_per_token": memory.kv_bytes_per_token(shape, s["kv_dtype"]) if shape.generates else 0,
-        "memory_per_gpu": _terms(mem.weights, 0, 0, 0, mem.kv_cache, mem.overhead),
-        "overhead_detail": {"workspace": int(mem.workspace), "cuda_context": int(mem.cuda_context),
-                            "communication": int(mem.communication), "allocator_margin": int(mem.allocator_margin)},
-    }
-    if gpu is not None:
-        cap = int(memory.usable_bytes(gpu.memory_gb) * memory.SERVING_MEMORY_FRACTION)
-        total = out["memory_per_gpu"]["total"]
-        out["capacity_bytes"] = cap
-        out["capacity_note"] = "90 % of usable memory: serving engines pre-allocate gpu_memory_utilization=0.9"
-        out["fits"] = total <= cap
-        out["headroom_bytes"] = cap - total
-        kw = dict(weights_dtype=s["weights_dtype"], kv_dtype=s["kv_dtype"], tp=tp)
-        max_seq = memory.max_sequences(shape, cap, context=s["context"], **kw) if shape.generates else 0
-        out["max_concurrency"] = max_seq * replicas
-        # GPUs for the requested concurrency at this context: tp-way replicas, each holding max_seq sequences
-        out["gpus_needed"] = tp * -(-s["concurrency"] // max_seq) if max_seq > 0 else None
-        out["max_context"] = memory.max_context(shape, cap, concurrency=per_replica, **kw) if shape.generates else 0
-        if shape.generates and max_seq > 0:
-            batch = min(per_replica, max_seq)
-            step = compute.decode_step_seconds(shape, gpu, weights_bytes=memory.weight_bytes(shape.params, s["weights_dtype"]),
-                                               context=s["context"], batch=batch,
-                                               kv_bytes_per_token=memory.kv_bytes_per_token(shape, s["kv_dtype"]), tp=tp)
-            out["decode_tokens_per_s"] = replicas * batch / step
-            out["decode_tokens_per_s_per_sequence"] = 1 / step
-            out["ttft_s"] = compute.prefill_seconds(shape, gpu, tokens=s["context"], tp=tp)
-        if total > cap:
-            out["suggestion"] = _inference_fix(shape, s, gpu, cap, max_seq * replicas)
-        it_w, node_w, nodes = power.configuration_power_w(gpu, s["gpus"])
-        out["power"] = {"it_w": it_w, "node_w": node_w, "nodes": nodes, "average_w": power.average_power_w(it_w)}
-    return out
-
-
-def _inference_fix(shape, s, gpu, cap: int, max_conc: int) -> dict[str, Any]:
-    from advisor.core import memory
-
-    per_replica = -(-s["concurrency"] // (s["gpus"] // s["tp"]))
-
-    def fits(**over) -> int | None:
-        kw = dict(context=s["context"], concurrency=per_replica, weights_dtype=s["weights_dtype"],
-                  kv_dtype=s["kv_dtype"], tp=s["tp"])
-        kw.update(over)
-        total = memory.inference_memory(shape, **kw).total
-        return int(total) if total <= cap else None
-
-    if s["kv_dtype"] in ("bf16", "fp16", "fp32") and (t := fits(kv_dtype="fp8")):
-        return {"change": "kv_dtype", "flags": "--kv-dtype fp8", "total_bytes": t}
-    for dt in ("fp8", "int4"):
-        if memory.WEIGHT_BITS[dt] < memory.WEIGHT_BITS[s["weights_dtype"]] and (t := fits(weights_dtype=dt)):
-            return {"change": "weights_dtype", "flags": f"--weights-dtype {dt}", "total_bytes": t}
-    for tp in (2, 4, 8):
-        if tp > s["tp"] and tp <= gpu.max_per_node and (t := fits(tp=tp)):
-            return {"change": "more_gpus", "flags": f"--gpus {tp * (s['gpus'] // s['tp'])} --tp {tp}", "total_bytes": t}
-    # more replicas of the same shape, until each holds few enough sequences
-    for tp in sorted({s["tp"], 2, 4, 8}):
-        if tp < s["tp"] or tp > gpu.max_per_node:
-            continue
-        per_replica_max = memory.max_sequences(shape, cap, context=s["context"], weights_dtype=s["weights_dtype"],
-                                               kv_dtype=s["kv_dtype"], tp=tp)
-        if per_replica_max > 0:
-            replicas = -(-s["concurrency"] // per_replica_max)
-            t = fits(tp=tp, concurrency=-(-s["concurrency"] // replicas))
-            if t:
-                return {"change": "more_gpus", "flags": f"--gpus {tp * replicas} --tp {tp}", "total_bytes": t}
-    if max_conc > 0:
-        return {"change": "fewer_sequences", "flags": f"--concurrency {max_conc}", "total_bytes": None}
-    return {"change": "larger_gpu", "flags": "", "total_bytes": None}
-
-
-def _terms(w, g, o, a, kv, overhead) -> dict[str, int]:
-    terms = {"weights": int(w), "gradients": int(g), "optimizer": int(o), "activations": int(a),
-             "kv_cache": int(kv), "overhead": int(overhead)}
     terms["total"] = sum(terms.values())
     return terms
 
 
-def _money(gpu, s, out: dict[str, Any]) -> None:
-    from advisor.core import cost
+def _power_and_money(m: Any, gpu: Any, out: dict[str, Any]) -> None:
+    """Power and cost of the configuration, from the planner's metrics."""
+    from advisor.core import planner
 
-    buy = cost.capex_usd(gpu, s["gpus"])
-    rate = cost.rent_usd_per_hour(gpu, s["gpus"])
+    out["power"] = {"it_w": m.power_w, "node_w": m.node_power_w, "nodes": m.nodes, "average_w": m.average_power_w}
     money: dict[str, Any] = {}
-    if buy is not None:
-        money["buy_usd_low"], money["buy_usd_high"] = buy.low, buy.high
+    if m.buy_usd_low is not None:
+        money["buy_usd_low"], money["buy_usd_high"] = m.buy_usd_low, m.buy_usd_high
         money["price_date"] = gpu.price.date
-    if rate is not None:
-        money["rent_usd_per_hour_low"], money["rent_usd_per_hour_high"] = rate.low, rate.high
+    if m.rent_usd_per_hour_low is not None:
+        money["rent_usd_per_hour_low"], money["rent_usd_per_hour_high"] = (
+            m.rent_usd_per_hour_low,
+            m.rent_usd_per_hour_high,
+        )
         money["rent_date"] = gpu.cloud_hourly.date
-        hours = out.get("time", {}).get("hours")
-        if hours is not None:
-            money["rent_usd_low"], money["rent_usd_high"] = rate.low * hours, rate.high * hours
-    if buy is not None and rate is not None and "power" in out:
-        from advisor.models import Profile
-
-        defaults = Profile()
-        avg_kw = out["power"]["average_w"] / 1000
-        hours = cost.break_even_hours(buy.mid, rate.mid, avg_kw, defaults.electricity_usd_per_kwh, defaults.pue)
-        money["break_even_hours"] = hours if math.isfinite(hours) else None
-        money["assumed_usd_per_kwh"], money["assumed_pue"] = defaults.electricity_usd_per_kwh, defaults.pue
-        run_hours = out.get("time", {}).get("hours")
-        if run_hours is not None:
-            kwh = avg_kw * run_hours * defaults.pue
-            money["energy_kwh"], money["energy_usd"] = kwh, kwh * defaults.electricity_usd_per_kwh
+        if m.rent_usd_low is not None and m.time_s is not None:
+            money["rent_usd_low"], money["rent_usd_high"] = m.rent_usd_low, m.rent_usd_high
+    if m.buy_usd_low is not None and m.rent_usd_per_hour_low is not None:
+        defaults = planner.Workload.__dataclass_fields__
+        money["break_even_hours"] = m.break_even_hours
+        money["assumed_usd_per_kwh"] = defaults["electricity_usd_per_kwh"].default
+        money["assumed_pue"] = defaults["pue"].default
+        if m.energy_kwh is not None and m.time_s is not None:
+            money["energy_kwh"], money["energy_usd"] = m.energy_kwh, m.energy_usd
     if money:
         out["cost"] = money
 
 
+def _training(w: Any, s: dict[str, Any], gpu: Any) -> dict[str, Any]:
+    from advisor.core import planner
+
+    try:
+        ev = planner.evaluate_training(w, s["gpus"], s["strategy"], s["tp"], s["pp"], s["checkpointing"], gpu)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    mem = ev.memory
+    out: dict[str, Any] = {
+        "trainable_params": int(w.trainable_params),
+        "activation_model": {
+            "hf": f"hugging-face transformers ({s['attention']})"
+            + (", frozen base + PEFT adapters" if s["task"] in ("lora", "qlora") else ""),
+            "megatron": "megatron (Korthikanti et al.)",
+            "per-sample": "measured bytes per sample",
+        }[ev.activation_model],
+        "sequence_parallel": s["tp"] > 1,
+        "memory_per_gpu": _terms(ev.metrics.memory if ev.metrics else _AsTerms(mem)),
+        "overhead_detail": {
+            "transient": int(mem.transient),
+            "cuda_context": int(mem.cuda_context),
+            "communication": int(mem.communication),
+            "allocator_margin": int(mem.allocator_margin),
+        },
+        "host_ram_bytes": int(mem.host_ram),
+    }
+    m = ev.metrics
+    if m is not None:
+        out["capacity_bytes"] = m.capacity_bytes
+        out["fits"] = m.fits
+        out["headroom_bytes"] = m.headroom_bytes
+        if not m.fits:
+            from advisor.knowledge import catalogue_gpus
+
+            out["suggestion"] = _fix_json(
+                planner.training_fixes(
+                    w, gpu, s["gpus"], s["strategy"], s["tp"], s["pp"], s["checkpointing"], catalogue_gpus()
+                )
+            )
+        _power_and_money(m, gpu, out)
+    if s["tokens"] is not None and ev.volumes is not None:
+        timing: dict[str, Any] = {"tokens": s["tokens"], "flops": ev.volumes.flops}
+        if m is not None and m.time_s is not None:
+            timing.update(
+                {
+                    "seconds_low": m.time_s_low,
+                    "seconds": m.time_s,
+                    "seconds_high": m.time_s_high,
+                    "hours": m.time_s / 3600,
+                    "mfu": m.mfu,
+                }
+            )
+        out["time"] = timing
+    return out
+
+
+class _AsTerms:
+    """A TrainingMemory read as memory terms (no GPU named: no metrics)."""
+
+    def __init__(self, mem: Any):
+        self.weights, self.gradients, self.optimizer = mem.weights, mem.gradients, mem.optimizer
+        self.activations, self.kv_cache, self.overhead = mem.activations, 0, mem.overhead
+
+
+def _inference(w: Any, s: dict[str, Any], gpu: Any) -> dict[str, Any]:
+    from advisor.core import planner
+
+    tp = s["tp"]
+    if s["pp"] > 1:
+        raise InputError("--pp applies to training; serve with --tp and replicas")
+    try:
+        ev = planner.evaluate_inference(w, s["gpus"], tp, gpu)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    replicas = s["gpus"] // tp
+    per_replica = -(-s["concurrency"] // replicas)
+    mem = ev.memory
+    out: dict[str, Any] = {
+        "trainable_params": 0,
+        "replicas": replicas,
+        "sequences_per_replica": per_replica,
+        "kv_bytes_per_token": ev.kv_bytes_per_token,
+        "memory_per_gpu": _terms(ev.metrics.memory)
+        if ev.metrics
+        else {
+            "weights": int(mem.weights),
+            "gradients": 0,
+            "optimizer": 0,
+            "activations": 0,
+            "kv_cache": int(mem.kv_cache),
+            "overhead": int(mem.overhead),
+            "total": int(mem.weights) + int(mem.kv_cache) + int(mem.overhead),
+        },
+        "overhead_detail": {
+            "workspace": int(mem.workspace),
+            "cuda_context": int(mem.cuda_context),
+            "communication": int(mem.communication),
+            "allocator_margin": int(mem.allocator_margin),
+        },
+    }
+    m = ev.metrics
+    if m is None:
+        return out
+    out["capacity_bytes"] = m.capacity_bytes
+    out["capacity_note"] = "90 % of usable memory: serving engines pre-allocate gpu_memory_utilization=0.9"
+    out["fits"] = m.fits
+    out["headroom_bytes"] = m.headroom_bytes
+    max_seq = ev.max_sequences_per_replica or 0
+    out["max_concurrency"] = max_seq * replicas
+    # GPUs for the requested concurrency at this context: tp-way replicas, each holding max_seq sequences
+    out["gpus_needed"] = tp * -(-s["concurrency"] // max_seq) if max_seq > 0 else None
+    out["max_context"] = ev.max_context_tokens or 0
+    if ev.decode_s_per_token is not None:
+        batch = min(per_replica, max_seq)
+        out["decode_tokens_per_s"] = replicas * batch / ev.decode_s_per_token
+        out["decode_tokens_per_s_per_sequence"] = 1 / ev.decode_s_per_token
+        out["ttft_s"] = m.ttft_s
+    if not m.fits:
+        fix = planner.inference_fix(w, gpu, s["gpus"], tp)
+        if fix is not None:
+            out["suggestion"] = {"change": fix.change, "flags": _flags(fix.settings), "total_bytes": fix.total_bytes}
+    _power_and_money(m, gpu, out)
+    return out
+
+
 def estimate(args) -> dict[str, Any]:
     """Everything `estimate` prints, as a JSON-ready dict (bytes, seconds, watts, USD)."""
-    from advisor.core import memory
-
     spec = resolve_model(args)
     s = _settings(args, spec)
     gpu = resolve_gpu(args.gpu)
-    shape = memory.shape_from_spec(spec)
+    w = _workload(spec, s)
     out: dict[str, Any] = {
-        "model": {"id": spec.id, "name": spec.name, "kind": spec.kind, "stand_in": bool(getattr(spec, "stand_in", False))},
+        "model": {
+            "id": spec.id,
+            "name": spec.name,
+            "kind": spec.kind,
+            "stand_in": bool(getattr(spec, "stand_in", False)),
+        },
         "task": s["task"],
-        "params": int(shape.params),
-        "active_params": int(shape.active_params),
-        "config": {k: s[k] for k in ("gpus", "strategy", "tp", "pp", "batch", "seq", "checkpointing", "attention",
-                                     "precision", "optimizer")},
+        "params": int(w.params),
+        "active_params": int(w.active_params),
+        "config": {
+            k: s[k]
+            for k in (
+                "gpus",
+                "strategy",
+                "tp",
+                "pp",
+                "batch",
+                "seq",
+                "checkpointing",
+                "attention",
+                "precision",
+                "optimizer",
+            )
+        },
     }
     if s["task"] == "inference":
         out["config"].update({k: s[k] for k in ("weights_dtype", "kv_dtype", "context", "concurrency")})
-        out.update(_inference(spec, shape, s, gpu))
+        out.update(_inference(w, s, gpu))
     else:
         if s["task"] in ("lora", "qlora"):
             out["config"].update({"lora_rank": s["lora_rank"], "lora_targets": s["lora_targets"]})
-        out.update(_training(spec, shape, s, gpu))
+        out.update(_training(w, s, gpu))
     if gpu is not None:
         out["gpu"] = {"id": gpu.id, "name": gpu.name, "memory_gb": gpu.memory_gb}
-        _money(gpu, s, out)
     out["warnings"] = s["warnings"]
     return out
 
@@ -627,21 +529,30 @@ def render_text(r: dict[str, Any]) -> str:
     lines = []
     m = r["model"]
     note = " (stand-in shape for a bare size)" if m.get("stand_in") else ""
-    lines.append(f"{m['name']}{note}: {r['params']:,} parameters"
-                 + (f", {r['active_params']:,} active per token" if r["active_params"] != r["params"] else ""))
+    lines.append(
+        f"{m['name']}{note}: {r['params']:,} parameters"
+        + (f", {r['active_params']:,} active per token" if r["active_params"] != r["params"] else "")
+    )
     c = r["config"]
     if r["task"] == "inference":
-        lines.append(f"Serving: {c['gpus']} GPU(s), tp {c['tp']} x {r['replicas']} replica(s); "
-                     f"{c['concurrency']} sequence(s) of {c['context']:,} tokens; weights {c['weights_dtype']}, "
-                     f"KV {c['kv_dtype']}")
+        lines.append(
+            f"Serving: {c['gpus']} GPU(s), tp {c['tp']} x {r['replicas']} replica(s); "
+            f"{c['concurrency']} sequence(s) of {c['context']:,} tokens; weights {c['weights_dtype']}, "
+            f"KV {c['kv_dtype']}"
+        )
     else:
         share = r["trainable_params"] / r["params"] * 100 if r["params"] else 0
         lines.append(f"Task: {r['task']}; trainable {r['trainable_params']:,} ({share:.2f} %)")
-        per_gpu = (f"{c['batch']} sample(s) per GPU" if m["kind"] in ("cnn", "vit", "diffusion")
-                   else f"{c['batch']} x {c['seq']:,} tokens per GPU")
-        lines.append(f"Configuration: {c['gpus']} GPU(s), {c['strategy']}, tp {c['tp']}, pp {c['pp']}; batch "
-                     f"{per_gpu}; {c['precision']}, {c['optimizer']}, "
-                     f"{c['attention']} attention, checkpointing {c['checkpointing']}")
+        per_gpu = (
+            f"{c['batch']} sample(s) per GPU"
+            if m["kind"] in ("cnn", "vit", "diffusion")
+            else f"{c['batch']} x {c['seq']:,} tokens per GPU"
+        )
+        lines.append(
+            f"Configuration: {c['gpus']} GPU(s), {c['strategy']}, tp {c['tp']}, pp {c['pp']}; batch "
+            f"{per_gpu}; {c['precision']}, {c['optimizer']}, "
+            f"{c['attention']} attention, checkpointing {c['checkpointing']}"
+        )
         lines.append(f"Activation model: {r['activation_model']}")
     lines.append("")
     lines.append(f"{'Memory per GPU':<28}{'GB (1e9 B)':>10}  {'GiB (2^30 B)':>12}")
@@ -657,8 +568,9 @@ def render_text(r: dict[str, Any]) -> str:
         lines.append(f"  CPU RAM per node for offload: {r['host_ram_bytes'] / 1e9:.1f} GB")
     if "gpu" in r:
         g = r["gpu"]
-        lines.append(f"  {'usable capacity':<26}{_gb(r['capacity_bytes'])}  {_gib(r['capacity_bytes']):>12}"
-                     f"   {g['name']}")
+        lines.append(
+            f"  {'usable capacity':<26}{_gb(r['capacity_bytes'])}  {_gib(r['capacity_bytes']):>12}   {g['name']}"
+        )
         if r.get("capacity_note"):
             lines.append(f"    ({r['capacity_note']})")
         if r["fits"]:
@@ -674,41 +586,57 @@ def render_text(r: dict[str, Any]) -> str:
             elif fix:
                 lines.append("No single change in our list makes it fit; it needs a larger card or more GPUs.")
     if r["task"] == "inference" and "max_concurrency" in r and r.get("kv_bytes_per_token"):
-        lines.append(f"Most sequences at {c['context']:,} tokens: {r['max_concurrency']:,}; "
-                     f"longest context at {r['sequences_per_replica']} sequence(s) per replica: {r['max_context']:,} tokens")
+        lines.append(
+            f"Most sequences at {c['context']:,} tokens: {r['max_concurrency']:,}; "
+            f"longest context at {r['sequences_per_replica']} sequence(s) per replica: {r['max_context']:,} tokens"
+        )
         if r.get("gpus_needed"):
-            lines.append(f"GPUs for {c['concurrency']:,} sequence(s) at this context: {r['gpus_needed']:,} "
-                         f"(tp {c['tp']} replicas)")
+            lines.append(
+                f"GPUs for {c['concurrency']:,} sequence(s) at this context: {r['gpus_needed']:,} "
+                f"(tp {c['tp']} replicas)"
+            )
         if "decode_tokens_per_s" in r:
-            lines.append(f"Decode: {r['decode_tokens_per_s']:,.0f} tokens/s in all "
-                         f"({r['decode_tokens_per_s_per_sequence']:.1f} per sequence); prefill of the full context "
-                         f"{r['ttft_s']:.2f} s")
+            lines.append(
+                f"Decode: {r['decode_tokens_per_s']:,.0f} tokens/s in all "
+                f"({r['decode_tokens_per_s_per_sequence']:.1f} per sequence); prefill of the full context "
+                f"{r['ttft_s']:.2f} s"
+            )
     t = r.get("time")
     if t:
         if "seconds" in t:
-            lines.append(f"Time for {t['tokens']:,.0f} tokens: {_hours(t['seconds'])} expected "
-                         f"({_hours(t['seconds_low'])} to {_hours(t['seconds_high'])}), MFU {t['mfu'] * 100:.0f} %; "
-                         f"{t['flops']:.3g} FLOPs")
+            lines.append(
+                f"Time for {t['tokens']:,.0f} tokens: {_hours(t['seconds'])} expected "
+                f"({_hours(t['seconds_low'])} to {_hours(t['seconds_high'])}), MFU {t['mfu'] * 100:.0f} %; "
+                f"{t['flops']:.3g} FLOPs"
+            )
         else:
             lines.append(f"Compute for {t['tokens']:,.0f} tokens: {t['flops']:.3g} FLOPs (name a --gpu for time)")
     p = r.get("power")
     if p:
-        lines.append(f"Power: {p['it_w'] / 1000:.2f} kW at most for {p['nodes']} server(s) "
-                     f"(average {p['average_w'] / 1000:.2f} kW), before cooling (x PUE)")
+        lines.append(
+            f"Power: {p['it_w'] / 1000:.2f} kW at most for {p['nodes']} server(s) "
+            f"(average {p['average_w'] / 1000:.2f} kW), before cooling (x PUE)"
+        )
     money = r.get("cost")
     if money:
         parts = []
         if "buy_usd_low" in money:
-            parts.append(f"buy ${money['buy_usd_low']:,.0f}-{money['buy_usd_high']:,.0f} with servers ({money['price_date']})")
+            parts.append(
+                f"buy ${money['buy_usd_low']:,.0f}-{money['buy_usd_high']:,.0f} with servers ({money['price_date']})"
+            )
         if "rent_usd_per_hour_low" in money:
-            parts.append(f"rent ${money['rent_usd_per_hour_low']:,.2f}-{money['rent_usd_per_hour_high']:,.2f}/h "
-                         f"({money['rent_date']})")
+            parts.append(
+                f"rent ${money['rent_usd_per_hour_low']:,.2f}-{money['rent_usd_per_hour_high']:,.2f}/h "
+                f"({money['rent_date']})"
+            )
         if "rent_usd_low" in money:
             parts.append(f"this run ${money['rent_usd_low']:,.0f}-{money['rent_usd_high']:,.0f} rented")
         lines.append("Cost: " + "; ".join(parts))
         if money.get("energy_usd") is not None:
-            lines.append(f"Electricity for this run if owned: {money['energy_kwh']:,.0f} kWh, "
-                         f"${money['energy_usd']:,.0f} (at ${money['assumed_usd_per_kwh']}/kWh, PUE {money['assumed_pue']})")
+            lines.append(
+                f"Electricity for this run if owned: {money['energy_kwh']:,.0f} kWh, "
+                f"${money['energy_usd']:,.0f} (at ${money['assumed_usd_per_kwh']}/kWh, PUE {money['assumed_pue']})"
+            )
         if money.get("break_even_hours"):
             lines.append(f"Buying beats renting after {money['break_even_hours']:,.0f} hours of use (mid prices)")
     for warning in r.get("warnings", []):
@@ -749,7 +677,9 @@ def run(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m advisor.commands.estimate ...`: the same command without the other subcommands' imports."""
-    parser = argparse.ArgumentParser(prog="gpu-advisor estimate", description="Memory, time, power and cost of one configuration.")
+    parser = argparse.ArgumentParser(
+        prog="gpu-advisor estimate", description="Memory, time, power and cost of one configuration."
+    )
     add_arguments(parser, "estimate")
     args = parser.parse_args(argv)
     from advisor.knowledge import KnowledgeError

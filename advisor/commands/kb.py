@@ -16,6 +16,7 @@ from typing import Any
 
 from advisor.models import LOCALES, Locale
 
+
 def _t(key: str, locale: Locale, **values: Any) -> str:
     """The command's words (knowledge/ui/commands.yaml, keys `kb.*`)."""
     from advisor.i18n import t
@@ -26,12 +27,21 @@ def _t(key: str, locale: Locale, **values: Any) -> str:
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """`kb` takes an action; the only one is `search`."""
     actions = parser.add_subparsers(dest="kb_action", metavar="ACTION", required=True)
-    search = actions.add_parser("search", help='Search the knowledge base (English or Chinese).', description='Search the knowledge base (English or Chinese).')
-    search.add_argument("query", nargs="+", help='the question or keywords')
+    search = actions.add_parser(
+        "search",
+        help="Search the knowledge base (English or Chinese).",
+        description="Search the knowledge base (English or Chinese).",
+    )
+    search.add_argument("query", nargs="+", help="the question or keywords")
     # SUPPRESS: keep a `--lang` given before the subcommand (gpu-advisor --lang zh-Hant kb search ...).
-    search.add_argument("--lang", choices=list(LOCALES), default=argparse.SUPPRESS, help="language of the answer (default: the query's language)")
-    search.add_argument("--json", action="store_true", help='print JSON')
-    search.add_argument("-k", "--limit", type=int, default=3, help='most results to show (default 3)')
+    search.add_argument(
+        "--lang",
+        choices=list(LOCALES),
+        default=argparse.SUPPRESS,
+        help="language of the answer (default: the query's language)",
+    )
+    search.add_argument("--json", action="store_true", help="print JSON")
+    search.add_argument("-k", "--limit", type=int, default=3, help="most results to show (default 3)")
 
 
 def _locale_for(args: argparse.Namespace, query: str) -> Locale:

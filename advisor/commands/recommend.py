@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     from advisor.recommend import RecommendError, recommend
 
     try:
-        rec = recommend(profile, locale)
+        rec = recommend(profile)
     except RecommendError as exc:
         print(f"gpu-advisor recommend: {exc.message(locale)}", file=sys.stderr)
         return 2

@@ -17,27 +17,21 @@ from __future__ import annotations
 import difflib
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from advisor.conversation.numbers import NUMBER_RE, normalize_text, number_value
+from advisor.core import power
+from advisor.currency import to_usd
 from advisor.models import Locale
 
 # --------------------------------------------------------------------------------------------
 # Currencies. Default conversion rates: approximate mid-market rates of June 2025 (USD per unit).
 # They are stated to the user whenever a budget is converted; the original amount is kept.
 
-RATES_DATE = "2025-06"
-USD_PER_UNIT: dict[str, float] = {
-    "USD": 1.0,
-    "CNY": 1 / 7.18,   # USD/CNY about 7.16-7.20 in June 2025
-    "TWD": 1 / 29.5,   # USD/TWD about 29.2-30.0 in June 2025
-    "EUR": 1.15,       # EUR/USD about 1.14-1.17 in June 2025
-    "HKD": 1 / 7.85,   # HKD is pegged in the 7.75-7.85 band; it sat at 7.85 in June 2025
-    "JPY": 1 / 144.0,  # USD/JPY about 142-146 in June 2025
-    "GBP": 1.36,       # GBP/USD about 1.34-1.37 in June 2025
-}
+# (the rates and their date live in advisor.currency)
 
 # Chinese family names and nicknames users type for catalogue families.
 FAMILY_SYNONYMS: dict[str, str] = {
@@ -45,27 +39,29 @@ FAMILY_SYNONYMS: dict[str, str] = {
     "羊驼": "llama ", "羊駝": "llama ", "美洲驼": "llama ", "米斯特拉尔": "mistral ", "深度求索": "deepseek ",
 }
 
-# A rate with the date it holds from, for messages ("1 CNY = 0.139 USD, rates of 2025-06").
-
-
-def to_usd(amount: float, currency: str) -> float:
-    """Convert `amount` in ISO `currency` to USD at the dated default rate."""
-    return amount * USD_PER_UNIT[currency]
-
-
 # --------------------------------------------------------------------------------------------
 # Result type
 
 
 @dataclass
 class Extraction:
-    """What one message says: Profile fields, problems (UI string keys with values), and hints."""
+    """What one message says: Profile fields (only `Profile` keys), what it says beyond them (an explicit
+    "no deadline" or "no budget", a count of images, an amount with no currency), and problems (UI string
+    keys with values)."""
 
     fields: dict[str, Any] = field(default_factory=dict)
     problems: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    no_deadline: bool = False
+    no_budget: bool = False
+    images: bool = False
+    currency_assumed: bool = False
     unknown_model: str | None = None
     unknown_gpu: str | None = None
     gpu_mentions: list[str] = field(default_factory=list)
+
+    def says_anything(self) -> bool:
+        """A value, or an explicit "no deadline" / "no budget"."""
+        return bool(self.fields) or self.no_deadline or self.no_budget
 
     def problem(self, code: str, **values: Any) -> None:
         if all(k != code for k, _ in self.problems):
@@ -263,7 +259,8 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
         if _PER_ENERGY.match(after) or (_ENERGY_CUE.search(before) and value < 50):
             if value > 0 and round(to_usd(value, cur), 4) > 0:
                 ex.fields["electricity_usd_per_kwh"] = round(to_usd(value, cur), 4)
-            w.consume(m.start(), m.end() + (_PER_ENERGY.match(after).end() if _PER_ENERGY.match(after) else 0))
+            unit = _PER_ENERGY.match(after)
+            w.consume(m.start(), m.end() + (unit.end() if unit else 0))
             continue
         if _PER_HOUR.match(after):
             w.consume(m.start(), m.end())
@@ -279,7 +276,7 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
             if m.group("sign"):
                 value = -value
             candidates.append((value, "USD", m.start("num"), m.end()))
-            ex.fields["_budget_currency_assumed"] = True
+            ex.currency_assumed = True
             break
     if not candidates:
         return
@@ -345,8 +342,9 @@ _PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
 
 
 def circuit_kw(volts: float, amps: float, three_phase: bool, circuits: int = 1) -> float:
-    """Usable continuous kW of a circuit: V x A (x sqrt 3 for three-phase) x 0.8 (NEC 80 % rule)."""
-    return volts * amps * (math.sqrt(3) if three_phase else 1.0) * 0.8 / 1000 * circuits
+    """Usable continuous kW of `circuits` circuits (advisor.core.power.circuit_kw: V x A, x sqrt 3 for
+    three-phase, x 0.8 by the NEC 80 % rule)."""
+    return power.circuit_kw(volts, amps, 3 if three_phase else 1) * circuits
 
 
 def _facility(w: _Work, ex: Extraction) -> None:
@@ -466,7 +464,8 @@ def _duration(w: _Work, ex: Extraction) -> None:
     best: tuple[int, float, int, int] | None = None
     for m in w.finditer(_DURATION):
         unit = m.group("unit").lower()
-        if unit == "月" and not (_numtext(m) and not _numtext(m)[0].isdigit()):
+        said = _numtext(m)
+        if unit == "月" and not (said and not said[0].isdigit()):
             continue  # "3月" is March; "三月" too — only "个月/個月" mean a span
         if unit in ("月",):
             continue
@@ -539,7 +538,7 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
         v = number_value(_numtext(m) or "")
         if v is not None:
             samples = v
-            ex.fields["_images"] = True
+            ex.images = True
             w.consume(m.start(), m.end())
             break
     if samples is None:
@@ -646,24 +645,24 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
             break
     for m in w.finditer(_RPS):
         raw = _numtext(m)
-        v = number_value(raw) if raw else None
-        if v is None:
+        rate = number_value(raw) if raw else None
+        if rate is None:
             continue
         w.consume(m.start(), m.end())
-        if v > 0 and v < 1e9:
-            ex.fields["requests_per_second"] = float(v)
+        if 0 < rate < 1e9:
+            ex.fields["requests_per_second"] = float(rate)
         else:
             ex.problem("conv.problem.load_positive")
         break
     for pattern in (_CONC_BEFORE, _CONC_AFTER) + (() if training_task else (_CONC_USERS,)):
         found = False
         for m in w.finditer(pattern):
-            v = number_value(_numtext(m) or "")
-            if v is None:
+            users = number_value(_numtext(m) or "")
+            if users is None:
                 continue
             w.consume(m.start(), m.end())
-            if 1 <= v < 1e9:
-                ex.fields["concurrency"] = int(round(v))
+            if 1 <= users < 1e9:
+                ex.fields["concurrency"] = int(round(users))
             else:
                 ex.problem("conv.problem.load_positive")
             found = True
@@ -868,11 +867,7 @@ _CONFIG_PATH = _c(r"(?:^|(?<=[\s\"'(=：:]))(?P<path>[^\s\"'，,;()]+\.json)(?![
 
 
 _NOT_FAMILIES = frozenset(
-    "the and with for model models params parameters param about around tokens token budget use using serve "
-    "train training finetune fine tune lora qlora only over under from than our have want need size llm base "
-    "what not why how like run runs serving users context rack each per new maybe roughly approx approximately "
-    "some than is be are was size sized class bigger smaller larger just fine tuning pretrain pretraining deploy "
-    "host inference of on at in to a an or".split()
+    ["the", "and", "with", "for", "model", "models", "params", "parameters", "param", "about", "around", "tokens", "token", "budget", "use", "using", "serve", "train", "training", "finetune", "fine", "tune", "lora", "qlora", "only", "over", "under", "from", "than", "our", "have", "want", "need", "size", "llm", "base", "what", "not", "why", "how", "like", "run", "runs", "serving", "users", "context", "rack", "each", "per", "new", "maybe", "roughly", "approx", "approximately", "some", "than", "is", "be", "are", "was", "size", "sized", "class", "bigger", "smaller", "larger", "just", "fine", "tuning", "pretrain", "pretraining", "deploy", "host", "inference", "of", "on", "at", "in", "to", "a", "an", "or"]
 )
 
 
@@ -987,8 +982,7 @@ def _config(w: _Work, ex: Extraction, path: str) -> None:
             raise ValueError("no parameters")
         ex.fields["params"] = int(n)
         ex.fields["model_text"] = os.path.abspath(os.path.expanduser(path))
-        ex.fields["model_config"] = path
-    except Exception as exc:  # ConfigError or anything the reader raises: tell the user, never crash
+    except Exception as exc:  # noqa: BLE001 - ConfigError or anything the reader raises: tell the user, never crash
         ex.problem("conv.problem.config", detail=_config_detail(exc), key=getattr(exc, "key", "") or "",
                    values=getattr(exc, "values", {}))
 
@@ -1085,7 +1079,7 @@ def gpu_mentions(text: str) -> list[str]:
         w = normalize_text(text)
         low = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in w)
         return [alias.ident for alias, _, _ in _scan_aliases(low, _catalogue_index("gpu"))]
-    except Exception:
+    except Exception:  # noqa: BLE001 - a GPU name that cannot be scanned is no GPU mentioned
         return []
 
 
@@ -1094,7 +1088,7 @@ def gpu_mentions(text: str) -> list[str]:
 
 _DOUBLE = _c(r"doubl|twice|2x|x2|×2|翻倍|加倍|翻一倍|多一倍|增加一倍|两倍|兩倍")
 _HALF = _c(r"\bhalve|\bhalf\b|cut\s+in\s+half|减半|減半|一半|砍半|少一半|砍掉一半")
-_PERCENT = _c(rf"(?:(?P<dir>\+|-|increase[sd]?\s+by|decrease[sd]?\s+by|up\s+by|down\s+by|more|less|增加|减少|減少|多|少|提高|降低)\s*)?(?P<pct>(?<![\d.])\d+(?:\.\d+)?)\s*%")
+_PERCENT = _c(r"(?:(?P<dir>\+|-|increase[sd]?\s+by|decrease[sd]?\s+by|up\s+by|down\s+by|more|less|增加|减少|減少|多|少|提高|降低)\s*)?(?P<pct>(?<![\d.])\d+(?:\.\d+)?)\s*%")
 _REL_FIELDS: list[tuple[str, re.Pattern[str]]] = [
     ("budget_usd", _c(r"budget|money|spend|预算|預算|钱|錢|经费|經費")),
     ("deadline_days", _c(r"deadline|time\s*limit|\btime\b|schedule|期限|时间|時間|工期|截止")),
@@ -1165,13 +1159,12 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     if prec and "precision" not in ex.fields:
         ex.fields["precision"] = prec
     if _NO_DEADLINE.search(w.orig.lower()):
-        ex.fields["_no_deadline"] = True
+        ex.no_deadline = True
     if "budget_usd" not in ex.fields and _NO_BUDGET.search(w.orig.lower()):
-        ex.fields["_no_budget"] = True
+        ex.no_budget = True
     return ex
 
 
 def extract(text: str, locale: Locale = "en", *, task: str | None = None) -> dict[str, Any]:
     """Profile fields that `text` states (keys of `advisor.models.Profile`), nothing else."""
-    fields = extract_detailed(text, locale, task=task).fields
-    return {k: v for k, v in fields.items() if not k.startswith("_") and k != "model_config"}
+    return dict(extract_detailed(text, locale, task=task).fields)

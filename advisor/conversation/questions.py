@@ -11,27 +11,24 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
+from advisor import format as fmt
 from advisor.conversation.numbers import normalize_text, parse_number
-from advisor.conversation.parsers import RATES_DATE, context_tokens_from
+from advisor.conversation.parsers import Extraction
+from advisor.core import planner
+from advisor.currency import RATES_DATE
 from advisor.i18n import t
+from advisor.knowledge import knowledge
 from advisor.models import Locale, Profile
 
-TRAINING_TASKS = ("pretrain", "finetune", "lora", "qlora")
-DEFAULT_MODEL_ID = "llama-3-8b"
-DEFAULT_MODEL_PARAMS = 8_030_261_248  # Llama 3 8B, Meta's config.json (numeric-anchors.md §4)
-FINETUNE_SAMPLES = 50_000             # about Alpaca's 52K instructions (Taori et al., 2023)
-FINETUNE_SEQ_LEN = 512
-FINETUNE_EPOCHS = 3.0
-CHINCHILLA_TOKENS_PER_PARAM = 20      # Hoffmann et al. 2022, compute-optimal tokens per parameter
-DEFAULT_CONCURRENCY = 32
-DEFAULT_CONTEXT = 8192
+TRAINING_TASKS = planner.TRAINING_TASKS
 
 
 def _is_training(p: Profile) -> bool:
-    return (p.task or "lora") in TRAINING_TASKS
+    return (p.task or planner.DEFAULT_TASK) in TRAINING_TASKS
 
 
 @dataclass(frozen=True)
@@ -40,7 +37,7 @@ class Question:
 
     key: str
     applies: Callable[[Profile], bool]
-    answered_by: Callable[[dict[str, Any]], bool]
+    answered_by: Callable[[Extraction], bool]
     default: Callable[[Profile], dict[str, Any]]
     default_text: Callable[[Profile, Locale], str]
     choices: Callable[[Locale], tuple[str, ...]]
@@ -49,71 +46,68 @@ class Question:
         return t(f"conv.q.{self.key}", locale, default=self.default_text(profile, locale))
 
 
-# ---------------------------------------------------------------------------- defaults
+# ---------------------------------------------------------------------------- defaults (advisor.core.planner's)
 
 
 def _model_default(_: Profile) -> dict[str, Any]:
-    from advisor.knowledge import knowledge
-
-    spec = knowledge().models.get(DEFAULT_MODEL_ID)
-    if spec is None:
-        return {"params": DEFAULT_MODEL_PARAMS, "model_text": "Llama 3 8B"}
+    spec = knowledge().models.get(planner.DEFAULT_MODEL)
+    if spec is None:  # a catalogue without the default model: the planner's stand-in for its size
+        return {"params": 8_030_261_248, "model_text": "Llama 3 8B"}
     return {"model": spec.id, "model_text": spec.name, "params": spec.params}
 
 
 def _model_default_text(p: Profile, locale: Locale) -> str:
-    d = _model_default(p)
-    return str(d.get("model_text"))
+    return str(_model_default(p).get("model_text"))
+
+
+def _max_context(p: Profile) -> int | None:
+    spec = knowledge().models.get(p.model) if p.model else None
+    return spec.max_context if spec else None
 
 
 def _data_default(p: Profile) -> dict[str, Any]:
-    if p.task == "pretrain":
-        params = p.params or DEFAULT_MODEL_PARAMS
-        return {"tokens": int(params * CHINCHILLA_TOKENS_PER_PARAM), "epochs": 1.0}
-    return {
-        "samples": FINETUNE_SAMPLES,
-        "seq_len": FINETUNE_SEQ_LEN,
-        "tokens": FINETUNE_SAMPLES * FINETUNE_SEQ_LEN,
-        "epochs": FINETUNE_EPOCHS,
-    }
+    task = p.task or planner.DEFAULT_TASK
+    seq = p.seq_len or planner.default_seq_len(task, _max_context(p))
+    return planner.default_data(task, p.params or _model_default(p)["params"], seq)
 
 
 def _data_default_text(p: Profile, locale: Locale) -> str:
-    if p.task == "pretrain":
-        return t("conv.default.data_pretrain", locale, tokens=fmt_count(_data_default(p)["tokens"], locale))
-    return t("conv.default.data_finetune", locale)
-
-
-def _model_context(p: Profile) -> int:
-    from advisor.knowledge import knowledge
-
-    spec = knowledge().models.get(p.model) if p.model else None
-    if spec and spec.max_context:
-        return min(DEFAULT_CONTEXT, spec.max_context)
-    return DEFAULT_CONTEXT
+    d = _data_default(p)
+    if (p.task or planner.DEFAULT_TASK) == "pretrain":
+        return t("conv.default.data_pretrain", locale, tokens=fmt.count(d["tokens"], locale))
+    return t(
+        "conv.default.data_finetune",
+        locale,
+        samples=fmt.count(d["samples"], locale),
+        seq=fmt.plain(d["seq_len"]),
+        epochs=fmt.plain(d["epochs"]),
+    )
 
 
 def _serving_default(p: Profile) -> dict[str, Any]:
-    return {"concurrency": DEFAULT_CONCURRENCY, "context_tokens": _model_context(p)}
+    return {"concurrency": planner.DEFAULT_CONCURRENCY, "context_tokens": planner.default_context(_max_context(p))}
 
 
 def _serving_default_text(p: Profile, locale: Locale) -> str:
-    return t("conv.default.serving", locale, context=f"{_model_context(p):,}")
+    d = _serving_default(p)
+    return t("conv.default.serving", locale, users=fmt.plain(d["concurrency"]), context=fmt.plain(d["context_tokens"]))
 
 
 QUESTIONS: tuple[Question, ...] = (
     Question(
         "task",
         applies=lambda p: True,
-        answered_by=lambda f: "task" in f,
-        default=lambda p: {"task": "lora"},
-        default_text=lambda p, loc: t("conv.task.lora", loc),
-        choices=lambda loc: tuple(t(f"conv.task.{k}", loc) for k in ("pretrain", "finetune", "lora", "qlora", "inference")),
+        answered_by=lambda ex: "task" in ex.fields,
+        default=lambda p: {"task": planner.DEFAULT_TASK},
+        default_text=lambda p, loc: t(f"conv.task.{planner.DEFAULT_TASK}", loc),
+        choices=lambda loc: tuple(
+            t(f"conv.task.{k}", loc) for k in ("pretrain", "finetune", "lora", "qlora", "inference")
+        ),
     ),
     Question(
         "model",
         applies=lambda p: True,
-        answered_by=lambda f: "params" in f,
+        answered_by=lambda ex: "params" in ex.fields,
         default=_model_default,
         default_text=_model_default_text,
         choices=lambda loc: (),
@@ -121,7 +115,7 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         "data",
         applies=_is_training,
-        answered_by=lambda f: "tokens" in f or "samples" in f,
+        answered_by=lambda ex: "tokens" in ex.fields or "samples" in ex.fields,
         default=_data_default,
         default_text=_data_default_text,
         choices=lambda loc: (),
@@ -129,7 +123,7 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         "serving",
         applies=lambda p: not _is_training(p),
-        answered_by=lambda f: "concurrency" in f or "context_tokens" in f or "requests_per_second" in f,
+        answered_by=lambda ex: bool({"concurrency", "context_tokens", "requests_per_second"} & set(ex.fields)),
         default=_serving_default,
         default_text=_serving_default_text,
         choices=lambda loc: (),
@@ -137,16 +131,18 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         "precision",
         applies=lambda p: True,
-        answered_by=lambda f: "precision" in f or "weights_dtype" in f,
+        answered_by=lambda ex: "precision" in ex.fields or "weights_dtype" in ex.fields,
         default=lambda p: {"precision": "bf16-mixed"},
         default_text=lambda p, loc: t("conv.precision.bf16-mixed", loc),
-        choices=lambda loc: tuple(t(f"conv.precision.{k}", loc).split("（")[0].split(" (")[0]
-                                  for k in ("bf16-mixed", "fp16-mixed", "fp8-mixed", "fp32")),
+        choices=lambda loc: tuple(
+            t(f"conv.precision.{k}", loc).split("（")[0].split(" (")[0]
+            for k in ("bf16-mixed", "fp16-mixed", "fp8-mixed", "fp32")
+        ),
     ),
     Question(
         "deadline",
         applies=_is_training,
-        answered_by=lambda f: "deadline_days" in f or "_no_deadline" in f,
+        answered_by=lambda ex: "deadline_days" in ex.fields or ex.no_deadline,
         default=lambda p: {"deadline_days": None},
         default_text=lambda p, loc: t("conv.default.no_deadline", loc),
         choices=lambda loc: (t("conv.default.no_deadline", loc),),
@@ -154,7 +150,7 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         "budget",
         applies=lambda p: True,
-        answered_by=lambda f: "budget_usd" in f or "_no_budget" in f,
+        answered_by=lambda ex: "budget_usd" in ex.fields or ex.no_budget,
         default=lambda p: {"budget_usd": None, "budget_amount": None, "budget_currency": None},
         default_text=lambda p, loc: t("conv.default.no_budget", loc),
         choices=lambda loc: tuple(t(f"conv.acq.{k}", loc) for k in ("buy", "rent", "either")),
@@ -162,7 +158,7 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         "facility",
         applies=lambda p: True,
-        answered_by=lambda f: bool({"deployment", "rack_kw", "cooling"} & set(f)),
+        answered_by=lambda ex: bool({"deployment", "rack_kw", "cooling"} & set(ex.fields)),
         default=lambda p: {},
         default_text=lambda p, loc: t("conv.default.facility", loc),
         choices=lambda loc: tuple(t(f"conv.deploy.{k}", loc) for k in ("cloud", "on-prem", "either")),
@@ -170,20 +166,23 @@ QUESTIONS: tuple[Question, ...] = (
 )
 BY_KEY: dict[str, Question] = {q.key: q for q in QUESTIONS}
 
-def complete_partial(key: str, profile: Profile, fields: dict[str, Any]) -> dict[str, Any]:
+
+def complete_partial(key: str, profile: Profile, ex: Extraction) -> dict[str, Any]:
     """Sub-fields a question takes from its default when the user answered it only in part
     ("500 concurrent users" with no context: the context takes its default)."""
     if key == "serving":
         return {k: v for k, v in _serving_default(profile).items() if getattr(profile, k) is None}
-    if key == "data" and profile.samples and not profile.tokens and not fields.get("_images"):
-        seq = profile.seq_len or FINETUNE_SEQ_LEN
+    if key == "data" and profile.samples and not profile.tokens and not ex.images:
+        seq = profile.seq_len or planner.default_seq_len(profile.task or planner.DEFAULT_TASK, _max_context(profile))
         return {"tokens": int(profile.samples * seq), "seq_len": seq}
     return {}
 
 
 # ---------------------------------------------------------------------------- bare answers
 
-_BARE = re.compile(r"^\s*[-+−]?\s*[\d.,一二两兩三四五六七八九十百千万萬亿億零〇]+\s*(?:[kmbt]|bn|k\s*tokens?)?\s*$", re.IGNORECASE)
+_BARE = re.compile(
+    r"^\s*[-+−]?\s*[\d.,一二两兩三四五六七八九十百千万萬亿億零〇]+\s*(?:[kmbt]|bn|k\s*tokens?)?\s*$", re.IGNORECASE
+)
 
 
 def bare_number(text: str) -> float | None:
@@ -195,10 +194,21 @@ def bare_number(text: str) -> float | None:
     return parse_number(cleaned)
 
 
-def read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], str | None]:
-    """Interpret a bare number as the answer to question `key`: (fields, problem key or None)."""
-    if key == "facility" and re.fullmatch(r"\s*(either|both|any|whichever|都行|都可以|都比较|都比較|两者都比较|兩者都比較)\s*[.!。！]?\s*",
-                                          normalize_text(text).lower()):
+def read_bare(key: str, text: str, profile: Profile) -> tuple[Extraction, str | None]:
+    """Interpret a bare number as the answer to question `key`: (what it says, problem key or None)."""
+    fields, problem = _read_bare(key, text, profile)
+    ex = Extraction(
+        fields={k: v for k, v in fields.items() if k != "currency_assumed"},
+        currency_assumed=bool(fields.get("currency_assumed")),
+    )
+    return ex, problem
+
+
+def _read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], str | None]:
+    if key == "facility" and re.fullmatch(
+        r"\s*(either|both|any|whichever|都行|都可以|都比较|都比較|两者都比较|兩者都比較)\s*[.!。！]?\s*",
+        normalize_text(text).lower(),
+    ):
         return {"deployment": "either"}, None
     value = bare_number(text)
     if value is None:
@@ -235,8 +245,12 @@ def read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], st
             return {}, "conv.problem.budget_positive"
         if value > 1e13:
             return {}, "conv.problem.budget_huge"
-        return {"budget_usd": float(value), "budget_amount": float(value), "budget_currency": "USD",
-                "_budget_currency_assumed": True}, None
+        return {
+            "budget_usd": float(value),
+            "budget_amount": float(value),
+            "budget_currency": "USD",
+            "currency_assumed": True,
+        }, None
     if key == "facility":
         if value <= 0:
             return {}, "conv.problem.power_positive"
@@ -249,9 +263,9 @@ def read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], st
             return {"task": options[int(value) - 1]}, None
         return {}, "conv.problem.task_unknown"
     if key == "precision":
-        options = ("bf16-mixed", "fp16-mixed", "fp8-mixed", "fp32")
-        if float(value).is_integer() and 1 <= value <= len(options):
-            return {"precision": options[int(value) - 1]}, None
+        regimes = ("bf16-mixed", "fp16-mixed", "fp8-mixed", "fp32")
+        if float(value).is_integer() and 1 <= value <= len(regimes):
+            return {"precision": regimes[int(value) - 1]}, None
         if value in (16.0,):
             return {"precision": "bf16-mixed"}, None
         if value in (32.0,):
@@ -262,50 +276,12 @@ def read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], st
     return {}, None
 
 
-# ---------------------------------------------------------------------------- formatting
+# ---------------------------------------------------------------------------- words for what was collected
 
 
-def _sig(value: float, digits: int = 3) -> str:
-    if value == 0 or not math.isfinite(value):
-        return "0"
-    text = f"{value:.{digits}g}"
-    if "e" in text:
-        text = f"{value:.0f}"
-    return text
-
-
-def fmt_count(n: float | int | None, locale: Locale) -> str:
-    """A large count: en '7.24B', zh-Hans '72.4 亿', zh-Hant '72.4 億'."""
-    if n is None:
-        return "—"
-    n = float(n)
-    if locale == "en":
-        steps = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K"))
-        sep = ""
-    elif locale == "zh-Hans":
-        steps = ((1e12, " 万亿"), (1e8, " 亿"), (1e4, " 万"))
-        sep = ""
-    else:
-        steps = ((1e12, " 兆"), (1e8, " 億"), (1e4, " 萬"))
-        sep = ""
-    for scale, unit in steps:
-        if abs(n) >= scale:
-            return f"{_sig(n / scale)}{sep}{unit}"
-    return f"{int(n):,}" if float(n).is_integer() else _sig(n)
-
-
-def fmt_money(value: float) -> str:
-    """'30,000' or '1,250.5' — a money amount with separators, no currency."""
-    if value >= 100 or float(value).is_integer():
-        return f"{value:,.0f}"
-    return f"{value:,.2f}"
-
-
-def fmt_plain(value: float) -> str:
-    return f"{int(value):,}" if float(value).is_integer() else _sig(value)
-
-
-def field_items(fields: dict[str, Any], profile: Profile, locale: Locale) -> list[str]:
+def field_items(
+    fields: dict[str, Any], profile: Profile, locale: Locale, *, currency_assumed: bool = False
+) -> list[str]:
     """Short localized phrases for the fields just captured ("budget $30,000", "Mistral 7B")."""
     items: list[str] = []
     if "task" in fields:
@@ -317,7 +293,7 @@ def field_items(fields: dict[str, Any], profile: Profile, locale: Locale) -> lis
     if {"concurrency", "context_tokens", "requests_per_second"} & set(fields) and not _is_training(profile):
         items.append(_serving_phrase(profile, locale))
     elif "seq_len" in fields and not ({"tokens", "samples"} & set(fields)):
-        items.append(t("conv.fmt.seq_len", locale, n=fmt_plain(profile.seq_len or 0)))
+        items.append(t("conv.fmt.seq_len", locale, n=fmt.plain(profile.seq_len or 0)))
     if "precision" in fields:
         items.append(t(f"conv.precision.{fields['precision']}", locale))
     if "weights_dtype" in fields and profile.weights_dtype:
@@ -325,9 +301,11 @@ def field_items(fields: dict[str, Any], profile: Profile, locale: Locale) -> lis
     if "kv_dtype" in fields and profile.kv_dtype:
         items.append(f"{t('conv.label.kv_dtype', locale)} {dtype_name(profile.kv_dtype)}")
     if "deadline_days" in fields and profile.deadline_days:
-        items.append(f"{t('conv.label.deadline', locale)} {t('conv.fmt.days', locale, n=fmt_plain(profile.deadline_days))}")
+        items.append(
+            f"{t('conv.label.deadline', locale)} {t('conv.fmt.days', locale, n=fmt.plain(profile.deadline_days))}"
+        )
     if "budget_usd" in fields or "acquisition" in fields:
-        items.append(f"{t('conv.label.budget', locale)} {_budget_phrase(profile, locale, fields)}")
+        items.append(f"{t('conv.label.budget', locale)} {_budget_phrase(profile, locale, currency_assumed)}")
     if {"deployment", "rack_kw", "cooling", "electricity_usd_per_kwh", "pue"} & set(fields):
         items.append(_facility_phrase(profile, locale))
     if "owned_gpus" in fields:
@@ -349,16 +327,14 @@ def md_escape(text: str) -> str:
 
 
 def _model_phrase(p: Profile, locale: Locale) -> str:
-    size = t("conv.fmt.params", locale, n=fmt_count(p.params, locale))
+    size = t("conv.fmt.params", locale, n=fmt.count(p.params, locale))
     name = p.model_text or ""
     if p.model:
-        from advisor.knowledge import knowledge
-
         spec = knowledge().models.get(p.model)
         name = spec.name if spec else p.model
     if name and not re.fullmatch(r"[\d.,\s]*[bBmM]?|[\d\s.]+(?:亿|億)?\s*(?:参数|參數)?", name.strip()):
         name = md_escape(name)
-        return f"{name} ({size})" if locale == "en" else f"{name}（{size}）"
+        return name + fmt.paren(size, locale)
     return size
 
 
@@ -366,12 +342,12 @@ def _data_phrase(p: Profile, locale: Locale) -> str:
     parts = []
     if p.samples:
         key = "conv.fmt.samples"
-        parts.append(t(key, locale, n=fmt_count(p.samples, locale)))
+        parts.append(t(key, locale, n=fmt.count(p.samples, locale)))
         if p.seq_len and p.tokens:
-            parts.append(t("conv.fmt.seq_len", locale, n=fmt_plain(p.seq_len)))
+            parts.append(t("conv.fmt.seq_len", locale, n=fmt.plain(p.seq_len)))
     if p.tokens:
-        parts.append(t("conv.fmt.tokens", locale, n=fmt_count(p.tokens, locale)))
-    parts.append(t("conv.fmt.epoch" if p.epochs == 1 else "conv.fmt.epochs", locale, n=fmt_plain(p.epochs)))
+        parts.append(t("conv.fmt.tokens", locale, n=fmt.count(p.tokens, locale)))
+    parts.append(t("conv.fmt.epoch" if p.epochs == 1 else "conv.fmt.epochs", locale, n=fmt.plain(p.epochs)))
     return _join(parts, locale)
 
 
@@ -382,38 +358,44 @@ def _serving_phrase(p: Profile, locale: Locale) -> str:
     if p.context_tokens:
         parts.append(t("conv.fmt.context", locale, n=f"{p.context_tokens:,}"))
     if p.requests_per_second:
-        parts.append(t("conv.fmt.rps", locale, n=fmt_plain(p.requests_per_second)))
+        parts.append(t("conv.fmt.rps", locale, n=fmt.plain(p.requests_per_second)))
     return _join(parts, locale) or t("conv.value.unset", locale)
 
 
-def _budget_phrase(p: Profile, locale: Locale, fields: dict[str, Any] | None = None) -> str:
+def _budget_phrase(p: Profile, locale: Locale, currency_assumed: bool = False) -> str:
     acq = t(f"conv.acq.{p.acquisition}", locale)
     if p.budget_usd is None:
         money = t("conv.default.no_budget", locale) if p.acquisition == "either" else t("conv.value.unset", locale)
         return money if p.acquisition == "either" else _join([money, acq], locale)
-    if p.budget_currency and p.budget_currency != "USD" and p.budget_amount:
-        money = t("conv.fmt.converted", locale, amount=fmt_money(p.budget_amount), currency=p.budget_currency,
-                  usd=fmt_money(p.budget_usd), date=RATES_DATE)
+    code = (p.budget_currency or "USD").upper()
+    if code != "USD" and p.budget_amount:
+        money = t(
+            "conv.fmt.converted",
+            locale,
+            amount=fmt.amount(p.budget_amount, code, locale),
+            usd=fmt.amount(p.budget_usd, "USD", locale),
+            date=RATES_DATE,
+        )
     else:
-        money = t("conv.fmt.usd", locale, n=fmt_money(p.budget_usd))
-        if fields and fields.get("_budget_currency_assumed"):
-            money += f" ({t('conv.fmt.assumed_usd', locale)})" if locale == "en" else f"（{t('conv.fmt.assumed_usd', locale)}）"
+        money = fmt.amount(p.budget_usd, "USD", locale)
+    if currency_assumed:
+        money += fmt.paren(t("conv.fmt.assumed_currency", locale, currency=t(f"conv.currency.{code}", locale)), locale)
     return _join([money, acq], locale)
 
 
 def _facility_phrase(p: Profile, locale: Locale) -> str:
     parts = [t(f"conv.deploy.{p.deployment}", locale)]
     if p.rack_kw:
-        parts.append(t("conv.fmt.rack_kw", locale, n=fmt_plain(round(p.rack_kw, 2))))
+        parts.append(t("conv.fmt.rack_kw", locale, n=fmt.plain(round(p.rack_kw, 2))))
     parts.append(t(f"conv.cooling.{p.cooling}", locale))
     if p.electricity_usd_per_kwh != Profile.model_fields["electricity_usd_per_kwh"].default:
-        parts.append(f"{t('conv.label.electricity', locale)} {t('conv.fmt.kwh', locale, n=_sig(p.electricity_usd_per_kwh))}")
+        parts.append(
+            f"{t('conv.label.electricity', locale)} {t('conv.fmt.kwh', locale, n=fmt.sig(p.electricity_usd_per_kwh))}"
+        )
     return _join(parts, locale)
 
 
 def _owned_phrase(p: Profile, locale: Locale) -> str:
-    from advisor.knowledge import knowledge
-
     kb = knowledge()
     out = []
     for o in p.owned_gpus:
@@ -423,8 +405,7 @@ def _owned_phrase(p: Profile, locale: Locale) -> str:
 
 
 def _join(parts: list[str], locale: Locale) -> str:
-    parts = [x for x in parts if x]
-    return (", " if locale == "en" else "，").join(parts)
+    return fmt.join(parts, locale)
 
 
 def summary_lines(p: Profile, locale: Locale) -> list[tuple[str, str]]:
@@ -443,9 +424,14 @@ def summary_lines(p: Profile, locale: Locale) -> list[tuple[str, str]]:
     if p.kv_dtype:
         rows.append((t("conv.label.kv_dtype", locale), dtype_name(p.kv_dtype)))
     if _is_training(p):
-        rows.append((t("conv.label.deadline", locale),
-                     t("conv.fmt.days", locale, n=fmt_plain(p.deadline_days)) if p.deadline_days
-                     else t("conv.default.no_deadline", locale)))
+        rows.append(
+            (
+                t("conv.label.deadline", locale),
+                t("conv.fmt.days", locale, n=fmt.plain(p.deadline_days))
+                if p.deadline_days
+                else t("conv.default.no_deadline", locale),
+            )
+        )
     rows.append((t("conv.label.budget", locale), _budget_phrase(p, locale)))
     rows.append((t("conv.label.facility", locale), _facility_phrase(p, locale)))
     if p.owned_gpus:
@@ -455,7 +441,6 @@ def summary_lines(p: Profile, locale: Locale) -> list[tuple[str, str]]:
 
 def summary_markdown(p: Profile, locale: Locale) -> str:
     lines = [t("conv.summary.title", locale), ""]
-    lines += [f"- **{label}**: {value}" if locale == "en" else f"- **{label}**：{value}"
-              for label, value in summary_lines(p, locale)]
+    lines += [f"- **{label}**{fmt.sep(locale)}{value}" for label, value in summary_lines(p, locale)]
     lines += ["", t("conv.summary.confirm", locale)]
     return "\n".join(lines)

@@ -49,10 +49,10 @@ class Range(NamedTuple):
     def mid(self) -> float:
         return (self.low + self.high) / 2
 
-    def scale(self, factor: float) -> "Range":
+    def scale(self, factor: float) -> Range:
         return Range(self.low * factor, self.high * factor)
 
-    def __add__(self, other: "Range") -> "Range":
+    def plus(self, other: Range) -> Range:
         return Range(self.low + other.low, self.high + other.high)
 
 
@@ -78,8 +78,8 @@ def capex_usd(gpu, count: int) -> Range | None:
     full, rest = divmod(count, per_node)
     servers = server_usd(gpu, per_node).scale(full)
     if rest:
-        servers = servers + server_usd(gpu, rest)
-    return Range(gpu.price.low_usd * count, gpu.price.high_usd * count) + servers
+        servers = servers.plus(server_usd(gpu, rest))
+    return Range(gpu.price.low_usd * count, gpu.price.high_usd * count).plus(servers)
 
 
 def rent_usd_per_hour(gpu, count: int) -> Range | None:
@@ -89,15 +89,8 @@ def rent_usd_per_hour(gpu, count: int) -> Range | None:
     return Range(gpu.cloud_hourly.low_usd * count, gpu.cloud_hourly.high_usd * count)
 
 
-def rent_usd(gpu, count: int, hours: float) -> Range | None:
-    """Rent for `hours` of `count` GPUs, USD."""
-    rate = rent_usd_per_hour(gpu, count)
-    return None if rate is None else rate.scale(hours)
 
 
-def energy_usd(kwh: float, usd_per_kwh: float) -> float:
-    """Electricity bill for `kwh` at `usd_per_kwh`, USD."""
-    return kwh * usd_per_kwh
 
 
 def break_even_hours(capex: float, rent_per_hour: float, power_kw: float, usd_per_kwh: float,
@@ -117,12 +110,3 @@ def break_even_days(capex: float, rent_per_hour: float, power_kw: float, usd_per
     if not 0 < utilization <= 1:
         raise ValueError("utilization must be in (0, 1]")
     return break_even_hours(capex, rent_per_hour, power_kw, usd_per_kwh, pue) / (24.0 * utilization)
-
-
-def owned_usd_per_gpu_hour(capex: float, years: float, energy_usd_per_year: float, count: int,
-                           utilization: float) -> float:
-    """Amortised cost of an owned GPU per delivered hour (ai-infrastructure.net build-vs-rent model, AA §4):
-    (capex / years + opex per year) / (GPUs x 8,760 x utilisation)."""
-    if years <= 0 or count < 1 or not 0 < utilization <= 1:
-        raise ValueError("years, count and utilization must be positive (utilization at most 1)")
-    return (capex / years + energy_usd_per_year) / (count * 8760.0 * utilization)

@@ -60,21 +60,40 @@ QLORA_NF4_BITS = 4 + 8 / 64 + 32 / (64 * 256)
 
 WEIGHT_BITS: dict[str, float] = {
     # Nominal widths (stas00/ml-engineering inference/README.md, NA §1.5)
-    "fp32": 32.0, "fp16": 16.0, "bf16": 16.0, "fp8": 8.0, "int8": 8.0, "int4": 4.0,
-    "fp6": 6.0, "int3": 3.0, "int2": 2.0,
+    "fp32": 32.0,
+    "fp16": 16.0,
+    "bf16": 16.0,
+    "fp8": 8.0,
+    "int8": 8.0,
+    "int4": 4.0,
+    "fp6": 6.0,
+    "int3": 3.0,
+    "int2": 2.0,
     # MX formats: one E8M0 scale per 32 values (ml-engineering)
-    "mxfp8": 8.25, "mxfp6": 6.25, "mxfp4": 4.25,
+    "mxfp8": 8.25,
+    "mxfp6": 6.25,
+    "mxfp4": 4.25,
     # QLoRA storage
     "nf4": QLORA_NF4_BITS,
     # GGUF files as measured on Llama-3.1-8B (ggml-org/llama.cpp tools/quantize/README.md, NA §1.5)
-    "q2_k": 3.1593, "q4_k_m": 4.8944, "q5_k_m": 5.7036, "q8_0": 8.5008, "f16": 16.0005,
+    "q2_k": 3.1593,
+    "q4_k_m": 4.8944,
+    "q5_k_m": 5.7036,
+    "q8_0": 8.5008,
+    "f16": 16.0005,
 }
 """Bits per weight by storage format."""
 
 KV_BITS: dict[str, float] = {
-    "fp32": 32.0, "fp16": 16.0, "bf16": 16.0, "fp8": 8.0, "int8": 8.0, "int4": 4.0,
+    "fp32": 32.0,
+    "fp16": 16.0,
+    "bf16": 16.0,
+    "fp8": 8.0,
+    "int8": 8.0,
+    "int4": 4.0,
     # llama.cpp cache types: 32 values + one fp16 scale per block (q8_0: 34 bytes, q4_0: 18 bytes per 32)
-    "q8_0": 8.5, "q4_0": 4.5,
+    "q8_0": 8.5,
+    "q4_0": 4.5,
 }
 """Bits per KV-cache element by cache dtype."""
 
@@ -100,9 +119,9 @@ ZERO_STAGE = {"single": 0, "ddp": 0, "zero1": 1, "zero2": 2, "zero3": 3, "fsdp":
 class StateBytes(NamedTuple):
     """Bytes per parameter of the three model-state terms under one precision regime and optimizer."""
 
-    weights: float     # the copy the forward pass reads (16-bit under mixed precision)
+    weights: float  # the copy the forward pass reads (16-bit under mixed precision)
     gradients: float
-    optimizer: float   # fp32 master weights (mixed precision) + the optimizer's moments
+    optimizer: float  # fp32 master weights (mixed precision) + the optimizer's moments
 
     @property
     def total(self) -> float:
@@ -173,25 +192,25 @@ def zero_model_states(params: float, state: StateBytes, stage: int, dp: int) -> 
 class Shape(NamedTuple):
     """A model reduced to the numbers the arithmetic needs; built once per model (`shape_from_spec`)."""
 
-    kind: str                   # decoder, moe, encoder, vit, cnn, diffusion
-    params: int                 # total parameters
-    active_params: int          # per token (MoE), else = params
+    kind: str  # decoder, moe, encoder, vit, cnn, diffusion
+    params: int  # total parameters
+    active_params: int  # per token (MoE), else = params
     layers: int = 0
     hidden: int = 0
     heads: int = 0
     kv_heads: int = 0
     head_dim: int = 0
-    ffn: int = 0                # per expert for MoE
+    ffn: int = 0  # per expert for MoE
     vocab: int = 0
     tied: bool = False
-    gated_mlp: bool = True      # SwiGLU/GeGLU (three matrices) vs GELU (two)
+    gated_mlp: bool = True  # SwiGLU/GeGLU (three matrices) vs GELU (two)
     experts: int = 0
     experts_per_token: int = 0
-    embedding_params: int = 0   # input embedding rows x hidden (no FLOPs: a lookup)
+    embedding_params: int = 0  # input embedding rows x hidden (no FLOPs: a lookup)
     largest_layer_params: int = 0
     activation_bytes_per_sample: int = 0  # non-LLM: measured bytes saved per sample
     tokens_per_sample: int = 0  # ViT: patches + class token
-    linear_params: int = 0      # parameters in quantisable linear layers (everything but embeddings/head/norms)
+    linear_params: int = 0  # parameters in quantisable linear layers (everything but embeddings/head/norms)
 
     @property
     def is_transformer(self) -> bool:
@@ -211,15 +230,20 @@ def shape_from_spec(spec) -> Shape:  # spec: advisor.models.ModelSpec
     active = active_param_count(spec)
     if not (spec.hidden_size and spec.num_layers and spec.num_heads):
         return Shape(
-            kind=spec.kind, params=total, active_params=active,
+            kind=spec.kind,
+            params=total,
+            active_params=active,
             activation_bytes_per_sample=spec.activation_bytes_per_sample or 0,
         )
     h, layers, a = spec.hidden_size, spec.num_layers, spec.num_heads
     kv = spec.num_kv_heads or a
     d = spec.head_dim or h // a
     experts = spec.num_experts or 0
-    ffn = (getattr(spec, "moe_intermediate_size", None) or spec.intermediate_size or 4 * h) if experts else (
-        spec.intermediate_size or 4 * h)
+    ffn = (
+        (getattr(spec, "moe_intermediate_size", None) or spec.intermediate_size or 4 * h)
+        if experts
+        else (spec.intermediate_size or 4 * h)
+    )
     vocab = spec.vocab_size or 0
     gated = getattr(spec, "mlp", "swiglu") != "gelu"
     embed = vocab * h
@@ -234,12 +258,25 @@ def shape_from_spec(spec) -> Shape:  # spec: advisor.models.ModelSpec
         per_layer = total / max(1, layers)
     linear = max(0, total - embed - head - layers * 2 * h)
     return Shape(
-        kind=spec.kind, params=total, active_params=active, layers=layers, hidden=h, heads=a,
-        kv_heads=kv, head_dim=d, ffn=ffn, vocab=vocab, tied=bool(spec.tie_embeddings), gated_mlp=gated,
-        experts=experts, experts_per_token=spec.experts_per_token or (2 if experts else 0),
-        embedding_params=embed, largest_layer_params=int(max(per_layer, embed, head)),
+        kind=spec.kind,
+        params=total,
+        active_params=active,
+        layers=layers,
+        hidden=h,
+        heads=a,
+        kv_heads=kv,
+        head_dim=d,
+        ffn=ffn,
+        vocab=vocab,
+        tied=bool(spec.tie_embeddings),
+        gated_mlp=gated,
+        experts=experts,
+        experts_per_token=spec.experts_per_token or (2 if experts else 0),
+        embedding_params=embed,
+        largest_layer_params=int(max(per_layer, embed, head)),
         activation_bytes_per_sample=spec.activation_bytes_per_sample or 0,
-        tokens_per_sample=tokens_per_sample, linear_params=linear,
+        tokens_per_sample=tokens_per_sample,
+        linear_params=linear,
     )
 
 
@@ -361,8 +398,11 @@ def activation_model(shape: Shape, tp: int = 1, pp: int = 1, framework: str = "h
     anything without transformer dimensions), 'megatron' (tensor/pipeline parallelism — a Megatron-style
     stack — and encoders/ViTs, whose LayerNorm/GELU blocks are Korthikanti's), else 'hf' (a Hugging Face
     decoder, DESIGN.md's reference)."""
-    if not shape.is_transformer or shape.kind in ("cnn", "diffusion") or (
-            shape.kind == "vit" and shape.activation_bytes_per_sample):
+    if (
+        not shape.is_transformer
+        or shape.kind in ("cnn", "diffusion")
+        or (shape.kind == "vit" and shape.activation_bytes_per_sample)
+    ):
         return "per-sample"
     if framework == "megatron" or tp > 1 or pp > 1 or shape.kind in ("encoder", "vit"):
         return "megatron"
@@ -372,8 +412,8 @@ def activation_model(shape: Shape, tp: int = 1, pp: int = 1, framework: str = "h
 class Activations(NamedTuple):
     """Activation memory of one micro-batch on the most loaded GPU, bytes."""
 
-    saved: float        # kept for backward at the end of the forward pass (DESIGN's `activations`)
-    transient: float    # extra at the worst moment: loss upcast, or the recomputed layer in backward
+    saved: float  # kept for backward at the end of the forward pass (DESIGN's `activations`)
+    transient: float  # extra at the worst moment: loss upcast, or the recomputed layer in backward
 
 
 def activation_bytes(
@@ -409,8 +449,9 @@ def activation_bytes(
     needs a gradient). With full checkpointing PEFT makes the layer inputs require grad and the
     checkpoints are kept as usual.
     Non-LLM models (cnn, diffusion, and ViTs with a measured figure): `activation_bytes_per_sample`
-    x batch, from the catalogue (measured at its reference resolution); full checkpointing keeps ~1/sqrt(depth) of it (Chen et al. 2016,
-    arXiv:1604.06174, sqrt(n) checkpointing) — taken as 1/4 for the 50-100-layer CNNs we list.
+    x batch, from the catalogue (measured at its reference resolution); full checkpointing keeps
+    ~1/sqrt(depth) of it (Chen et al. 2016, arXiv:1604.06174, sqrt(n) checkpointing) — taken as
+    1/4 for the 50-100-layer CNNs we list.
     """
     model = activation_model(shape, tp, pp, framework)
     if model == "per-sample":
@@ -428,10 +469,12 @@ def activation_bytes(
     e = element_bytes
     if model == "megatron":
         rec = "selective" if checkpointing == "selective" else ("full" if checkpointing == "full" else "none")
-        per_layer = layer_activation_bytes_per_token_megatron(shape, s_eff, attention=attention, tp=tp, sp=sp,
-                                                              recompute=rec)
-        full_layer = layer_activation_bytes_per_token_megatron(shape, s_eff, attention=attention, tp=tp, sp=sp,
-                                                               recompute="selective" if rec == "selective" else "none")
+        per_layer = layer_activation_bytes_per_token_megatron(
+            shape, s_eff, attention=attention, tp=tp, sp=sp, recompute=rec
+        )
+        full_layer = layer_activation_bytes_per_token_megatron(
+            shape, s_eff, attention=attention, tp=tp, sp=sp, recompute="selective" if rec == "selective" else "none"
+        )
         ends = 0.0
         if shape.kind in ("decoder", "moe") and V:
             ends = 4.0 * h * (1 + V / h) / max(1, tp) + 8.0  # output layer + CE; token ids
@@ -439,12 +482,13 @@ def activation_bytes(
             ends = 2.0 * h + 8.0
     else:
         frozen = lora is not None
-        per_layer = layer_activation_bytes_per_token_hf(shape, s_eff, attention=attention, element_bytes=e,
-                                                        frozen=frozen)
+        per_layer = layer_activation_bytes_per_token_hf(
+            shape, s_eff, attention=attention, element_bytes=e, frozen=frozen
+        )
         if checkpointing == "selective" and attention == "eager":
             per_layer -= (4 + e) * shape.heads * s_eff  # recompute the score path only
         first_layer_free = 0.0
-        if frozen:
+        if lora is not None:
             targets, rank, autocast = lora
             per_layer += lora_activation_bytes_per_token(shape, targets, rank, autocast=autocast)
             first_layer_free = _lora_first_layer_free(shape, targets, s_eff, attention, e)
@@ -476,8 +520,15 @@ def activation_bytes(
 def _lora_params_per_layer(shape: Shape, targets, rank: int) -> float:
     """Adapter parameters in one layer: r·(d_in + d_out) per adapted projection (routed experts each)."""
     h, a, kv, d, f = shape.hidden, shape.heads, shape.kv_heads, shape.head_dim, shape.ffn
-    dims = {"q": (h, a * d), "k": (h, kv * d), "v": (h, kv * d), "o": (a * d, h), "gate": (h, f), "up": (h, f),
-            "down": (f, h)}
+    dims = {
+        "q": (h, a * d),
+        "k": (h, kv * d),
+        "v": (h, kv * d),
+        "o": (a * d, h),
+        "gate": (h, f),
+        "up": (h, f),
+        "down": (f, h),
+    }
     total = 0.0
     for name in targets:
         if name not in dims or (name == "gate" and not shape.gated_mlp):
@@ -504,8 +555,9 @@ def _lora_first_layer_free(shape: Shape, targets, seq: int, attention: str, e: i
     return float(full)  # only down_proj adapted: its LoRA input is all the first layer keeps
 
 
-def lora_activation_bytes_per_token(shape: Shape, targets: frozenset[str] | set[str], rank: int,
-                                    *, autocast: bool = True) -> float:
+def lora_activation_bytes_per_token(
+    shape: Shape, targets: frozenset[str] | set[str], rank: int, *, autocast: bool = True
+) -> float:
     """Extra bytes LoRA adapters save per token per layer (PEFT `lora.Linear.forward`).
 
     PEFT casts each adapted module's input to the adapter dtype (fp32 by default,
@@ -514,7 +566,7 @@ def lora_activation_bytes_per_token(shape: Shape, targets: frozenset[str] | set[
     without autocast both stay fp32 (4·d_in, 4·r). Dropout 0 (PEFT's default) saves nothing.
     Measured with PEFT 0.21 by tools/calibrate_activations.py (within 0.2 %).
     """
-    h, a, kv, d, f = shape.hidden, shape.heads, shape.kv_heads, shape.head_dim, shape.ffn
+    h, a, d, f = shape.hidden, shape.heads, shape.head_dim, shape.ffn
     d_in = {"q": h, "k": h, "v": h, "o": a * d, "gate": h, "up": h, "down": f}
     e = 2 if autocast else 4
     per_expert = {"gate", "up", "down"}
@@ -587,12 +639,12 @@ class TrainingMemory(NamedTuple):
     weights: float
     gradients: float
     optimizer: float
-    activations: float          # saved for backward (DESIGN's definition)
-    transient: float            # largest phase transient: loss upcast / recomputed layer / gathered shards
+    activations: float  # saved for backward (DESIGN's definition)
+    transient: float  # largest phase transient: loss upcast / recomputed layer / gathered shards
     cuda_context: float
     communication: float
     allocator_margin: float
-    host_ram: float = 0.0       # CPU RAM the offloaded state needs on each node
+    host_ram: float = 0.0  # CPU RAM the offloaded state needs on each node
 
     @property
     def overhead(self) -> float:
@@ -734,16 +786,32 @@ def training_memory(
     # Activations
     lora_spec = (targets, lora_rank, precision.endswith("mixed")) if lora and shape.is_transformer else None
     acts = activation_bytes(
-        shape, batch, seq, framework="megatron" if megatron else "hf", attention=attention,
-        checkpointing=checkpointing, tp=tp, pp=pp, sp=sp, element_bytes=element, lora=lora_spec,
+        shape,
+        batch,
+        seq,
+        framework="megatron" if megatron else "hf",
+        attention=attention,
+        checkpointing=checkpointing,
+        tp=tp,
+        pp=pp,
+        sp=sp,
+        element_bytes=element,
+        lora=lora_spec,
     )
     comm = communication_bytes(strategy if not megatron else "zero1", count, g, shape.hidden)
     transient = max(acts.transient, gathered)
     subtotal = w + g + o + acts.saved + transient + comm
     margin = ALLOCATOR_MARGIN * subtotal
     return TrainingMemory(
-        weights=w, gradients=g, optimizer=o, activations=acts.saved, transient=transient,
-        cuda_context=float(CUDA_CONTEXT_BYTES), communication=comm, allocator_margin=margin, host_ram=host_ram,
+        weights=w,
+        gradients=g,
+        optimizer=o,
+        activations=acts.saved,
+        transient=transient,
+        cuda_context=float(CUDA_CONTEXT_BYTES),
+        communication=comm,
+        allocator_margin=margin,
+        host_ram=host_ram,
     )
 
 
@@ -788,12 +856,20 @@ def inference_memory(
     return InferenceMemory(w, kv, work, float(CUDA_CONTEXT_BYTES), comm, margin)
 
 
-def max_sequences(shape: Shape, capacity_bytes: float, *, context: int, weights_dtype: str = "bf16",
-                  kv_dtype: str = "fp16", tp: int = 1) -> int:
+def max_sequences(
+    shape: Shape,
+    capacity_bytes: float,
+    *,
+    context: int,
+    weights_dtype: str = "bf16",
+    kv_dtype: str = "fp16",
+    tp: int = 1,
+) -> int:
     """Sequences of `context` tokens one replica can hold inside `capacity_bytes` per GPU (0 if the
     weights alone do not fit)."""
-    base = inference_memory(shape, context=context, concurrency=1, weights_dtype=weights_dtype,
-                            kv_dtype=kv_dtype, tp=tp)
+    base = inference_memory(
+        shape, context=context, concurrency=1, weights_dtype=weights_dtype, kv_dtype=kv_dtype, tp=tp
+    )
     fixed = (base.weights + base.workspace + base.communication) * (1 + ALLOCATOR_MARGIN) + base.cuda_context
     per_seq = kv_cache_bytes(shape, context, 1, kv_dtype, tp) * (1 + ALLOCATOR_MARGIN)
     room = capacity_bytes - fixed
@@ -802,8 +878,15 @@ def max_sequences(shape: Shape, capacity_bytes: float, *, context: int, weights_
     return int(room // per_seq)
 
 
-def max_context(shape: Shape, capacity_bytes: float, *, concurrency: int = 1, weights_dtype: str = "bf16",
-                kv_dtype: str = "fp16", tp: int = 1) -> int:
+def max_context(
+    shape: Shape,
+    capacity_bytes: float,
+    *,
+    concurrency: int = 1,
+    weights_dtype: str = "bf16",
+    kv_dtype: str = "fp16",
+    tp: int = 1,
+) -> int:
     """Longest context (tokens) each of `concurrency` sequences can have inside `capacity_bytes` per GPU."""
     base = inference_memory(shape, context=1, concurrency=1, weights_dtype=weights_dtype, kv_dtype=kv_dtype, tp=tp)
     fixed = (base.weights + base.workspace + base.communication) * (1 + ALLOCATOR_MARGIN) + base.cuda_context

@@ -77,13 +77,14 @@ def _norm_params(spec: ModelSpec, width: int) -> int:
 def _mlp_params(spec: ModelSpec, ffn: int) -> int:
     """One MLP of width `ffn`: gated (gate, up, down) or plain (up, down), with optional biases."""
     h = spec.hidden_size
+    assert h is not None  # callers check _has_dims first
     if spec.mlp == "gelu":
         weights = 2 * h * ffn
         biases = ffn + h if spec.mlp_bias else 0
     else:
         weights = 3 * h * ffn
         biases = 2 * ffn + h if spec.mlp_bias else 0
-    return weights + biases  # type: ignore[operator]
+    return weights + biases
 
 
 def _attention_params(spec: ModelSpec) -> int:
@@ -497,7 +498,11 @@ def _read_llama(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
     )
     if model_type == "qwen2_moe":
         dims.update(
-            _require(config, {"num_experts": ("num_experts",), "moe_intermediate_size": ("moe_intermediate_size",)}, model_type)
+            _require(
+                config,
+                {"num_experts": ("num_experts",), "moe_intermediate_size": ("moe_intermediate_size",)},
+                model_type,
+            )
         )
     if model_type == "mixtral":
         dims.update(_require(config, {"num_experts": ("num_local_experts",)}, model_type))

@@ -18,10 +18,10 @@ at the end with defaults.
 
 from __future__ import annotations
 
-import gc
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from advisor.core import compute, cost, memory, power
 from advisor.core.memory import Shape
@@ -47,41 +47,44 @@ class MemoryTerms:
 class CandidateMetrics:
     """One configuration's numbers. Units in names; None where the task makes a figure meaningless."""
 
-    gpu_id: str                 # GPU catalogue id
-    count: int                  # GPUs in total
-    nodes: int                  # servers (ceil(count / gpu.max_per_node))
-    strategy: str               # 'single', 'ddp', 'zero1', 'zero2', 'zero3', 'fsdp', 'tp4', 'tp8-pp2', 'replicas', ...
-    tp: int                     # tensor-parallel degree
-    pp: int                     # pipeline-parallel degree
-    dp: int                     # data-parallel degree (replicas for inference)
-    checkpointing: str          # 'none' | 'selective' | 'full'
-    memory: MemoryTerms         # per GPU, bytes
-    capacity_bytes: int         # usable memory of one GPU, bytes
-    fits: bool                  # memory.total <= capacity_bytes
-    headroom_bytes: int         # capacity_bytes - memory.total (negative when it does not fit)
-    time_s: float | None        # training: expected wall-clock seconds for the whole run
-    time_s_low: float | None    # optimistic end of the range
-    time_s_high: float | None   # pessimistic end of the range
-    mfu: float | None           # model FLOPs utilization assumed (training)
+    gpu_id: str  # GPU catalogue id
+    count: int  # GPUs in total
+    nodes: int  # servers (ceil(count / gpu.max_per_node))
+    strategy: str  # 'single', 'ddp', 'zero1', 'zero2', 'zero3', 'fsdp', 'tp4', 'tp8-pp2', 'replicas', ...
+    tp: int  # tensor-parallel degree
+    pp: int  # pipeline-parallel degree
+    dp: int  # data-parallel degree (replicas for inference)
+    checkpointing: str  # 'none' | 'selective' | 'full'
+    memory: MemoryTerms  # per GPU, bytes
+    capacity_bytes: int  # usable memory of one GPU, bytes
+    fits: bool  # memory.total <= capacity_bytes
+    headroom_bytes: int  # capacity_bytes - memory.total (negative when it does not fit)
+    time_s: float | None  # training: expected wall-clock seconds for the whole run
+    time_s_low: float | None  # optimistic end of the range
+    time_s_high: float | None  # pessimistic end of the range
+    mfu: float | None  # model FLOPs utilization assumed (training)
     tokens_per_s: float | None  # inference: aggregate decode tokens/s of the configuration
-    max_concurrency: int | None # inference: sequences at the profile's context that fit in the KV cache, all replicas
-    power_w: float              # IT power: GPUs + host share, W
-    facility_w: float           # power_w x PUE, W
-    node_power_w: float         # one full server's IT power, W
-    energy_kwh: float | None    # training: facility energy for the run, kWh
-    buy_usd: float | None       # capex: GPUs + servers around them, USD (None when no price is known)
+    max_concurrency: int | None  # inference: sequences at the profile's context that fit in the KV cache, all replicas
+    power_w: float  # IT power: GPUs + host share, W
+    facility_w: float  # power_w x PUE, W
+    node_power_w: float  # one full server's IT power, W
+    energy_kwh: float | None  # training: facility energy for the run, kWh
+    buy_usd: float | None  # capex: GPUs + servers around them, USD (None when no price is known)
     rent_usd_per_hour: float | None  # cloud on-demand for all GPUs, USD/h
-    rent_usd: float | None      # rent for the run (training) or for 30 days (inference), USD
-    energy_usd: float | None    # electricity for the run (training) or 30 days (inference) when owned, USD
-    crosses_pcie_tp: bool       # tensor parallelism over PCIe (no NVLink) or across nodes
+    rent_usd: float | None  # rent for the run (training) or for 30 days (inference), USD
+    energy_usd: float | None  # electricity for the run (training) or 30 days (inference) when owned, USD
+    crosses_pcie_tp: bool  # tensor parallelism over PCIe (no NVLink) or across nodes
     # --- added after the first contract (all defaulted)
-    buy_usd_low: float | None = None       # capex range, USD
+    buy_usd_low: float | None = None  # capex range, USD
     buy_usd_high: float | None = None
-    rent_usd_low: float | None = None      # rent range for the same period as rent_usd, USD
+    rent_usd_low: float | None = None  # rent range for the same period as rent_usd, USD
     rent_usd_high: float | None = None
-    ttft_s: float | None = None            # inference: prefill of one full context on one replica, s
-    host_ram_bytes: int = 0                # CPU RAM per node needed by offloaded state, bytes
+    ttft_s: float | None = None  # inference: prefill of one full context on one replica, s
+    host_ram_bytes: int = 0  # CPU RAM per node needed by offloaded state, bytes
     break_even_hours: float | None = None  # hours of use after which buying beats renting (mid prices)
+    rent_usd_per_hour_low: float | None = None  # cloud rate range for all GPUs, USD/h
+    rent_usd_per_hour_high: float | None = None
+    average_power_w: float | None = None  # expected average draw under load (IT), W
 
 
 TRAINING_TASKS = ("pretrain", "finetune", "lora", "qlora")
@@ -89,22 +92,67 @@ TASKS = (*TRAINING_TASKS, "inference")
 
 DEFAULT_SEQ = memory.DEFAULT_SEQ  # see advisor.core.memory.DEFAULT_SEQ
 
-DEFAULT_FINETUNE_TOKENS = 100_000_000
-"""Tokens of one fine-tuning epoch when the user gives none: 100M (e.g. 50k examples x 2K tokens) —
-an assumption the report states."""
+# ------------------------------------------------------------------------------------------------
+# Defaults: the one place that decides what a consultation assumes when the user does not say. The
+# dialogue shows these (and records in `Profile.assumed` which ones it took); `recommend --profile`
+# with the same fields missing assumes the same.
+
+DEFAULT_TASK = "lora"
+"""The most common request: adapting an open model to one's own data."""
+
+DEFAULT_MODEL = "llama-3-8b"
+"""Llama 3 8B: the reference open model of its size (Meta's config.json, numeric-anchors.md §4)."""
+
+DEFAULT_FINETUNE_SAMPLES = 50_000
+"""Examples in a fine-tuning set when the user gives none: about Alpaca's 52K instructions (Taori et al.,
+2023), packed into sequences of the default length (`memory.DEFAULT_SEQ`): ~100M tokens at 2,048."""
+
+DEFAULT_EPOCHS = 1.0
 
 CHINCHILLA_TOKENS_PER_PARAM = 20
 """Pretraining tokens when none are given: ~20 per parameter, compute-optimal (Hoffmann et al. 2022,
 arXiv:2203.15556)."""
+
+DEFAULT_IMAGES = 1_000_000
+"""Images per epoch for vision training when none are given (ImageNet-1k has 1.28M)."""
 
 DEFAULT_LORA_RANK = 16
 DEFAULT_LORA_TARGETS = frozenset({"q", "k", "v", "o", "gate", "up", "down"})
 """LoRA on every linear layer: the QLoRA paper found adapting all linear layers necessary to match full
 fine-tuning (arXiv:2305.14314 §4); rank 16 is the common modern default (PEFT's own default is 8 on q, v)."""
 
-DEFAULT_CONTEXT = 4096
+DEFAULT_CONCURRENCY = 32
+"""Serving: concurrent sequences when the user gives none — a small team's internal assistant."""
+
+DEFAULT_CONTEXT = 8192
+"""Serving: tokens per sequence (prompt + answer) when the user gives none, capped at the model's window."""
+
 DEFAULT_IMAGE_BATCH = 32
 SERVING_DAYS = 30
+
+
+def default_seq_len(task: str, max_context: int | None) -> int:
+    """Training sequence length when none is given (`memory.DEFAULT_SEQ`), capped at the model's window."""
+    seq = DEFAULT_SEQ.get(task, 2048)
+    return min(seq, max_context) if max_context else seq
+
+
+def default_context(max_context: int | None) -> int:
+    """Serving context when none is given, capped at the model's window."""
+    return min(DEFAULT_CONTEXT, max_context) if max_context else DEFAULT_CONTEXT
+
+
+def default_data(task: str, params: int, seq_len: int) -> dict[str, float | int]:
+    """Profile fields of the data a training run assumes when the user gives none: pretraining
+    Chinchilla-optimal tokens; fine-tuning `DEFAULT_FINETUNE_SAMPLES` packed sequences; one epoch."""
+    if task == "pretrain":
+        return {"tokens": int(CHINCHILLA_TOKENS_PER_PARAM * params), "epochs": DEFAULT_EPOCHS}
+    return {
+        "samples": DEFAULT_FINETUNE_SAMPLES,
+        "seq_len": seq_len,
+        "tokens": DEFAULT_FINETUNE_SAMPLES * seq_len,
+        "epochs": DEFAULT_EPOCHS,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,29 +164,31 @@ class Workload:
     cache of the sweep is not carried over to the copy.
     """
 
-    task: str                       # pretrain | finetune | lora | qlora | inference
-    model_id: str                   # catalogue id (or 'custom-<n>' / the config's name)
+    task: str  # pretrain | finetune | lora | qlora | inference
+    model_id: str  # catalogue id (or 'custom-<n>' / the config's name)
     model_name: str
     shape: Shape
-    params: int                     # total parameters
-    active_params: int              # parameters per token (MoE)
-    trainable_params: int           # what the optimizer updates (LoRA: adapters only; inference: 0)
-    tokens: float | None            # training tokens, epochs included (LLMs)
-    samples: float | None           # training samples, epochs included (images)
-    seq_len: int                    # training sequence length, tokens
-    micro_batch: int                # sequences (or images) per GPU per step
+    params: int  # total parameters
+    active_params: int  # parameters per token (MoE)
+    trainable_params: int  # what the optimizer updates (LoRA: adapters only; inference: 0)
+    tokens: float | None  # training tokens, epochs included (LLMs)
+    samples: float | None  # training samples, epochs included (images)
+    seq_len: int  # training sequence length, tokens
+    micro_batch: int  # sequences (or images) per GPU per step
     precision: str = "bf16-mixed"
     optimizer: str = "adamw"
     attention: str = "sdpa"
     lora_rank: int = DEFAULT_LORA_RANK
     lora_targets: frozenset[str] = DEFAULT_LORA_TARGETS
-    concurrency: int = 1            # serving: concurrent sequences
+    concurrency: int = 1  # serving: concurrent sequences
     context_tokens: int = DEFAULT_CONTEXT  # serving: tokens per sequence
-    weights_dtype: str = "bf16"     # serving weights
-    kv_dtype: str = "bf16"          # serving KV cache
+    weights_dtype: str = "bf16"  # serving weights
+    kv_dtype: str = "bf16"  # serving KV cache
     pue: float = 1.4
     electricity_usd_per_kwh: float = 0.12
     forward_flops_per_sample: float | None = None  # non-LLM
+    offload: bool = False  # DeepSpeed CPU offload of the model states (ZeRO-2/3, full training)
+    spec: Any = field(default=None, compare=False, repr=False)  # the ModelSpec (adapter counts for other methods)
     max_gpus: int = 1024
     assumptions: tuple[tuple[str, str], ...] = ()
     _cache: dict = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
@@ -182,14 +232,12 @@ def workload_from_profile(profile, kb) -> Workload:
     notes: list[tuple[str, str]] = []
     task = profile.task
     if task is None:
-        task = "finetune"
-        notes.append(("task", "finetune"))
+        task = DEFAULT_TASK
+        notes.append(("task", DEFAULT_TASK))
     llm = spec.kind in ("decoder", "moe", "encoder")
     seq = profile.seq_len
     if seq is None:
-        seq = DEFAULT_SEQ.get(task, 2048)
-        if spec.max_context:
-            seq = min(seq, spec.max_context)
+        seq = default_seq_len(task, spec.max_context)
         if llm and task != "inference":
             notes.append(("seq_len", str(seq)))
     epochs = profile.epochs or 1.0
@@ -205,32 +253,29 @@ def workload_from_profile(profile, kb) -> Workload:
                 tokens = CHINCHILLA_TOKENS_PER_PARAM * shape.params * epochs
                 notes.append(("tokens", f"{CHINCHILLA_TOKENS_PER_PARAM} per parameter (Chinchilla)"))
             else:
-                tokens = DEFAULT_FINETUNE_TOKENS * epochs
-                notes.append(("tokens", f"{DEFAULT_FINETUNE_TOKENS:,}"))
+                tokens = DEFAULT_FINETUNE_SAMPLES * seq * epochs
+                notes.append(("tokens", f"{DEFAULT_FINETUNE_SAMPLES} samples x {seq} tokens"))
         else:
-            samples = (profile.samples or 1_000_000) * epochs
+            samples = (profile.samples or DEFAULT_IMAGES) * epochs
             if not profile.samples:
-                notes.append(("samples", "1,000,000 images"))
+                notes.append(("samples", f"{DEFAULT_IMAGES:,} images"))
     micro_batch = 1 if llm or spec.kind == "moe" else DEFAULT_IMAGE_BATCH
     if not llm and task != "inference":
         notes.append(("micro_batch", str(micro_batch)))
-    trainable = shape.params
-    rank, targets = DEFAULT_LORA_RANK, DEFAULT_LORA_TARGETS
+    trainable = None
     if task in ("lora", "qlora"):
         try:
-            trainable = params_mod.lora_trainable_params(spec, rank, targets)
+            params_mod.lora_trainable_params(spec, DEFAULT_LORA_RANK, DEFAULT_LORA_TARGETS)
         except ValueError:
             trainable = int(shape.params * 0.005)
             notes.append(("trainable_params", "0.5 % of the model (no transformer dimensions)"))
-        notes.append(("lora", f"rank {rank} on q,k,v,o,gate,up,down"))
-    elif task == "inference":
-        trainable = 0
-    context = profile.context_tokens or min(DEFAULT_CONTEXT, spec.max_context or DEFAULT_CONTEXT)
+        notes.append(("lora", f"rank {DEFAULT_LORA_RANK} on q,k,v,o,gate,up,down"))
+    context = profile.context_tokens or default_context(spec.max_context)
     if task == "inference" and not profile.context_tokens:
         notes.append(("context_tokens", str(context)))
-    concurrency = profile.concurrency or 1
+    concurrency = profile.concurrency or DEFAULT_CONCURRENCY
     if task == "inference" and not profile.concurrency:
-        notes.append(("concurrency", "1"))
+        notes.append(("concurrency", str(DEFAULT_CONCURRENCY)))
     weights_dtype = {"fp8-mixed": "fp8", "fp32": "fp32", "fp16-mixed": "fp16"}.get(profile.precision, "bf16")
     kv_dtype = None
     if task == "inference":
@@ -239,17 +284,100 @@ def workload_from_profile(profile, kb) -> Workload:
         kv_dtype = profile.kv_dtype
     if kv_dtype is None:
         kv_dtype = "fp8" if weights_dtype == "fp8" else "bf16"
-    max_gpus = {"pretrain": 16384, "finetune": 512, "lora": 128, "qlora": 64, "inference": 1024}[task]
-    return Workload(
-        task=task, model_id=spec.id, model_name=spec.name, shape=shape, params=shape.params,
-        active_params=shape.active_params, trainable_params=int(trainable), tokens=tokens, samples=samples,
-        seq_len=int(seq), micro_batch=micro_batch, precision=profile.precision, optimizer="adamw",
-        lora_rank=rank, lora_targets=targets, concurrency=int(concurrency), context_tokens=int(context),
-        weights_dtype=weights_dtype, kv_dtype=kv_dtype,
-        pue=profile.pue, electricity_usd_per_kwh=profile.electricity_usd_per_kwh,
-        forward_flops_per_sample=getattr(spec, "forward_flops_per_sample", None),
-        max_gpus=max_gpus, assumptions=tuple(notes),
+    return workload_for(
+        spec,
+        task=task,
+        seq_len=int(seq),
+        micro_batch=micro_batch,
+        tokens=tokens,
+        samples=samples,
+        precision=profile.precision,
+        concurrency=int(concurrency),
+        context_tokens=int(context),
+        weights_dtype=weights_dtype,
+        kv_dtype=kv_dtype,
+        pue=profile.pue,
+        electricity_usd_per_kwh=profile.electricity_usd_per_kwh,
+        trainable_params=trainable,
+        assumptions=tuple(notes),
     )
+
+
+WEIGHT_DTYPES: tuple[str, ...] = tuple(memory.WEIGHT_BITS)
+"""Serving weight formats the memory model knows (bf16, fp8, int4, GGUF quantizations, ...)."""
+KV_DTYPES: tuple[str, ...] = tuple(memory.KV_BITS)
+
+MAX_GPUS = {"pretrain": 16384, "finetune": 512, "lora": 128, "qlora": 64, "inference": 1024}
+"""The largest configuration the sweep considers per task."""
+
+
+def workload_for(
+    spec,
+    *,
+    task: str,
+    seq_len: int,
+    micro_batch: int = 1,
+    tokens: float | None = None,
+    samples: float | None = None,
+    precision: str = "bf16-mixed",
+    optimizer: str = "adamw",
+    attention: str = "sdpa",
+    lora_rank: int = DEFAULT_LORA_RANK,
+    lora_targets: frozenset[str] = DEFAULT_LORA_TARGETS,
+    concurrency: int = 1,
+    context_tokens: int = DEFAULT_CONTEXT,
+    weights_dtype: str = "bf16",
+    kv_dtype: str = "bf16",
+    offload: bool = False,
+    pue: float = 1.4,
+    electricity_usd_per_kwh: float = 0.12,
+    trainable_params: int | None = None,
+    assumptions: tuple[tuple[str, str], ...] = (),
+) -> Workload:
+    """A `Workload` with every choice given: what `workload_from_profile` builds for the advisor and
+    `gpu-advisor estimate` builds from its flags. Trainable parameters follow the task (LoRA: the
+    adapters, exact; inference: none) unless `trainable_params` is given. Raises ValueError for LoRA
+    targets or a rank the model cannot take."""
+    from advisor.core import params as params_mod
+
+    shape = memory.shape_from_spec(spec)
+    if trainable_params is None:
+        if task in ("lora", "qlora"):
+            trainable_params = params_mod.lora_trainable_params(spec, lora_rank, lora_targets)
+        elif task == "inference":
+            trainable_params = 0
+        else:
+            trainable_params = shape.params
+    workload = Workload(
+        task=task,
+        model_id=spec.id,
+        model_name=spec.name,
+        shape=shape,
+        params=shape.params,
+        active_params=shape.active_params,
+        trainable_params=int(trainable_params),
+        tokens=tokens,
+        samples=samples,
+        seq_len=int(seq_len),
+        micro_batch=micro_batch,
+        precision=precision,
+        optimizer=optimizer,
+        attention=attention,
+        lora_rank=lora_rank,
+        lora_targets=frozenset(lora_targets),
+        concurrency=int(concurrency),
+        context_tokens=int(context_tokens),
+        weights_dtype=weights_dtype,
+        kv_dtype=kv_dtype,
+        pue=pue,
+        electricity_usd_per_kwh=electricity_usd_per_kwh,
+        forward_flops_per_sample=getattr(spec, "forward_flops_per_sample", None),
+        offload=offload,
+        spec=spec,
+        max_gpus=MAX_GPUS[task],
+        assumptions=assumptions,
+    )
+    return workload
 
 
 # ------------------------------------------------------------------------------------------------
@@ -295,14 +423,28 @@ def _checkpoint_order(w: Workload, megatron: bool) -> tuple[str, ...]:
 
 
 def _training_memory(w: Workload, count: int, strategy: str, tp: int, pp: int, ckpt: str) -> memory.TrainingMemory:
+    """Per-GPU memory of one training configuration (cached per workload). `strategy` is a ZeRO/DDP name,
+    or a sweep label of a tensor/pipeline-parallel split ('tp4', 'tp8-pp2'): a Megatron-style stack."""
     key = ("mem", count, strategy, tp, pp, ckpt)
     hit = w._cache.get(key)
     if hit is None:
         hit = memory.training_memory(
-            w.shape, task=w.task, batch=w.micro_batch, seq=w.seq_len, count=count,
-            strategy=strategy if tp == 1 and pp == 1 else "megatron", tp=tp, pp=pp, checkpointing=ckpt,
-            attention=w.attention, precision=w.precision, optimizer=w.optimizer, lora_rank=w.lora_rank,
-            lora_targets=w.lora_targets, trainable_params=w.trainable_params,
+            w.shape,
+            task=w.task,
+            batch=w.micro_batch,
+            seq=w.seq_len,
+            count=count,
+            strategy=strategy if strategy in memory.ZERO_STAGE else "megatron",
+            tp=tp,
+            pp=pp,
+            checkpointing=ckpt,
+            attention=w.attention,
+            precision=w.precision,
+            optimizer=w.optimizer,
+            lora_rank=w.lora_rank,
+            lora_targets=w.lora_targets,
+            trainable_params=w.trainable_params,
+            offload=w.offload,
         )
         w._cache[key] = hit
     return hit
@@ -313,7 +455,11 @@ def _gpu_consts(w: Workload, gpu) -> dict:
     hit = w._cache.get(key)
     if hit is None:
         cap = memory.usable_bytes(gpu.memory_gb)
-        hit = {"cap": cap, "serve_cap": int(cap * memory.SERVING_MEMORY_FRACTION)}
+        hit = {
+            "cap": cap,
+            "serve_cap": int(cap * memory.SERVING_MEMORY_FRACTION),
+            "peak": compute.peak_flops(gpu, w.precision),
+        }
         w._cache[key] = hit
     return hit
 
@@ -331,17 +477,9 @@ def sweep(workload: Workload, gpus: Iterable) -> list[CandidateMetrics]:
     (then one more), up to `workload.max_gpus`.
     """
     gpus = list(gpus)
-    # The loop allocates thousands of small acyclic objects; the cyclic collector has nothing to find
-    # in them and would otherwise run every 700 allocations. Paused for the loop only.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        if workload.is_training:
-            return _sweep_training(workload, gpus)
-        return _sweep_inference(workload, gpus)
-    finally:
-        if was_enabled:
-            gc.enable()
+    if workload.is_training:
+        return _sweep_training(workload, gpus)
+    return _sweep_inference(workload, gpus)
 
 
 def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, ckpt: str):
@@ -350,15 +488,25 @@ def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, ckp
     hit = w._cache.get(key)
     if hit is None:
         mem = _training_memory(w, count, strategy, tp, pp, ckpt)
-        terms = MemoryTerms(int(mem.weights), int(mem.gradients), int(mem.optimizer), int(mem.activations),
-                            0, int(mem.overhead))
+        terms = MemoryTerms(
+            int(mem.weights), int(mem.gradients), int(mem.optimizer), int(mem.activations), 0, int(mem.overhead)
+        )
         vol = None
         shape = w.shape
         if w.tokens is not None and shape.is_transformer and shape.kind != "vit":
             vol = compute.training_volumes(
-                shape, tokens=w.tokens, seq=w.seq_len, count=count, task=w.task, precision=w.precision,
-                checkpointing=ckpt, tp=tp, pp=pp, zero_stage=memory.ZERO_STAGE.get(strategy, 1),
-                micro_batch=w.micro_batch, trainable_params=w.trainable_params,
+                shape,
+                tokens=w.tokens,
+                seq=w.seq_len,
+                count=count,
+                task=w.task,
+                precision=w.precision,
+                checkpointing=ckpt,
+                tp=tp,
+                pp=pp,
+                zero_stage=memory.ZERO_STAGE.get(strategy, 1),
+                micro_batch=w.micro_batch,
+                trainable_params=w.trainable_params,
             )
         elif w.samples is not None:
             fwd = w.forward_flops_per_sample
@@ -409,56 +557,134 @@ def _training_plan(w: Workload) -> list[tuple[int, list]]:
     return plan
 
 
+def _training_metrics(
+    w: Workload,
+    gpu,
+    count: int,
+    strategy: str,
+    tp: int,
+    pp: int,
+    dp: int,
+    rec: tuple,
+    cap: int,
+    links: dict[int, tuple[float, float]],
+) -> CandidateMetrics:
+    """The numbers of one training configuration on one GPU model: memory (from `rec`, the cached
+    configuration record), time from the run's volumes, power and money. The sweep and
+    `evaluate_training` both come here, so the calculator and the advisor agree to the byte."""
+    ckpt, terms, total, vol, host_ram = rec
+    it_w, node_w, nodes, avg_kw, facility, mfu, buy, rate, be = _gpu_count_consts(w, gpu, count)
+    buy_mid, buy_lo, buy_hi = (buy.mid, buy.low, buy.high) if buy else (None, None, None)
+    rate_mid = rate.mid if rate else None
+    crosses = tp > 1 and not gpu.nvlink
+    if vol is None:
+        return CandidateMetrics(
+            gpu.id,
+            count,
+            nodes,
+            strategy,
+            tp,
+            pp,
+            dp,
+            ckpt,
+            terms,
+            cap,
+            total <= cap,
+            cap - total,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            it_w,
+            facility,
+            node_w,
+            None,
+            buy_mid,
+            rate_mid,
+            None,
+            None,
+            crosses,
+            buy_lo,
+            buy_hi,
+            None,
+            None,
+            None,
+            host_ram,
+            be,
+            rate.low if rate else None,
+            rate.high if rate else None,
+            avg_kw * 1000.0,
+        )
+    link = links.get(tp)
+    if link is None:
+        link = links[tp] = compute.gpu_links(gpu, count, tp)
+    peak = _gpu_consts(w, gpu)["peak"]
+    low_s, mid_s, high_s = compute.time_range_s(vol, count, peak, mfu, link[0], link[1], gpu.bandwidth_tbps * 1e12)
+    hours = mid_s / 3600.0
+    kwh = avg_kw * hours * w.pue
+    if rate is not None:
+        rent_mid, rent_lo, rent_hi = rate.mid * hours, rate.low * hours, rate.high * hours
+    else:
+        rent_mid = rent_lo = rent_hi = None
+    return CandidateMetrics(
+        gpu.id,
+        count,
+        nodes,
+        strategy,
+        tp,
+        pp,
+        dp,
+        ckpt,
+        terms,
+        cap,
+        total <= cap,
+        cap - total,
+        mid_s,
+        low_s,
+        high_s,
+        mfu[1],
+        None,
+        None,
+        it_w,
+        facility,
+        node_w,
+        kwh,
+        buy_mid,
+        rate_mid,
+        rent_mid,
+        kwh * w.electricity_usd_per_kwh,
+        crosses,
+        buy_lo,
+        buy_hi,
+        rent_lo,
+        rent_hi,
+        None,
+        host_ram,
+        be,
+        rate.low if rate else None,
+        rate.high if rate else None,
+        avg_kw * 1000.0,
+    )
+
+
 def _sweep_training(w: Workload, gpus: list) -> list[CandidateMetrics]:
     out: list[CandidateMetrics] = []
     append = out.append
     plan = _training_plan(w)
-    pue = w.pue
-    price_kwh = w.electricity_usd_per_kwh
-    time_range = compute.time_range_s
     for gpu in gpus:
         cap = _gpu_consts(w, gpu)["cap"]
         per_node = max(1, gpu.max_per_node)
-        peak = compute.peak_flops(gpu, w.precision)
-        hbm = gpu.bandwidth_tbps * 1e12
-        pcie_tp = not gpu.nvlink
-        gid = gpu.id
         for count, rows in plan:
-            it_w, node_w, nodes, avg_kw, facility, mfu, buy, rate, be = _gpu_count_consts(w, gpu, count)
-            buy_mid, buy_lo, buy_hi = (buy.mid, buy.low, buy.high) if buy else (None, None, None)
-            rate_mid = rate.mid if rate else None
             links: dict[int, tuple[float, float]] = {}
             for strategy, tp, pp, dp, recs in rows:
                 if tp > per_node:
                     continue
-                for rec in recs:
+                for rec in recs:  # the lightest checkpointing that fits (the last one when none does)
                     if rec[2] <= cap:
                         break
-                ckpt, terms, total, vol, host_ram = rec
-                crosses = tp > 1 and pcie_tp
-                if vol is None:
-                    append(CandidateMetrics(
-                        gid, count, nodes, strategy, tp, pp, dp, ckpt, terms, cap, total <= cap, cap - total,
-                        None, None, None, None, None, None, it_w, facility, node_w, None,
-                        buy_mid, rate_mid, None, None, crosses, buy_lo, buy_hi, None, None, None, host_ram, be,
-                    ))
-                    continue
-                link = links.get(tp)
-                if link is None:
-                    link = links[tp] = compute.gpu_links(gpu, count, tp)
-                low_s, mid_s, high_s = time_range(vol, count, peak, mfu, link[0], link[1], hbm)
-                hours = mid_s / 3600.0
-                kwh = avg_kw * hours * pue
-                if rate is not None:
-                    rent_mid, rent_lo, rent_hi = rate_mid * hours, rate.low * hours, rate.high * hours
-                else:
-                    rent_mid = rent_lo = rent_hi = None
-                append(CandidateMetrics(
-                    gid, count, nodes, strategy, tp, pp, dp, ckpt, terms, cap, total <= cap, cap - total,
-                    mid_s, low_s, high_s, mfu[1], None, None, it_w, facility, node_w, kwh,
-                    buy_mid, rate_mid, rent_mid, kwh * price_kwh, crosses,
-                    buy_lo, buy_hi, rent_lo, rent_hi, None, host_ram, be,
-                ))
+                append(_training_metrics(w, gpu, count, strategy, tp, pp, dp, rec, cap, links))
     return out
 
 
@@ -469,8 +695,9 @@ def _inference_tp(w: Workload, tp: int) -> tuple:
     hit = w._cache.get(key)
     if hit is None:
         shape = w.shape
-        base = memory.inference_memory(shape, context=w.context_tokens, concurrency=1,
-                                       weights_dtype=w.weights_dtype, kv_dtype=w.kv_dtype, tp=tp)
+        base = memory.inference_memory(
+            shape, context=w.context_tokens, concurrency=1, weights_dtype=w.weights_dtype, kv_dtype=w.kv_dtype, tp=tp
+        )
         kv_seq = memory.kv_cache_bytes(shape, w.context_tokens, 1, w.kv_dtype, tp) if shape.generates else 0.0
         kv_tok = memory.kv_bytes_per_token(shape, w.kv_dtype, tp=1) if shape.generates else 0.0
         m = memory.ALLOCATOR_MARGIN
@@ -480,88 +707,333 @@ def _inference_tp(w: Workload, tp: int) -> tuple:
     return hit
 
 
-def _inference_options(w: Workload, gpu, cap: int, wbytes: float) -> list[tuple]:
-    """Per tp degree that fits the node: memory constants, most sequences per replica, time to first
-    token and decode constants, for one GPU model (cached per workload)."""
-    key = ("opts", id(gpu))
+def _inference_option(w: Workload, gpu, tp: int) -> tuple:
+    """A tp-way replica of one GPU model: memory constants, most sequences per replica, time to first
+    token and decode constants (cached per workload)."""
+    key = ("opt", id(gpu), tp)
     hit = w._cache.get(key)
     if hit is not None and hit[0] is gpu:
         return hit[1]
     shape = w.shape
-    m = memory.ALLOCATOR_MARGIN
-    options = []
-    for tp in (1, 2, 4, 8):
-        if tp > max(1, gpu.max_per_node) or (shape.is_transformer and tp > shape.heads):
-            continue
-        base, kv_seq, kv_tok, fixed = _inference_tp(w, tp)
-        room = cap - fixed
-        per_seq = kv_seq * (1 + m)
-        if room <= 0:
-            max_seq = 0
-        elif per_seq <= 0:
-            max_seq = w.concurrency
-        else:
-            max_seq = int(room // per_seq)
-        ttft = (compute.prefill_seconds(shape, gpu, tokens=w.context_tokens, tp=tp)
-                if max_seq and shape.is_transformer else None)
-        dk = compute.decode_constants(shape, gpu, weights_bytes=wbytes, kv_bytes_per_token=kv_tok, tp=tp)
-        options.append((tp, base, kv_seq, kv_tok, fixed, max_seq, ttft, dk))
-    w._cache[key] = (gpu, options)
-    return options
+    cap = _gpu_consts(w, gpu)["serve_cap"]
+    base, kv_seq, kv_tok, fixed = _inference_tp(w, tp)
+    room = cap - fixed
+    per_seq = kv_seq * (1 + memory.ALLOCATOR_MARGIN)
+    if room <= 0:
+        max_seq = 0
+    elif per_seq <= 0:
+        max_seq = w.concurrency
+    else:
+        max_seq = int(room // per_seq)
+    ttft = (
+        compute.prefill_seconds(shape, gpu, tokens=w.context_tokens, tp=tp)
+        if max_seq and shape.is_transformer
+        else None
+    )
+    dk = compute.decode_constants(
+        shape, gpu, weights_bytes=memory.weight_bytes(shape.params, w.weights_dtype), kv_bytes_per_token=kv_tok, tp=tp
+    )
+    value = (tp, base, kv_seq, kv_tok, fixed, max_seq, ttft, dk)
+    w._cache[key] = (gpu, value)
+    return value
+
+
+def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> CandidateMetrics:
+    """The numbers of `count` GPUs serving as replicas of one tp-way `option`: memory per GPU at the
+    sequences each replica holds, decode throughput, power, money for `SERVING_DAYS`. The sweep and
+    `evaluate_inference` both come here."""
+    shape = w.shape
+    cap = _gpu_consts(w, gpu)["serve_cap"]
+    tp, base, kv_seq, _kv_tok, fixed, max_seq, ttft, dk = option
+    it_w, node_w, nodes, avg_kw, facility, _mfu, buy, rate, be = _gpu_count_consts(w, gpu, count)
+    hours = 24.0 * SERVING_DAYS
+    kwh = avg_kw * hours * w.pue
+    buy_mid, buy_lo, buy_hi = (buy.mid, buy.low, buy.high) if buy else (None, None, None)
+    if rate is not None:
+        rate_mid, rent_mid, rent_lo, rent_hi = rate.mid, rate.mid * hours, rate.low * hours, rate.high * hours
+    else:
+        rate_mid = rent_mid = rent_lo = rent_hi = None
+    replicas = count // tp
+    batch = -(-w.concurrency // replicas)  # sequences per replica
+    key = ("terms", tp, batch)
+    terms = w._cache.get(key)
+    if terms is None:
+        kv_b = kv_seq * batch
+        terms = w._cache[key] = MemoryTerms(
+            int(base.weights), 0, 0, 0, int(kv_b), int(fixed - base.weights + memory.ALLOCATOR_MARGIN * kv_b)
+        )
+    total = terms.total
+    if not shape.generates:
+        tps = None  # encoders, ViTs, CNNs: no token-by-token decode
+    elif max_seq > 0:
+        eff_batch = batch if batch < max_seq else max_seq
+        tps = replicas * eff_batch / compute.decode_step_from(dk, w.context_tokens, eff_batch)
+    else:
+        tps = 0.0
+    return CandidateMetrics(
+        gpu.id,
+        count,
+        nodes,
+        "replicas" if tp == 1 else f"tp{tp}",
+        tp,
+        1,
+        replicas,
+        "none",
+        terms,
+        cap,
+        total <= cap,
+        cap - total,
+        None,
+        None,
+        None,
+        None,
+        tps,
+        max_seq * replicas if shape.generates else None,
+        it_w,
+        facility,
+        node_w,
+        kwh,
+        buy_mid,
+        rate_mid,
+        rent_mid,
+        kwh * w.electricity_usd_per_kwh,
+        tp > 1 and not gpu.nvlink,
+        buy_lo,
+        buy_hi,
+        rent_lo,
+        rent_hi,
+        ttft,
+        0,
+        be,
+        rate.low if rate else None,
+        rate.high if rate else None,
+        avg_kw * 1000.0,
+    )
 
 
 def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
     out: list[CandidateMetrics] = []
-    shape = w.shape
-    conc = w.concurrency
-    m = memory.ALLOCATOR_MARGIN
-    wbytes = memory.weight_bytes(shape.params, w.weights_dtype)
-    hours = 24.0 * SERVING_DAYS
-    context = w.context_tokens
-    decode = compute.decode_step_from
+    heads = w.shape.heads if w.shape.is_transformer else 8
     for gpu in gpus:
-        cap = _gpu_consts(w, gpu)["serve_cap"]
-        options = _inference_options(w, gpu, cap, wbytes)
+        options = [
+            _inference_option(w, gpu, tp) for tp in (1, 2, 4, 8) if tp <= max(1, gpu.max_per_node) and tp <= heads
+        ]
         served_at = 0
         count = 1
         while count <= w.max_gpus and not (served_at and count > 2 * served_at):
-            it_w, node_w, nodes, avg_kw, facility, _mfu, buy, rate, be = _gpu_count_consts(w, gpu, count)
-            kwh = avg_kw * hours * w.pue
-            e_usd = kwh * w.electricity_usd_per_kwh
-            buy_mid, buy_lo, buy_hi = (buy.mid, buy.low, buy.high) if buy else (None, None, None)
-            if rate is not None:
-                rate_mid, rent_mid, rent_lo, rent_hi = rate.mid, rate.mid * hours, rate.low * hours, rate.high * hours
-            else:
-                rate_mid = rent_mid = rent_lo = rent_hi = None
-            for tp, base, kv_seq, kv_tok, fixed, max_seq, ttft, dk in options:
-                if tp > count:
+            for option in options:
+                if option[0] > count:
                     continue
-                replicas = count // tp
-                batch = -(-conc // replicas)  # sequences per replica
-                key = ("terms", tp, batch)
-                terms = w._cache.get(key)
-                if terms is None:
-                    kv_b = kv_seq * batch
-                    terms = w._cache[key] = MemoryTerms(int(base.weights), 0, 0, 0, int(kv_b),
-                                                        int(fixed - base.weights + m * kv_b))
-                total = terms.total
-                fits = total <= cap
-                if not shape.generates:
-                    tps = None  # encoders, ViTs, CNNs: no token-by-token decode
-                elif max_seq > 0:
-                    eff_batch = batch if batch < max_seq else max_seq
-                    step = decode(dk, context, eff_batch)
-                    tps = replicas * eff_batch / step
-                else:
-                    tps = 0.0
-                out.append(CandidateMetrics(
-                    gpu.id, count, nodes, "replicas" if tp == 1 else f"tp{tp}", tp, 1, replicas, "none", terms, cap,
-                    fits, cap - total, None, None, None, None, tps,
-                    max_seq * replicas if shape.generates else None, it_w, facility, node_w, kwh,
-                    buy_mid, rate_mid, rent_mid, e_usd, tp > 1 and not gpu.nvlink,
-                    buy_lo, buy_hi, rent_lo, rent_hi, ttft, 0, be,
-                ))
-                if fits and not served_at:
+                m = _inference_metrics(w, gpu, count, option)
+                out.append(m)
+                if m.fits and not served_at:
                     served_at = count
             count *= 2  # stops one doubling after the first count that serves everyone
     return out
+
+
+# ------------------------------------------------------------------------------------------------
+# One configuration, evaluated: what `gpu-advisor estimate` prints (the same functions the sweep uses)
+
+
+class TrainingEvaluation(NamedTuple):
+    """One training configuration: memory in detail, the run's volumes, and — with a GPU — its metrics."""
+
+    memory: memory.TrainingMemory
+    volumes: compute.TrainingVolumes | None
+    metrics: CandidateMetrics | None
+    activation_model: str  # hf | megatron | per-sample: which activation model counted the bytes
+
+
+class InferenceEvaluation(NamedTuple):
+    """One serving configuration: memory in detail and — with a GPU — its metrics and serving figures."""
+
+    memory: memory.InferenceMemory
+    kv_bytes_per_token: float
+    metrics: CandidateMetrics | None
+    max_sequences_per_replica: int | None
+    max_context_tokens: int | None
+    decode_s_per_token: float | None
+
+
+def evaluate_training(
+    w: Workload, count: int, strategy: str, tp: int = 1, pp: int = 1, checkpointing: str = "none", gpu=None
+) -> TrainingEvaluation:
+    """One training configuration of `w` (raises ValueError for an impossible split)."""
+    mem = _training_memory(w, count, strategy, tp, pp, checkpointing)
+    rec = (checkpointing, *_config_record(w, count, strategy, tp, pp, checkpointing))
+    metrics = None
+    if gpu is not None:
+        cap = _gpu_consts(w, gpu)["cap"]
+        metrics = _training_metrics(w, gpu, count, strategy, tp, pp, count // (tp * pp), rec, cap, {})
+    return TrainingEvaluation(mem, rec[3], metrics, memory.activation_model(w.shape, tp, pp))
+
+
+def evaluate_inference(w: Workload, count: int, tp: int = 1, gpu=None) -> InferenceEvaluation:
+    """One serving configuration of `w`: `count` GPUs as tp-way replicas (raises ValueError when tp
+    does not divide count)."""
+    if tp < 1 or count % tp:
+        raise ValueError(f"{count} GPUs cannot be split into tensor-parallel groups of {tp}")
+    shape = w.shape
+    replicas = count // tp
+    per_replica = -(-w.concurrency // replicas)
+    mem = memory.inference_memory(
+        shape,
+        context=w.context_tokens,
+        concurrency=per_replica,
+        weights_dtype=w.weights_dtype,
+        kv_dtype=w.kv_dtype,
+        tp=tp,
+    )
+    kv_tok = memory.kv_bytes_per_token(shape, w.kv_dtype) if shape.generates else 0.0
+    if gpu is None:
+        return InferenceEvaluation(mem, kv_tok, None, None, None, None)
+    option = _inference_option(w, gpu, tp)
+    metrics = _inference_metrics(w, gpu, count, option)
+    cap = metrics.capacity_bytes
+    max_seq = option[5] if shape.generates else 0
+    longest = (memory.max_context(shape, cap, concurrency=per_replica, weights_dtype=w.weights_dtype,
+                                  kv_dtype=w.kv_dtype, tp=tp) if shape.generates else 0)
+    step = None
+    if shape.generates and max_seq > 0:
+        step = compute.decode_step_from(option[7], w.context_tokens, min(per_replica, max_seq))
+    return InferenceEvaluation(mem, kv_tok, metrics, max_seq, longest, step)
+
+
+# ------------------------------------------------------------------------------------------------
+# The change that makes a configuration fit
+
+
+class Fix(NamedTuple):
+    """A change to a configuration that makes it fit: its kind, the settings it changes, and the
+    memory per GPU it leads to (None when it cannot be sized on memory alone)."""
+
+    change: (
+        str  # checkpointing | zero | more_gpus | lora | qlora | larger_gpu | kv_dtype | weights_dtype | fewer_sequences
+    )
+    settings: dict  # the settings that change: checkpointing, strategy, count, task, gpu, tp, kv_dtype, ...
+    total_bytes: int | None
+
+
+CHECKPOINTING = ("none", "selective", "full")
+
+
+def training_fixes(
+    w: Workload, gpu, count: int, strategy: str, tp: int, pp: int, checkpointing: str, catalogue: Iterable = ()
+) -> list[Fix]:
+    """Changes that make a training configuration fit on `gpu`, least disruptive first, one per kind:
+    checkpointing; a ZeRO stage (several GPUs); more GPUs with ZeRO-3 for the same task; LoRA, then
+    QLoRA (another method: after more GPUs for full training, before them for LoRA); the smallest card
+    of `catalogue` that holds it as it is (bf16 runs only on cards with bf16)."""
+    cap = _gpu_consts(w, gpu)["cap"]
+    megatron = tp > 1 or pp > 1
+    lora_task = w.task in ("lora", "qlora")
+    tries: list[tuple[str, dict]] = []
+    order = ["selective", "full"] if (megatron or w.attention == "eager") else ["full"]
+    for ck in order:
+        if CHECKPOINTING.index(ck) > CHECKPOINTING.index(checkpointing):
+            tries.append(("checkpointing", {"checkpointing": ck}))
+    if count > 1 and not megatron:
+        for st in ("zero2", "zero3"):
+            if memory.ZERO_STAGE.get(strategy, 0) < memory.ZERO_STAGE[st]:
+                tries.append(("zero", {"strategy": st}))
+                tries.append(("zero", {"strategy": st, "checkpointing": "full"}))
+    methods: list[tuple[str, dict]] = []
+    if w.task in ("finetune", "pretrain"):
+        methods.append(("lora", {"task": "lora", "checkpointing": "full"}))
+    if w.task in ("finetune", "pretrain", "lora"):
+        methods.append(("qlora", {"task": "qlora", "checkpointing": "full"}))
+    more: list[tuple[str, dict]] = []
+    if not megatron:
+        n = max(2, count * 2)
+        while n <= 1024:
+            more.append(("more_gpus", {"count": n, "strategy": "zero3", "checkpointing": "full"}))
+            n *= 2
+    tries += (methods + more) if lora_task else (more + methods)
+    found: list[Fix] = []
+    for kind, change in tries:
+        if any(f.change == kind for f in found):
+            continue
+        total = _fix_total(w, count, strategy, tp, pp, checkpointing, change)
+        if total is not None and total <= cap:
+            found.append(Fix(kind, change, int(total)))
+    current = _training_memory(w, count, strategy, tp, pp, checkpointing).total
+    bf16 = w.precision in ("bf16-mixed", "bf16")
+    larger = [g for g in catalogue if memory.usable_bytes(g.memory_gb) >= current and (g.bf16_tflops or not bf16)]
+    if larger:
+        best = min(larger, key=lambda g: g.memory_gb)
+        found.append(Fix("larger_gpu", {"gpu": best.id}, int(current)))
+    return found
+
+
+def _fix_total(
+    w: Workload, count: int, strategy: str, tp: int, pp: int, checkpointing: str, change: dict
+) -> float | None:
+    """Memory per GPU after `change` (a task change keeps the user's LoRA targets, or takes the default)."""
+    target = w
+    if "task" in change:
+        task = change["task"]
+        targets = w.lora_targets if w.task in ("lora", "qlora") else DEFAULT_LORA_TARGETS
+        try:
+            trainable = _lora_params(w, targets)
+        except ValueError:
+            return None
+        target = _replace(w, task=task, lora_targets=targets, trainable_params=trainable, offload=False)
+    n = change.get("count", count)
+    try:
+        return _training_memory(
+            target, n, change.get("strategy", strategy), tp, pp, change.get("checkpointing", checkpointing)
+        ).total
+    except ValueError:
+        return None
+
+
+def _lora_params(w: Workload, targets: frozenset[str]) -> int:
+    from advisor.core import params as params_mod
+
+    if w.spec is None:
+        raise ValueError("no model spec on this workload")
+    return params_mod.lora_trainable_params(w.spec, w.lora_rank, targets)
+
+
+def _replace(w: Workload, **changes) -> Workload:
+    """A copy of `w` with `changes` (and its own empty cache)."""
+    import dataclasses
+
+    return dataclasses.replace(w, **changes)
+
+
+def inference_fix(w: Workload, gpu, count: int, tp: int) -> Fix | None:
+    """The first change that makes a serving configuration fit on `gpu`: an 8-bit KV cache; 8-bit, then
+    4-bit weights; wider tensor parallelism; more replicas; else fewer sequences (or a larger card)."""
+    cap = _gpu_consts(w, gpu)["serve_cap"]
+    replicas = count // tp
+    per_replica = -(-w.concurrency // replicas)
+
+    def total(**over) -> int | None:
+        kw: dict[str, Any] = {"context": w.context_tokens, "concurrency": per_replica,
+                              "weights_dtype": w.weights_dtype, "kv_dtype": w.kv_dtype, "tp": tp, **over}
+        t = memory.inference_memory(w.shape, **kw).total
+        return int(t) if t <= cap else None
+
+    if w.kv_dtype in ("bf16", "fp16", "fp32") and (t := total(kv_dtype="fp8")):
+        return Fix("kv_dtype", {"kv_dtype": "fp8"}, t)
+    for dt in ("fp8", "int4"):
+        if memory.WEIGHT_BITS[dt] < memory.WEIGHT_BITS[w.weights_dtype] and (t := total(weights_dtype=dt)):
+            return Fix("weights_dtype", {"weights_dtype": dt}, t)
+    for wider in (2, 4, 8):
+        if tp < wider <= gpu.max_per_node and (t := total(tp=wider)):
+            return Fix("more_gpus", {"count": wider * replicas, "tp": wider}, t)
+    kw: dict[str, Any] = {"context": w.context_tokens, "weights_dtype": w.weights_dtype, "kv_dtype": w.kv_dtype}
+    for width in sorted({tp, 2, 4, 8}):
+        if width < tp or width > gpu.max_per_node:
+            continue
+        most = memory.max_sequences(w.shape, cap, tp=width, **kw)
+        if most > 0:
+            reps = -(-w.concurrency // most)
+            if t := total(tp=width, concurrency=-(-w.concurrency // reps)):
+                return Fix("more_gpus", {"count": width * reps, "tp": width}, t)
+    most = memory.max_sequences(w.shape, cap, tp=tp, **kw) * replicas
+    if most > 0:
+        return Fix("fewer_sequences", {"concurrency": most}, None)
+    return Fix("larger_gpu", {}, None)

@@ -11,8 +11,8 @@ Sources (shared/reference/advisory-anchors.md "AA" §3, numeric-anchors.md "NA" 
 - 4 x RTX 3090 at 300 W each peaked at 1,717 W from the wall (thefpsreview.com 2020, AA §1).
 - NEC 80 % continuous-load rule; kVA = V x A x sqrt(3) x 0.8 for three-phase (HP "Power basics",
   AA §3a): 208 V / 30 A three-phase -> 8,646 VA.
-- Air-cooling limit: ~30 kW per rack (mainstream sources 30-35 kW; rear-door heat exchangers to
-  ~50 kW), AA §3c.
+The air-cooling limits (~30 kW per rack, rear-door heat exchangers to ~50 kW, AA §3c) are the rules'
+(rules/facility.yaml), not this module's.
 """
 
 from __future__ import annotations
@@ -36,12 +36,6 @@ TYPICAL_OF_MAX = 7.5 / 10.2
 
 CONTINUOUS_LOAD_FACTOR = 0.8
 """NEC: breakers are derated to 80 % for loads running more than 3 hours (AA §3a)."""
-
-AIR_COOLING_LIMIT_KW = 30.0
-"""Rack density above which air cooling stops being ordinary (AA §3c: 30-35 kW; RDHx to ~50 kW)."""
-
-RDHX_LIMIT_KW = 50.0
-"""Upper end of rear-door heat exchangers before direct-to-chip liquid cooling (AA §3c)."""
 
 
 def _sxm_like(gpu) -> bool:
@@ -71,16 +65,8 @@ def average_power_w(max_power_w: float) -> float:
     return max_power_w * TYPICAL_OF_MAX
 
 
-def facility_power_w(it_power_w: float, pue: float) -> float:
-    """Power at the facility meter including cooling and distribution: IT x PUE, W."""
-    if pue < 1.0:
-        raise ValueError("PUE cannot be below 1.0")
-    return it_power_w * pue
 
 
-def energy_kwh(it_power_w: float, hours: float, pue: float = 1.0) -> float:
-    """Facility energy for `hours` at an IT load of `it_power_w`: W x h x PUE / 1000, kWh."""
-    return it_power_w * hours * pue / 1000.0
 
 
 def circuit_kw(volts: float, amps: float, phases: int = 1, *, continuous: bool = True,
@@ -106,27 +92,3 @@ def circuits_needed(load_w: float, circuit_capacity_kw: float) -> int:
     if circuit_capacity_kw <= 0:
         raise ValueError("circuit capacity must be positive")
     return max(1, math.ceil(load_w / (circuit_capacity_kw * 1000.0) - 1e-9))
-
-
-def nodes_per_rack(rack_kw: float, node_w: float) -> int:
-    """Whole servers of `node_w` (maximum) that a rack budget of `rack_kw` carries."""
-    if node_w <= 0:
-        raise ValueError("node power must be positive")
-    return int(math.floor(rack_kw * 1000.0 / node_w + 1e-9))
-
-
-def racks_needed(nodes: int, node_w: float, rack_kw: float) -> int | None:
-    """Racks needed for `nodes` servers under a per-rack budget; None when one server exceeds it."""
-    per_rack = nodes_per_rack(rack_kw, node_w)
-    if per_rack < 1:
-        return None
-    return math.ceil(nodes / per_rack)
-
-
-def cooling_class(rack_kw: float) -> str:
-    """'air' up to 30 kW per rack, 'rdhx' (rear-door heat exchanger) to 50 kW, 'liquid' above (AA §3c)."""
-    if rack_kw <= AIR_COOLING_LIMIT_KW:
-        return "air"
-    if rack_kw <= RDHX_LIMIT_KW:
-        return "rdhx"
-    return "liquid"

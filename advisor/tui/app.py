@@ -1,10 +1,11 @@
 """The Textual app: a chat with the advisor beside the profile collected so far, and a results view.
 
-Why it is shaped this way: the conversation (`advisor.conversation.flow.Conversation`) holds all
-the logic and also runs headless (`gpu-advisor chat`); this app is a thin shell over it, in the
-style of Textual's `examples/mother.py`. A turn runs in a thread worker (the conversation may run
-the recommendation), with a busy indicator; the replies come back as Markdown bubbles. One factory,
-`create_app`, builds the app for the CLI, the tests and the benchmark.
+Why it is shaped this way: the consultation service (`advisor.consultation.Consultation`, over the
+pure dialogue) holds all the logic and also runs headless (`gpu-advisor chat`); this app is a thin
+shell over it (`ConsultationLike`), in the style of Textual's `examples/mother.py`. A turn runs in
+a thread worker (the consultation may run the recommendation), with a busy indicator; the replies
+come back as Markdown bubbles. One factory, `create_app`, builds the app for the CLI, the tests
+and the benchmark.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from typing import Any
 
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, Static, TabbedContent, TabPane
 from textual.worker import Worker
 
+from advisor.conversation.dialogue import command_name
 from advisor.i18n import t
 from advisor.models import LOCALES, Locale, Recommendation
 from advisor.tui.screens import ConfirmDialog, HelpScreen, SaveDialog
@@ -37,8 +39,6 @@ from advisor.tui.widgets import (
 )
 
 DEFAULT_REPORT_NAME = "gpu-advisor-report.md"
-HELP_COMMANDS = ("/help", "/帮助", "/幫助", "/?")
-SAVE_COMMANDS = ("/save", "/保存", "/儲存", "/存檔")
 
 # (keys, action, UI string key for the description, shown in the footer, priority)
 BINDING_TABLE: tuple[tuple[str, str, str, bool, bool], ...] = (
@@ -61,15 +61,15 @@ ResumeFactory = Callable[..., Any]
 
 
 def _default_conversation(locale: Locale | None, state_path: Path | None, *, auto_language: bool = True) -> Any:
-    from advisor.conversation.flow import Conversation
+    from advisor.consultation import Consultation
 
-    return Conversation(locale, state_path, persist=state_path is not None, auto_language=auto_language)
+    return Consultation(locale, state_path, persist=state_path is not None, auto_language=auto_language)
 
 
 def _default_resume(path: Path, *, locale: Locale | None = None, auto_language: bool = True) -> Any:
-    from advisor.conversation.flow import Conversation
+    from advisor.consultation import Consultation
 
-    return Conversation.resume(path, locale=locale, auto_language=auto_language)
+    return Consultation.resume(path, locale=locale, auto_language=auto_language)
 
 
 # Which side-panel items each of the conversation's questions fills (its `answered`/`defaulted` keys).
@@ -85,13 +85,28 @@ QUESTION_ROWS: dict[str, tuple[str, ...]] = {
 }
 # Side-panel item -> the Profile fields behind it (an item whose fields differ from the defaults is known).
 ROW_FIELDS: dict[str, tuple[str, ...]] = {
-    "task": ("task",), "model": ("model", "model_text"), "params": ("params",), "active_params": ("active_params",),
-    "tokens": ("tokens",), "samples": ("samples",), "seq_len": ("seq_len",), "epochs": ("epochs",),
-    "concurrency": ("concurrency",), "context_tokens": ("context_tokens",),
-    "requests_per_second": ("requests_per_second",), "precision": ("precision",),
-    "weights_dtype": ("weights_dtype",), "kv_dtype": ("kv_dtype",), "budget": ("budget_usd",),
-    "acquisition": ("acquisition",), "deadline": ("deadline_days",), "deployment": ("deployment",),
-    "rack": ("rack_kw",), "cooling": ("cooling",), "electricity": ("electricity_usd_per_kwh",), "pue": ("pue",),
+    "task": ("task",),
+    "model": ("model", "model_text"),
+    "params": ("params",),
+    "active_params": ("active_params",),
+    "tokens": ("tokens",),
+    "samples": ("samples",),
+    "seq_len": ("seq_len",),
+    "epochs": ("epochs",),
+    "concurrency": ("concurrency",),
+    "context_tokens": ("context_tokens",),
+    "requests_per_second": ("requests_per_second",),
+    "precision": ("precision",),
+    "weights_dtype": ("weights_dtype",),
+    "kv_dtype": ("kv_dtype",),
+    "budget": ("budget_usd",),
+    "acquisition": ("acquisition",),
+    "deadline": ("deadline_days",),
+    "deployment": ("deployment",),
+    "rack": ("rack_kw",),
+    "cooling": ("cooling",),
+    "electricity": ("electricity_usd_per_kwh",),
+    "pue": ("pue",),
     "owned": ("owned_gpus",),
 }
 
@@ -122,7 +137,7 @@ def unfinished_session(path: Path | None) -> tuple[bool, Locale | None]:
         from advisor.conversation import session
 
         data = session.load(path)
-    except Exception:
+    except Exception:  # noqa: BLE001 - unreadable: still offered (resuming moves it aside and says so)
         return True, None
     from advisor.i18n import normalize_locale
 
@@ -157,6 +172,7 @@ class ResultsPane(Vertical):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._view: dict[str, Any] | None = None
+        self._rec: Recommendation | None = None
         self._locale: Locale = "en"
         self._capacities: list[int] = []
 
@@ -177,7 +193,7 @@ class ResultsPane(Vertical):
             self.query_one("#reasons", Static).update("")
             return
         view = build_view(rec, locale)
-        self._view = view
+        self._view, self._rec = view, rec
         self._capacities = [c.capacity_bytes for c in rec.recommendations]
         empty.display = not view["candidates"]
         empty.update(t("report.none_fit", locale))
@@ -187,8 +203,18 @@ class ResultsPane(Vertical):
         headers = {"#": "#", "time": view["time_header"], "rent": view["rent_header"]}
         table.add_columns(*(headers.get(c) or t(f"report.col.{c}", locale) for c in cols))
         for c in view["candidates"]:
-            table.add_row(str(c["rank"]), c["short_title"], c["memory_short"], c["fits_short"], c["time_short"],
-                          c["buy"], c["rent"], c["power"], c["strategy"], key=str(c["rank"]))
+            table.add_row(
+                str(c["rank"]),
+                c["short_title"],
+                c["memory_short"],
+                c["fits_short"],
+                c["time_short"],
+                c["buy"],
+                c["rent"],
+                c["power"],
+                c["strategy"],
+                key=str(c["rank"]),
+            )
         await self.select(0)
 
     async def select(self, index: int) -> None:
@@ -196,53 +222,24 @@ class ResultsPane(Vertical):
         view, locale = self._view, self._locale
         if not view:
             return
-        details = ""
+        from advisor.report import render_details
+
+        chosen: int | None = None
         if view["candidates"] and 0 <= index < len(view["candidates"]):
+            chosen = index
             c = view["candidates"][index]
             self.query_one("#memory-title", Label).update(
-                f"{t('report.chart.memory_title', locale)} — {c['rank']}. {c['title']}")
+                f"{t('report.chart.memory_title', locale)} — {c['rank']}. {c['title']}"
+            )
             self.query_one("#memory-bar", MemoryBar).show(
-                c["terms"], self._capacities[index], c["memory_line"], t("report.chart.capacity", locale))
-            details = _details_markdown(c, view, locale)
-        else:
-            details = _details_markdown(None, view, locale)
-        self.query_one("#reasons", Static).update(RenderedMarkdown(details))
+                c["terms"], self._capacities[index], c["memory_line"], t("report.chart.capacity", locale)
+            )
+        assert self._rec is not None
+        self.query_one("#reasons", Static).update(RenderedMarkdown(render_details(self._rec, chosen, locale)))
 
     @on(DataTable.RowHighlighted, "#candidates")
     async def _row(self, event: DataTable.RowHighlighted) -> None:
         await self.select(event.cursor_row)
-
-
-def _cite_text(f: dict[str, Any], locale: Locale) -> str:
-    if not f["cites"]:
-        return ""
-    titles = ("; " if locale == "en" else "；").join(c["title"] for c in f["cites"])
-    sep = t("report.sep", locale)
-    return f" *({t('report.cites', locale)}{sep}{titles})*" if locale == "en" else f" *（{t('report.cites', locale)}{sep}{titles}）*"
-
-
-def _details_markdown(c: dict[str, Any] | None, view: dict[str, Any], locale: Locale) -> str:
-    """Reasons of one candidate, the profile-wide findings and the rejected options, as Markdown."""
-    sep = t("report.sep", locale)
-    lines: list[str] = []
-    if c is not None:
-        lines += [f"### {t('report.reasons', locale)} — {c['rank']}. {c['title']}", ""]
-        lines += [f"- {view['time_header']}{sep}{c['time']}",
-                  f"- {t('report.col.power', locale)}{sep}{c['power_text']}",
-                  f"- {c['cost_label']}{sep}{c['cost']} · {t('report.col.acquisition', locale)}{sep}"
-                  f"{c['acquisition']}"]
-        lines += [f"- **{f['severity_label']}**{sep}{f['text']}{_cite_text(f, locale)}" for f in c["findings"]]
-        lines.append("")
-    if view["findings"]:
-        lines += [f"### {t('report.section.findings', locale)}", ""]
-        lines += [f"- **{f['severity_label']}**{sep}{f['text']}{_cite_text(f, locale)}" for f in view["findings"]]
-        lines.append("")
-    if view["rejected"]:
-        lines += [f"### {t('report.section.rejected', locale)}", ""]
-        for r in view["rejected"]:
-            why = " ".join(f["text"] for f in r["reasons"])
-            lines.append(f"- **{r['title']}** — {r['strategy']}{sep}{why}")
-    return "\n".join(lines) + "\n"
 
 
 class ChatScreen(Screen):
@@ -254,10 +251,9 @@ class ChatScreen(Screen):
         yield Header()
         with Horizontal(id="main"):
             with TabbedContent(id="tabs", initial="chat-tab"):
-                with TabPane("Chat", id="chat-tab"):
-                    with Vertical(id="chat-column"):
-                        yield VerticalScroll(id="chat-view", can_focus=False)
-                        yield Input(id="prompt")
+                with TabPane("Chat", id="chat-tab"), Vertical(id="chat-column"):
+                    yield VerticalScroll(id="chat-view", can_focus=False)
+                    yield Input(id="prompt")
                 with TabPane("Results", id="results-tab"):
                     yield ResultsPane(id="results")
             yield ProfilePanel(id="profile-panel")
@@ -269,16 +265,34 @@ class ChatScreen(Screen):
             app.screen_ready()
 
 
+def localized_bindings() -> list[BindingType]:
+    """Every key bound once per language with that language's description (Textual's "dynamic actions":
+    `GpuAdvisorApp.check_action` lets only the current language's binding act and show in the footer)."""
+    return [
+        Binding(keys, f"localized({locale!r}, {action!r})", t(key, locale), show=show, priority=priority)
+        for locale in LOCALES
+        for keys, action, key, show, priority in BINDING_TABLE
+    ]
+
+
 class GpuAdvisorApp(App[int]):
     """gpu-advisor's terminal UI. Build it with `create_app`."""
 
+    BINDINGS = localized_bindings()
+
     CSS_PATH = "app.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
-    BINDINGS = [Binding(keys, action, "", show=show, priority=prio) for keys, action, _k, show, prio in BINDING_TABLE]
 
-    def __init__(self, *, lang: Locale | None = None, resume: bool = False, state_path: Path | None = None,
-                 conversation_factory: ConversationFactory | None = None,
-                 resume_factory: ResumeFactory | None = None, report_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        lang: Locale | None = None,
+        resume: bool = False,
+        state_path: Path | None = None,
+        conversation_factory: ConversationFactory | None = None,
+        resume_factory: ResumeFactory | None = None,
+        report_dir: Path | None = None,
+    ) -> None:
         super().__init__()
         self.forced_locale = lang
         self.auto_language = lang is None  # --lang forces a language; otherwise it follows what the user writes
@@ -322,7 +336,7 @@ class GpuAdvisorApp(App[int]):
                 question = t("tui.resume.question", self.locale)
                 self.push_screen(
                     ConfirmDialog(question, t("tui.resume.yes", self.locale), t("tui.resume.no", self.locale)),
-                    lambda yes: self.begin(resume=bool(yes)),
+                    self._resume_answered,
                 )
         else:
             self.begin(resume=False)
@@ -339,21 +353,24 @@ class GpuAdvisorApp(App[int]):
             auto = self.auto_language
             if resume and self.state_path is not None:
                 try:
-                    self.conversation = self._resume_conversation(self.state_path, locale=self.forced_locale,
-                                                                  auto_language=auto)
-                except Exception:  # a broken or old session file: start afresh, and say so
-                    self.conversation = self._new_conversation(self._start_locale, self.state_path,
-                                                               auto_language=auto)
+                    self.conversation = self._resume_conversation(
+                        self.state_path, locale=self.forced_locale, auto_language=auto
+                    )
+                except Exception:  # noqa: BLE001 - a broken or old session file: start afresh, and say so
+                    self.conversation = self._new_conversation(self._start_locale, self.state_path, auto_language=auto)
                     replies.append(_LocalReply("error", t("tui.resume.failed", self.locale)))
             else:
                 self.conversation = self._new_conversation(self._start_locale, self.state_path, auto_language=auto)
             if resume:
-                self.call_from_thread(self._replay, list(getattr(self.conversation, "transcript", []) or []))
+                self.call_from_thread(self._replay, list(getattr(self.conversation, "transcript", []) or []))  # type: ignore[arg-type]  # coroutine callbacks
             replies.extend(self.conversation.start())
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - never a traceback: one clear bubble
             replies.append(_LocalReply("error", t("tui.error.internal", self.locale, error=_summary(exc))))
         _freeze_startup_heap()
-        self.call_from_thread(self._after_turn, replies)
+        self.call_from_thread(self._after_turn, replies)  # type: ignore[arg-type]  # coroutine callbacks
+
+    def _resume_answered(self, yes: bool | None) -> None:
+        self.begin(resume=bool(yes))
 
     REPLAY_LIMIT = 40
 
@@ -361,8 +378,8 @@ class GpuAdvisorApp(App[int]):
         """Show the restored conversation's last messages, so that resuming looks like where one left off."""
         chat = self.main.query_one("#chat-view", VerticalScroll)
         locale = getattr(self.conversation, "locale", self.locale)
-        widgets = []
-        for entry in transcript[-self.REPLAY_LIMIT:]:
+        widgets: list[Any] = []
+        for entry in transcript[-self.REPLAY_LIMIT :]:
             if not isinstance(entry, dict):
                 continue
             text = str(entry.get("text", ""))
@@ -386,11 +403,12 @@ class GpuAdvisorApp(App[int]):
     def start_turn(self, text: str) -> Worker[None] | None:
         """Show the user's message and run the conversation's turn in a worker; None when handled locally."""
         text = text.strip()
-        lowered = text.lower()
-        if lowered in HELP_COMMANDS:
+        # A bare /help or /save (in any of the dialogue's spellings) opens the help screen or the save dialog.
+        bare = command_name(text) if " " not in text else None
+        if bare == "help":
             self.action_help()
             return None
-        if lowered in SAVE_COMMANDS:
+        if bare == "save":
             self.action_save_dialog()
             return None
         if self.busy or self.conversation is None:
@@ -407,9 +425,9 @@ class GpuAdvisorApp(App[int]):
     def _turn_worker(self, text: str) -> None:
         try:
             replies = list(self.conversation.handle(text))
-        except Exception as exc:  # never a traceback: one clear bubble, and the conversation goes on
+        except Exception as exc:  # noqa: BLE001 - never a traceback: one clear bubble, and the conversation goes on
             replies = [_LocalReply("error", t("tui.error.internal", self.locale, error=_summary(exc)))]
-        self.call_from_thread(self._after_turn, replies)
+        self.call_from_thread(self._after_turn, replies)  # type: ignore[arg-type]  # coroutine callbacks
 
     async def _after_turn(self, replies: Iterable[Any]) -> None:
         """Back on the UI thread: bubbles, quick replies, language, side panel, results."""
@@ -420,8 +438,9 @@ class GpuAdvisorApp(App[int]):
         widgets: list[Any] = []
         for reply in replies:
             kind = getattr(reply, "kind", "text")
-            widgets.append(AdvisorMessage(getattr(reply, "text", str(reply)), kind, self.locale,
-                                          classes=f"advisor kind-{kind}"))
+            widgets.append(
+                AdvisorMessage(getattr(reply, "text", str(reply)), kind, self.locale, classes=f"advisor kind-{kind}")
+            )
             choices = tuple(getattr(reply, "choices", ()) or ())
             if choices:
                 widgets.append(QuickReplies(choices, classes="quick-replies"))
@@ -447,8 +466,9 @@ class GpuAdvisorApp(App[int]):
         conv = self.conversation
         profile = getattr(conv, "profile", None)
         rows = known_rows(conv, profile_rows(profile, self.locale)) if profile is not None else []
-        await self.main.query_one(ProfilePanel).show(t("tui.panel.profile", self.locale), rows,
-                                                t("tui.panel.empty", self.locale))
+        await self.main.query_one(ProfilePanel).show(
+            t("tui.panel.profile", self.locale), rows, t("tui.panel.empty", self.locale)
+        )
         rec = getattr(conv, "recommendation", None)
         if rec is not self._shown_rec:
             self._shown_rec = rec
@@ -512,22 +532,28 @@ class GpuAdvisorApp(App[int]):
         self.locale = locale
         self.title = t("app.title", locale)
         self.sub_title = t("tui.subtitle", locale)
-        for keys, action, key, show, priority in BINDING_TABLE:
-            desc = t(key, locale)
-            for one in keys.split(","):
-                self._bindings.key_to_bindings[one] = [Binding(one, action, desc, show=show, priority=priority)]
         try:
             tabs = self.main.query_one("#tabs", TabbedContent)
             tabs.get_tab("chat-tab").label = t("tui.tab.chat", locale)
             tabs.get_tab("results-tab").label = t("tui.tab.results", locale)
             self.main.query_one("#prompt", Input).placeholder = t(
-                "tui.input.busy" if self.busy else "tui.input.placeholder", locale)
+                "tui.input.busy" if self.busy else "tui.input.placeholder", locale
+            )
             for bubble in self.main.query(AdvisorMessage):
                 bubble.border_title = t("tui.advisor", locale)
             self.call_later(self.main.query_one(ResultsPane).show, self._shown_rec, locale)
-        except Exception:  # before the screen is composed
+        except Exception:  # noqa: BLE001 - before the screen is composed there is nothing to re-word
             pass
         self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "localized":
+            return bool(parameters) and parameters[0] == self.locale
+        return True
+
+    async def action_localized(self, locale: str, action: str) -> None:
+        """A key bound for `locale` (see `localized_bindings`): run the action it names."""
+        await self.run_action(action)
 
     def switch_language(self, locale: Locale) -> None:
         """Ask the conversation to switch (it owns the language), as the user would with /lang."""
@@ -611,19 +637,24 @@ class GpuAdvisorApp(App[int]):
         message = t("tui.save.saved", self.locale, path=str(path))
         self.notify(message)
         self.main.query_one("#chat-view", VerticalScroll).mount(
-            AdvisorMessage(message, "saved", self.locale, classes="advisor kind-saved"))
+            AdvisorMessage(message, "saved", self.locale, classes="advisor kind-saved")
+        )
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         loc = self.locale
         names = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文（台灣）"}
         for target in LOCALES:
-            yield SystemCommand(t("tui.palette.lang", loc, language=names[target]), t("tui.palette.lang.help", loc),
-                                lambda target=target: self.switch_language(target))
+            yield SystemCommand(
+                t("tui.palette.lang", loc, language=names[target]),
+                t("tui.palette.lang.help", loc),
+                lambda target=target: self.switch_language(target),
+            )
         yield SystemCommand(t("tui.palette.save", loc), t("tui.palette.save.help", loc), self.action_save_dialog)
         yield SystemCommand(t("tui.palette.new", loc), t("tui.palette.new.help", loc), self.action_new_consultation)
         yield SystemCommand(t("tui.palette.theme", loc), t("tui.palette.theme.help", loc), self.action_toggle_theme)
-        yield SystemCommand(t("tui.palette.results", loc), t("tui.palette.results.help", loc),
-                            self.action_toggle_results)
+        yield SystemCommand(
+            t("tui.palette.results", loc), t("tui.palette.results.help", loc), self.action_toggle_results
+        )
         yield SystemCommand(t("tui.palette.help", loc), t("tui.palette.help.help", loc), self.action_help)
         yield SystemCommand(t("tui.palette.quit", loc), t("tui.palette.quit.help", loc), self.exit)
 
@@ -649,12 +680,23 @@ def _summary(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"[:200] if text else type(exc).__name__
 
 
-def create_app(lang: Locale | None = None, resume: bool = False, state_path: Path | None = None,
-               conversation_factory: ConversationFactory | None = None,
-               resume_factory: ResumeFactory | None = None, report_dir: Path | None = None) -> GpuAdvisorApp:
+def create_app(
+    lang: Locale | None = None,
+    resume: bool = False,
+    state_path: Path | None = None,
+    conversation_factory: ConversationFactory | None = None,
+    resume_factory: ResumeFactory | None = None,
+    report_dir: Path | None = None,
+) -> GpuAdvisorApp:
     """The app, as the CLI, the tests and the benchmark build it."""
-    return GpuAdvisorApp(lang=lang, resume=resume, state_path=state_path, conversation_factory=conversation_factory,
-                         resume_factory=resume_factory, report_dir=report_dir)
+    return GpuAdvisorApp(
+        lang=lang,
+        resume=resume,
+        state_path=state_path,
+        conversation_factory=conversation_factory,
+        resume_factory=resume_factory,
+        report_dir=report_dir,
+    )
 
 
 def run_app(lang: str | None, resume: bool) -> int:

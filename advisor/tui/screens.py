@@ -61,8 +61,14 @@ class SaveDialog(ModalScreen[Path | None]):
 
     BINDINGS = [Binding("escape", "cancel", show=False)]
 
-    def __init__(self, locale: Locale, default_path: str, save: Callable[[str, str], Path],
-                 exists: Callable[[str], bool], **kwargs) -> None:
+    def __init__(
+        self,
+        locale: Locale,
+        default_path: str,
+        save: Callable[[str, str], Path],
+        exists: Callable[[str], bool],
+        **kwargs,
+    ) -> None:
         super().__init__(**kwargs)
         self.locale = locale
         self.default_path = default_path
@@ -103,7 +109,11 @@ class SaveDialog(ModalScreen[Path | None]):
         text = path_input.value.strip()
         if text and not text.endswith(("/", "\\")):
             stem, dot, suffix = text.rpartition(".")
-            base = stem if dot and "/" not in suffix and suffix.lower() in ("md", "markdown", "html", "htm", "json") else text
+            base = (
+                stem
+                if dot and "/" not in suffix and suffix.lower() in ("md", "markdown", "html", "htm", "json")
+                else text
+            )
             path_input.value = base + SUFFIX[fmt]
 
     @on(Input.Submitted, "#save-path")
@@ -203,8 +213,14 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
 
 def help_markdown(locale: Locale) -> str:
     """The help text: how to answer, the slash commands, the key bindings (lists: they fit 80 columns)."""
-    lines = [f"## {t('tui.help.title', locale)}", "", t("tui.help.intro", locale), "",
-             f"### {t('tui.help.commands', locale)}", ""]
+    lines = [
+        f"## {t('tui.help.title', locale)}",
+        "",
+        t("tui.help.intro", locale),
+        "",
+        f"### {t('tui.help.commands', locale)}",
+        "",
+    ]
     lines += [f"- `{cmd}` — {t(f'tui.help.cmd.{key}', locale)}" for cmd, key in HELP_COMMANDS]
     lines += ["", f"### {t('tui.help.keys', locale)}", ""]
     lines += [f"- **{keys}** — {t(f'tui.binding.{key}', locale)}" for keys, key in HELP_KEYS]

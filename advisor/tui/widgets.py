@@ -197,7 +197,7 @@ class ProfilePanel(Vertical):
             if not rows:
                 await view.append(ListItem(Label(empty), disabled=True))
                 return
-        for item, row in zip(items, rows):
+        for item, row in zip(items, rows, strict=False):
             item.set(row["label"], row["value"])
         for item in items[len(rows):]:
             await item.remove()

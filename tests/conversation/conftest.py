@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.conversation.flow import Conversation
+from advisor.consultation import Consultation as Conversation
 from advisor.models import Candidate, Finding, MemoryBreakdown, Profile, Recommendation
 
 GIB = 1024**3
 
 
-def fake_recommend(profile: Profile, locale=None) -> Recommendation:
+def fake_recommend(profile: Profile) -> Recommendation:
     """A stand-in with the real types: 8 x H100 when the budget reaches $100k, else one RTX 4090."""
     big = (profile.budget_usd or 0) >= 100_000
     gpu, name, count, cost = ("h100-sxm", "NVIDIA H100 SXM5 80GB", 8, 250_000.0) if big else \
@@ -21,15 +21,20 @@ def fake_recommend(profile: Profile, locale=None) -> Recommendation:
         gpu=gpu, gpu_name=name, count=count, strategy="fsdp" if big else "single", acquisition="buy",
         memory_per_gpu=memory, capacity_bytes=(80 if big else 24) * 10**9, fits=True, time_hours=12.0,
         power_w=600.0 * count, facility_w=840.0 * count, cost_usd=cost,
-        findings=(Finding(rule_id="test.fake-rule", severity="tip", text="A finding from the stand-in recommender.",
+        findings=(Finding(rule_id="memory.tight-headroom", severity="tip", words="memory.tight-headroom",
+                          bindings={"gpu_name": name, "mem_total_gib": 19.0, "capacity_gib": 22.4, "headroom_gib": 3.4},
                           cites=("vram-components",)),),
     )
     return Recommendation(profile=profile, recommendations=(cand,))
 
 
-@pytest.fixture
-def fake_rec(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Conversation, "_run_recommend", lambda self, profile: fake_recommend(profile, self.locale))
+class FakeConsultation(Conversation):
+    """The consultation service with the stand-in recommender injected (as the TUI or a test would)."""
+
+    def __init__(self, *args, **kwargs):
+        if kwargs.get("recommender") is None:
+            kwargs["recommender"] = fake_recommend
+        super().__init__(*args, **kwargs)
 
 
 @pytest.fixture(autouse=True)

@@ -44,6 +44,6 @@ PROFILE_FIELDS = set(Profile.model_fields)
 
 
 def _public(fields: dict) -> dict:
-    return {k: v for k, v in fields.items() if not k.startswith("_") and k != "model_config"}
+    return dict(fields)
 
 

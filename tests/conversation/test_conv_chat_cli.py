@@ -46,7 +46,10 @@ def test_one_line_on_stdin(tmp_path: Path) -> None:
     assert 7.2e9 <= profile["params"] <= 7.3e9  # Mistral 7B: 7.24B parameters (model card)
     assert (profile["budget_usd"], profile["budget_amount"], profile["budget_currency"]) == (30000, 30000, "USD")
     assert (profile["deployment"], profile["rack_kw"], profile["cooling"]) == ("on-prem", 12, "air")
-    assert profile["tokens"] == 25_600_000 and profile["epochs"] == 3  # the data question's default
+    # The data question's default, the planner's: 50,000 examples packed into 2,048-token sequences, one epoch.
+    assert profile["tokens"] == 102_400_000 and profile["epochs"] == 1
+    assert {"tokens", "samples", "seq_len", "epochs", "precision", "deadline_days"} <= set(profile["assumed"])
+    assert "budget_usd" not in profile["assumed"] and "task" not in profile["assumed"]
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert report["schema_version"] >= 1 and report["recommendations"]
     assert report["profile"]["task"] == "lora"

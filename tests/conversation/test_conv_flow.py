@@ -10,12 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from advisor.conversation.flow import REPLY_KINDS, Conversation, Reply
+from advisor.consultation import Consultation as Conversation
+from tests.conversation.conftest import FakeConsultation
+from advisor.conversation.dialogue import REPLY_KINDS, Reply
 from advisor.i18n import SIMPLIFIED_ONLY, TRADITIONAL_ONLY, t
 
 
-def _conv(locale: str = "en") -> Conversation:
-    conv = Conversation(locale, persist=False)
+def _conv(locale: str = "en", **options) -> Conversation:
+    """A consultation in memory with the stand-in recommender (tests/conversation/test_conv_scripted.py runs
+    the real one)."""
+    conv = FakeConsultation(locale, persist=False, **options)
     conv.start()
     return conv
 
@@ -55,7 +59,8 @@ def test_every_question_takes_its_default_on_empty_answers() -> None:
     p = conv.profile
     assert p.task == "lora"
     assert p.model == "llama-3-8b" and p.params == 8_030_261_248  # Meta's config.json count
-    assert (p.samples, p.seq_len, p.tokens, p.epochs) == (50_000, 512, 25_600_000, 3.0)
+    # advisor.core.planner.default_data: 50,000 examples packed into 2,048-token sequences (memory.DEFAULT_SEQ), 1 epoch
+    assert (p.samples, p.seq_len, p.tokens, p.epochs) == (50_000, 2048, 102_400_000, 1.0)
     assert p.precision == "bf16-mixed"
     assert p.deadline_days is None and p.budget_usd is None and p.acquisition == "either"
     assert (p.deployment, p.cooling, p.rack_kw) == ("either", "air", None)
@@ -177,7 +182,7 @@ def test_missing_config_file_is_reported_in_the_users_language(tmp_path: Path) -
 
 
 def test_an_exception_inside_a_turn_becomes_a_localized_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    import advisor.conversation.flow as flow
+    import advisor.conversation.dialogue as flow
 
     def boom(*args, **kwargs):
         raise RuntimeError("kaboom")
@@ -192,14 +197,12 @@ def test_an_exception_inside_a_turn_becomes_a_localized_error(monkeypatch: pytes
     assert conv.profile.task == "lora"  # the conversation goes on
 
 
-def test_engine_failure_keeps_the_answers(monkeypatch: pytest.MonkeyPatch) -> None:
-    conv = _conv("en")
-    _walk_to_summary(conv)
-
-    def fail(self, profile):
+def test_engine_failure_keeps_the_answers() -> None:
+    def fail(profile):
         raise ValueError("no candidates")
 
-    monkeypatch.setattr(Conversation, "_run_recommend", fail)
+    conv = _conv("en", recommender=fail)
+    _walk_to_summary(conv)
     replies = conv.handle("yes")
     assert replies[0].kind == "error" and "no candidates" in replies[0].text
     assert conv.recommendation is None and conv.stage == "confirm" and conv.profile.task == "lora"
@@ -207,7 +210,7 @@ def test_engine_failure_keeps_the_answers(monkeypatch: pytest.MonkeyPatch) -> No
 
 # ---------------------------------------------------------------------------- summary and corrections
 
-def test_summary_then_corrections_change_only_that_field(fake_rec: None) -> None:
+def test_summary_then_corrections_change_only_that_field() -> None:
     conv = _conv("zh-Hans")
     conv.handle("我想用 LoRA 微调 Mistral 7B，预算三万美元，机房单个机柜 12 千瓦，风冷")
     _walk_to_summary(conv)
@@ -226,7 +229,7 @@ def test_summary_then_corrections_change_only_that_field(fake_rec: None) -> None
     assert conv.stage == "confirm"
 
 
-def test_english_corrections(fake_rec: None) -> None:
+def test_english_corrections() -> None:
     conv = _conv("en")
     conv.handle("LoRA on Llama 3 8B")
     _walk_to_summary(conv)
@@ -237,7 +240,7 @@ def test_english_corrections(fake_rec: None) -> None:
     assert conv.profile.budget_usd == 50_000 and conv.profile.task == "lora"
 
 
-def test_confirm_recommends_and_shows_the_report(fake_rec: None) -> None:
+def test_confirm_recommends_and_shows_the_report() -> None:
     conv = _conv("en")
     _walk_to_summary(conv)
     replies = conv.handle("yes")
@@ -246,7 +249,7 @@ def test_confirm_recommends_and_shows_the_report(fake_rec: None) -> None:
     assert all(r.kind in REPLY_KINDS for r in replies)
 
 
-def test_correction_after_the_recommendation_reruns_it(fake_rec: None) -> None:
+def test_correction_after_the_recommendation_reruns_it() -> None:
     conv = _conv("en")
     conv.handle("LoRA on Mistral 7B, budget $30k")
     _walk_to_summary(conv)
@@ -258,7 +261,7 @@ def test_correction_after_the_recommendation_reruns_it(fake_rec: None) -> None:
     assert "RTX 4090" in text and "H100" in text  # before and after
 
 
-def test_changing_task_to_serving_asks_the_new_question(fake_rec: None) -> None:
+def test_changing_task_to_serving_asks_the_new_question() -> None:
     conv = _conv("en")
     _walk_to_summary(conv)
     conv.handle("yes")
@@ -269,7 +272,7 @@ def test_changing_task_to_serving_asks_the_new_question(fake_rec: None) -> None:
 
 # ---------------------------------------------------------------------------- after the recommendation
 
-def test_what_if_shows_the_change_and_keeps_the_answers(fake_rec: None) -> None:
+def test_what_if_shows_the_change_and_keeps_the_answers() -> None:
     conv = _conv("zh-Hans")
     conv.handle("LoRA 微调 Mistral 7B，预算 8 万美元")
     _walk_to_summary(conv)
@@ -285,7 +288,7 @@ def test_what_if_shows_the_change_and_keeps_the_answers(fake_rec: None) -> None:
     assert conv.recommendation.recommendations[0].gpu == "h100-sxm"
 
 
-def test_what_if_with_a_new_task(fake_rec: None) -> None:
+def test_what_if_with_a_new_task() -> None:
     conv = _conv("en")
     conv.handle("full fine-tune Llama 3 8B, budget $30k")
     _walk_to_summary(conv)
@@ -296,34 +299,27 @@ def test_what_if_with_a_new_task(fake_rec: None) -> None:
     assert conv.whatif is not None and conv.whatif[0].task == "qlora"
 
 
-def test_why_explains_numbers_and_findings(fake_rec: None) -> None:
+def test_why_explains_numbers_and_findings() -> None:
     conv = _conv("en")
     assert _texts(conv.handle("/why")) == t("conv.why.none", "en")
     _walk_to_summary(conv)
     conv.handle("yes")
     text = _texts(conv.handle("/why"))
-    assert "test.fake-rule" in text and "A finding from the stand-in recommender." in text
+    # The stand-in's finding, worded from knowledge/findings.yaml (memory.tight-headroom), no rule id shown.
+    assert "leaves only 3.4 GiB free" in text and "memory.tight-headroom" not in text
     assert "weights 14.0 GiB" in text
     assert _texts(conv.handle("why?")) == text
-    assert "test.fake-rule" in _texts(conv.handle("/为什么"))
+    assert "只剩 3.4 GiB 空余" in _texts(conv.handle("/为什么"))
 
 
-def test_why_not_a_gpu_calls_explain_gpu(fake_rec: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    import advisor.recommend as recommend
-
-    calls = []
-
-    def explain(rec, gpu_query, locale, kb=None):
-        calls.append((gpu_query, locale))
-        return f"explained {gpu_query} in {locale}"
-
-    monkeypatch.setattr(recommend, "explain_gpu", explain)
+def test_why_not_a_gpu_answers_from_the_recommendation() -> None:
     conv = _conv("en")
     _walk_to_summary(conv)
     conv.handle("yes")
-    assert conv.handle("为什么不推荐 4090？")[0].text == "explained rtx-4090 in zh-Hans"
-    assert conv.handle("why not the H100?")[0].text == "explained h100-sxm in en"
-    assert calls == [("rtx-4090", "zh-Hans"), ("h100-sxm", "en")]
+    # The stand-in recommends one RTX 4090 and knows nothing of the H100.
+    ranked = conv.handle("为什么不推荐 4090？")[0].text
+    assert ranked.startswith("**NVIDIA GeForce RTX 4090** 是第 1 推荐")
+    assert conv.handle("why not the H100?")[0].text.startswith("**NVIDIA H100 SXM5 80GB** was not considered")
 
 
 def test_domain_question_keeps_the_place() -> None:
@@ -336,7 +332,7 @@ def test_domain_question_keeps_the_place() -> None:
     assert conv.profile.params is None
 
 
-def test_domain_question_in_english_after_the_recommendation(fake_rec: None) -> None:
+def test_domain_question_in_english_after_the_recommendation() -> None:
     conv = _conv("en")
     _walk_to_summary(conv)
     conv.handle("yes")
@@ -395,7 +391,7 @@ def test_unknown_command() -> None:
     assert replies[0].kind == "error" and "/frobnicate" in replies[0].text
 
 
-def test_save_report(fake_rec: None, tmp_path: Path) -> None:
+def test_save_report(tmp_path: Path) -> None:
     conv = _conv("zh-Hant")
     assert conv.handle("/save")[0].text == t("conv.save.usage", "zh-Hant")
     assert conv.handle(f"/save {tmp_path}/r.md")[0].text == t("conv.save.none", "zh-Hant")
@@ -409,7 +405,7 @@ def test_save_report(fake_rec: None, tmp_path: Path) -> None:
     assert replies[0].kind == "saved" and (tmp_path / "report.json").exists()
 
 
-def test_save_to_an_unwritable_place_keeps_the_recommendation(fake_rec: None, tmp_path: Path) -> None:
+def test_save_to_an_unwritable_place_keeps_the_recommendation(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
     conv = _conv("en")
@@ -427,7 +423,7 @@ def test_save_to_an_unwritable_place_keeps_the_recommendation(fake_rec: None, tm
 def test_replies_follow_the_language_of_each_message() -> None:
     conv = _conv("en")
     replies = conv.handle("我想做 LoRA 微调")
-    assert conv.locale == "zh-Hans" and replies[-1].text == conv._prompt()[0].text
+    assert conv.locale == "zh-Hans" and replies[-1].text == t("conv.q.model", "zh-Hans", default="Llama 3 8B")
     replies = conv.handle("我們用 Llama 3 8B")
     assert conv.locale == "zh-Hant"
     assert not (set(replies[-1].text) & SIMPLIFIED_ONLY)
@@ -522,7 +518,7 @@ def test_every_offered_choice_answers_its_question(locale: str) -> None:
         probe = _conv(locale)
         while probe.pending != key:
             probe.handle("")
-        choices = probe._prompt()[0].choices
+        choices = probe.prompt()[0].choices
         assert len(choices) == len(outcomes), (key, choices)
         for choice, (field, value) in zip(choices, outcomes):
             conv = _conv(locale)
@@ -542,7 +538,7 @@ def test_images_counted_with_a_measure_word_answer_the_data_question() -> None:
     assert (conv.profile.samples, conv.profile.epochs, conv.profile.tokens) == (1_200_000, 90.0, None)
 
 
-def test_save_path_is_taken_exactly_as_typed(fake_rec: None, tmp_path: Path) -> None:
+def test_save_path_is_taken_exactly_as_typed(tmp_path: Path) -> None:
     conv = _conv("zh-Hans")
     _walk_to_summary(conv)
     conv.handle("对")

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from advisor.conversation.flow import Conversation
+from advisor.consultation import Consultation as Conversation
 from tests.conversation.test_conv_parsers import LLAMA3_70B, LLAMA3_8B, MISTRAL_7B, QWEN25_72B, _check
 
 

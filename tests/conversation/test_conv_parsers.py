@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from advisor.currency import USD_PER_UNIT
 from advisor.conversation.parsers import (
-    USD_PER_UNIT,
     circuit_kw,
     context_tokens_from,
     extract,
@@ -414,4 +414,4 @@ def test_relative_changes(text: str, expected: dict[str, float]) -> None:
 @pytest.mark.parametrize("text", ["We don't have a budget yet", "no budget", "预算不限", "沒有預算"])
 def test_explicit_no_budget(text: str) -> None:
     ex = extract_detailed(text, "en")
-    assert ex.fields == {"_no_budget": True}
+    assert ex.fields == {} and ex.no_budget

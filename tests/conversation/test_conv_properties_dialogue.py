@@ -10,7 +10,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from advisor.conversation.flow import REPLY_KINDS, Conversation, Reply
+from advisor.consultation import Consultation as Conversation
+from advisor.conversation.dialogue import REPLY_KINDS, Reply
 from advisor.i18n import t
 from advisor.models import LOCALES, Profile
 from tests.conversation.conftest import fake_recommend
@@ -31,8 +32,7 @@ COMMAND = st.one_of(
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(locale=LOCALE, messages=st.lists(st.one_of(MESSAGE, COMMAND), min_size=1, max_size=6), walk=st.booleans())
 def test_whole_conversation_only_replies(locale: str, messages: list[str], walk: bool) -> None:
-    conv = Conversation(locale, persist=False)
-    conv._run_recommend = lambda profile: fake_recommend(profile, conv.locale)  # type: ignore[method-assign]
+    conv = Conversation(locale, persist=False, recommender=fake_recommend)
     internal = {t("conv.error.internal", loc, detail="").split("(")[0].split("（")[0] for loc in LOCALES}
     replies = conv.start()
     if walk:  # reach the advice stage first, so that later messages exercise what-if, /why, corrections

@@ -40,8 +40,8 @@ def test_parsers_on_arbitrary_text(text: str, locale: str, task: str | None) -> 
     assert detect_language(text, locale) in (None, *LOCALES)
     assert all(g in knowledge().gpus for g in gpu_mentions(text))
     for key in ("task", "model", "data", "serving", "precision", "deadline", "budget", "facility"):
-        fields, problem = read_bare(key, text, Profile())
-        Profile.model_validate(_public(fields))
+        bare, problem = read_bare(key, text, Profile())
+        Profile.model_validate(_public(bare.fields))
         assert problem is None or problem in knowledge().ui
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from advisor.conversation.flow import Conversation
+from advisor.consultation import Consultation as Conversation
 from advisor.conversation.parsers import extract
 from advisor.models import Profile
 from advisor.report import profile_rows

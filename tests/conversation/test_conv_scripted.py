@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from advisor.conversation.flow import Conversation
+from advisor.consultation import Consultation as Conversation
+from advisor.words import finding_words
 from advisor.i18n import t
 
 
@@ -49,8 +50,8 @@ def test_english_script_with_correction_what_if_and_why(tmp_path: Path) -> None:
     why = _say(conv, "/why")
     top = conv.recommendation.recommendations[0]
     assert top.gpu_name in why
-    for finding in top.findings:
-        assert f"`{finding.rule_id}`" in why
+    for finding in top.findings:  # each finding in words, never its rule id (an internal name)
+        assert finding_words(finding, "en")[1] in why and finding.rule_id not in why
     assert "Memory per GPU" in why and "weights" in why
 
     assert "H100" in _say(conv, "why not the H100?")
@@ -67,8 +68,8 @@ def test_chinese_script(tmp_path: Path) -> None:
     _say(conv, "我们打算从零预训练一个 30 亿参数的模型，大约 600 亿 token，预算 8 万美元，六周内要完成")
     while conv.stage != "confirm":
         _say(conv, "")
-    summary = conv._prompt()[0].text
-    assert "从零预训练" in summary and "80,000 美元" in summary and "42 天" in summary
+    summary = conv.prompt()[0].text
+    assert "从零预训练" in summary and "US$80,000" in summary and "42 天" in summary  # no bare "$" in Chinese
     _say(conv, "对")
     assert conv.recommendation is not None
     text = _say(conv, "如果预算翻倍呢？")

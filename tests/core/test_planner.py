@@ -59,7 +59,8 @@ def test_contract_field_names_are_kept() -> None:
 def test_workload_defaults_are_recorded() -> None:
     w = workload_from_profile(Profile(task="lora", model="llama-3-8b"), KB)
     assert w.params == 8_030_261_248 and 0 < w.trainable_params < w.params / 100
-    assert w.seq_len == 2048 and w.tokens == 100_000_000
+    # planner.DEFAULT_FINETUNE_SAMPLES examples packed into the default 2,048-token sequences
+    assert w.seq_len == 2048 and w.tokens == 50_000 * 2048
     keys = dict(w.assumptions)
     assert {"seq_len", "tokens", "lora"} <= set(keys)
     pre = workload_from_profile(Profile(task="pretrain", params=1_000_000_000), KB)

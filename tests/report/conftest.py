@@ -25,22 +25,22 @@ def cite_id() -> str:
     return next(iter(knowledge().entries))
 
 
-# Finding texts as `recommend` would write them, in the profile's language.
-TEXTS = {
-    "fits-one-gpu": {"en": "One GPU is enough: no multi-GPU setup needed.",
-                     "zh-Hans": "一张卡就够了，不需要多卡配置。", "zh-Hant": "一張卡就夠了，不需要多卡配置。"},
-    "no-ecc": {"en": "GeForce cards have no ECC memory.",
-               "zh-Hans": "GeForce 显卡的显存没有 ECC 校验。", "zh-Hant": "GeForce 顯示卡的顯存沒有 ECC 校驗。"},
-    "does-not-fit": {"en": "Needs 24.3 GiB per GPU; the T4 has 15 GiB.",
-                     "zh-Hans": "每卡需要 24.3 GiB，T4 只有 15 GiB。", "zh-Hant": "每張卡需要 24.3 GiB，T4 只有 15 GiB。"},
-    "rack-ok": {"en": "The 12 kW rack carries this comfortably.",
-                "zh-Hans": "12 kW 的机柜完全承受得了。", "zh-Hant": "12 kW 的機櫃完全承受得了。"},
+# Findings as `recommend` makes them — rule, severity, the fact values bound, citations — and no words: the
+# reports word them from knowledge/findings.yaml in the reader's language.
+FINDINGS = {
+    "fits": dict(rule_id="precision.fp8-available", severity="tip", words="precision.fp8-available",
+                 bindings={"gpu_name": "NVIDIA H100 SXM5 80GB", "architecture": "hopper"}),
+    "no-ecc": dict(rule_id="reliability.no-ecc-long-run", severity="warning", words="reliability.no-ecc-long-run",
+                   bindings={"gpu_name": "NVIDIA GeForce RTX 4090", "time_days": 5.4}),
+    "does-not-fit": dict(rule_id="memory.does-not-fit", severity="critical", words="memory.does-not-fit", reject=True,
+                         bindings={"gpu_name": "NVIDIA T4", "count": 1, "strategy": "single", "mem_total_gib": 24.3,
+                                   "capacity_gib": 14.6}),
+    "volatility": dict(rule_id="cost.price-volatility", severity="info", words="cost.price-volatility", bindings={}),
 }
 
 
 def make_recommendation(language: str = "en", model_text: str = "Mistral 7B") -> Recommendation:
     cite = cite_id()
-    words = {rule: texts[language] for rule, texts in TEXTS.items()}
     profile = Profile(
         language=language, task="lora", model="mistral-7b", model_text=model_text, params=MISTRAL_7B_PARAMS,
         tokens=50_000_000, epochs=2, seq_len=4096, budget_usd=30_000, budget_amount=210_000, budget_currency="CNY",
@@ -56,8 +56,7 @@ def make_recommendation(language: str = "en", model_text: str = "Mistral 7B") ->
         time_hours=3.2, time_hours_low=2.5, time_hours_high=4.1,
         power_w=1_200, facility_w=1_680, cost_usd=12_345, buy_usd=42_000, rent_usd=12_345, energy_usd=0.65,
         findings=(
-            Finding(rule_id="fits-one-gpu", severity="tip", text=words["fits-one-gpu"],
-                    cites=(cite,)),
+            Finding(**FINDINGS["fits"], cites=(cite,)),
         ),
     )
     rtx = Candidate(
@@ -70,18 +69,16 @@ def make_recommendation(language: str = "en", model_text: str = "Mistral 7B") ->
         time_hours=130.0, time_hours_low=100.0, time_hours_high=160.0,
         power_w=1_500, facility_w=2_100, cost_usd=6_900, buy_usd=6_900, rent_usd=100, energy_usd=33,
         findings=(
-            Finding(rule_id="no-ecc", severity="warning", text=words["no-ecc"],
-                    cites=(cite, "no-such-entry")),
+            Finding(**FINDINGS["no-ecc"], cites=(cite, "no-such-entry")),
         ),
     )
     rejected = (
         Rejected(gpu="t4", gpu_name="NVIDIA T4", count=1, strategy="single", reasons=(
-            Finding(rule_id="does-not-fit", severity="critical", text=words["does-not-fit"],
-                    cites=(cite,)),
+            Finding(**FINDINGS["does-not-fit"], cites=(cite,)),
         )),
     )
     findings = (
-        Finding(rule_id="rack-ok", severity="info", text=words["rack-ok"], cites=(cite,)),
+        Finding(**FINDINGS["volatility"], cites=(cite,)),
     )
     return Recommendation(
         profile=profile, recommendations=(h100, rtx), rejected=rejected, findings=findings,

@@ -63,9 +63,14 @@ def test_time_tick_labels_share_one_unit(hours, locale, labels) -> None:
     assert ticks[-1][0] >= hours  # values come back in hours, the last one past the top
 
 
+# The fixture's budget is in yuan: the axis runs in yuan. Its top, 1.05 x US$12,345 x 7.18 CNY/USD = CN¥93,068,
+# is reached in five steps of 20,000.
+CNY_TICKS = ["0", "20,000", "40,000", "60,000", "80,000", "100,000"]
+
+
 @pytest.mark.parametrize("locale, x_labels, y_labels", [
-    ("en", ["$0", "$5,000", "$10,000", "$15,000"], ["0", "2 days", "4 days", "6 days"]),
-    ("zh-Hant", ["$0", "$5,000", "$10,000", "$15,000"], ["0", "2 天", "4 天", "6 天"]),
+    ("en", ["CN¥" + v for v in CNY_TICKS], ["0", "2 days", "4 days", "6 days"]),
+    ("zh-Hant", ["人民幣 ¥" + v for v in CNY_TICKS], ["0", "2 天", "4 天", "6 天"]),
 ])
 def test_scatter_chart_in_the_html_report_has_round_ticks(locale, x_labels, y_labels) -> None:
     # The fixture's candidates: $12,345 for 3.2 h and $6,900 for 130 h (5.4 days).

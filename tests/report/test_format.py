@@ -1,10 +1,11 @@
-"""Number formatting of the reports, checked against figures written out by hand from published numbers."""
+"""Number formatting (advisor.format, advisor.words), checked against figures written out by hand from published numbers."""
 
 from __future__ import annotations
 
 import pytest
 
-from advisor import report
+from advisor import format as fmt
+from advisor import report, words
 
 
 @pytest.mark.parametrize(
@@ -22,7 +23,7 @@ from advisor import report
     ],
 )
 def test_bytes_are_binary_and_labelled(n_bytes: int, shown: str) -> None:
-    assert report.fmt_bytes(n_bytes) == shown
+    assert fmt.size(n_bytes) == shown
 
 
 @pytest.mark.parametrize(
@@ -31,7 +32,7 @@ def test_bytes_are_binary_and_labelled(n_bytes: int, shown: str) -> None:
      (1_000_000, "<0.01 GiB")],
 )
 def test_gib_column_keeps_small_terms_visible(n_bytes: int, shown: str) -> None:
-    assert report.fmt_gib(n_bytes) == shown
+    assert fmt.gib(n_bytes) == shown
 
 
 @pytest.mark.parametrize(
@@ -49,7 +50,7 @@ def test_gib_column_keeps_small_terms_visible(n_bytes: int, shown: str) -> None:
     ],
 )
 def test_hours(hours: float | None, locale: str, shown: str) -> None:
-    assert report.fmt_hours(hours, locale) == shown  # type: ignore[arg-type]
+    assert fmt.hours(hours, locale) == shown  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -58,13 +59,13 @@ def test_hours(hours: float | None, locale: str, shown: str) -> None:
      (None, "—")],
 )
 def test_usd(usd: float | None, shown: str) -> None:
-    assert report.fmt_usd(usd) == shown
+    assert fmt.money(usd, "en") == shown
 
 
 @pytest.mark.parametrize(("watts", "shown"), [(450, "450 W"), (7_200, "7.2 kW"), (10_200, "10.2 kW"), (135_000, "135 kW")])
 def test_power(watts: float, shown: str) -> None:
     # 10.2 kW: DGX H100 maximum input (NVIDIA DGX H100 user guide); 135 kW: GB300 NVL72 rack budget (NVIDIA).
-    assert report.fmt_power(watts) == shown
+    assert fmt.power(watts) == shown
 
 
 @pytest.mark.parametrize(
@@ -80,7 +81,7 @@ def test_power(watts: float, shown: str) -> None:
     ],
 )
 def test_large_counts_the_local_way(n: int, locale: str, shown: str) -> None:
-    assert report.fmt_count(n, locale) == shown  # type: ignore[arg-type]
+    assert fmt.count(n, locale) == shown  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -95,9 +96,38 @@ def test_large_counts_the_local_way(n: int, locale: str, shown: str) -> None:
     ],
 )
 def test_strategy_labels(strategy: str, locale: str, shown: str) -> None:
-    assert report.strategy_label(strategy, locale) == shown  # type: ignore[arg-type]
+    assert words.strategy_label(strategy, locale) == shown  # type: ignore[arg-type]
 
 
 def test_markdown_escape_makes_user_text_inert() -> None:
     assert report.md_escape("<b>x|y</b>") == "\\<b\\>x\\|y\\</b\\>"
     assert report.md_escape("Mistral 7B") == "Mistral 7B"
+
+
+@pytest.mark.parametrize(
+    ("usd", "locale", "currency", "shown"),
+    [
+        # A Taiwan budget of NT$600,000 at the dated rate of 29.5 TWD per USD (advisor.currency) is US$20,339.
+        (600_000 / 29.5, "zh-Hant", "TWD", "NT$600,000"),
+        (600_000 / 29.5, "zh-Hant", "USD", "US$20,300"),  # never a bare "$" in Chinese text
+        (600_000 / 29.5, "en", "TWD", "NT$600,000"),
+        # ¥1.2M at 7.18 CNY per USD = US$167,131.
+        (1_200_000 / 7.18, "zh-Hans", "CNY", "¥1,200,000"),
+        (1_200_000 / 7.18, "zh-Hans", "USD", "US$167,000"),
+        (2.49, "zh-Hans", "USD", "US$2.49"),
+    ],
+)
+def test_money_in_the_readers_currency(usd: float, locale: str, currency: str, shown: str) -> None:
+    assert fmt.money(usd, locale, currency) == shown  # type: ignore[arg-type]
+
+
+def test_money_both_puts_the_users_currency_first() -> None:
+    assert fmt.money_both(600_000 / 29.5, "zh-Hant", "TWD") == "NT$600,000（約 US$20,300）"
+    assert fmt.money_both(600_000 / 29.5, "en", "TWD") == "NT$600,000 (about $20,300)"
+    assert fmt.money_both(12_345, "en", "USD") == "$12,300"
+
+
+def test_list_punctuation_per_locale() -> None:
+    assert fmt.join(["a", "b"], "en") == "a, b" and fmt.join(["a", "b"], "zh-Hant") == "a，b"
+    assert fmt.join(["a", "b"], "zh-Hans", strong=True) == "a；b"
+    assert fmt.paren("x", "en") == " (x)" and fmt.paren("x", "zh-Hans") == "（x）"

@@ -24,7 +24,10 @@ TIME = {"en": "3.2 h", "zh-Hans": "3.2 小时", "zh-Hant": "3.2 小時"}
 RTX_TIME = {"en": "5.4 days", "zh-Hans": "5.4 天", "zh-Hant": "5.4 天"}  # 130 h / 24 = 5.42 days
 PARAMS = {"en": "7.24 B", "zh-Hans": "72.4 亿", "zh-Hant": "72.4 億"}
 WEIGHTS = {"en": "Weights", "zh-Hans": "模型权重", "zh-Hant": "模型權重"}
-NO_ECC = {"en": "no ECC memory", "zh-Hans": "没有 ECC", "zh-Hant": "沒有 ECC"}
+NO_ECC = {"en": "no ECC on its memory", "zh-Hans": "没有 ECC", "zh-Hant": "沒有 ECC"}
+# The fixture's budget is in yuan, so money is shown in yuan: US$12,345 x 7.18 CNY/USD (advisor.currency's
+# dated rate) = CN¥88,637 -> three significant figures; never a bare "$" in Chinese.
+COST = {"en": "CN¥88,600", "zh-Hans": "¥88,600", "zh-Hant": "人民幣 ¥88,600"}
 # Per-GPU totals summed by hand: 14,483,464,192 + 40e6 + 240e6 + 9.8e9 + 1.5e9 = 26,063,464,192 bytes
 # = 24.27 GiB; the RTX 4090 row: 22,063,464,192 bytes = 20.55 GiB.
 H100_TOTAL_BYTES = 26_063_464_192
@@ -37,7 +40,7 @@ RTX_TOTAL = "20.5 GiB"
 def test_every_text_format_in_every_language(fmt: str, locale: str) -> None:
     rec = make_recommendation(locale)
     text = report.render(rec, fmt)
-    for must in ("NVIDIA H100 SXM5 80GB", "NVIDIA GeForce RTX 4090", H100_TOTAL, RTX_TOTAL, "80.0 GiB", "$12,300",
+    for must in ("NVIDIA H100 SXM5 80GB", "NVIDIA GeForce RTX 4090", H100_TOTAL, RTX_TOTAL, "80.0 GiB", COST[locale],
                  TIME[locale], RTX_TIME[locale], NO_ECC[locale]):
         assert must in text, (fmt, locale, must)
     title = knowledge().entries[cite_id()].title.get(locale)  # type: ignore[arg-type]
@@ -71,12 +74,12 @@ def test_json_report_carries_the_contract(locale: str) -> None:
     }
     assert best["time_hours"] == 3.2 and best["power_w"] == 1200 and best["cost_usd"] == 12_345
     assert second["gpu"] == "rtx-4090" and second["count"] == 2
-    assert second["findings"][0]["rule_id"] == "no-ecc"
+    assert second["findings"][0]["rule_id"] == "reliability.no-ecc-long-run"
     assert second["findings"][0]["severity"] == "warning"
     assert NO_ECC[locale] in second["findings"][0]["text"]
     assert second["findings"][0]["cites"] == [cite_id(), "no-such-entry"]
     assert data["rejected"][0]["gpu"] == "t4" and data["rejected"][0]["reasons"][0]["severity"] == "critical"
-    assert data["findings"][0]["rule_id"] == "rack-ok"
+    assert data["findings"][0]["rule_id"] == "cost.price-volatility"
 
 
 def test_report_language_can_differ_from_the_profile() -> None:
@@ -108,7 +111,7 @@ def test_html_escapes_a_hostile_model_name() -> None:
 
 def test_html_is_self_contained_with_charts() -> None:
     html = report.render(make_recommendation("zh-Hant"), "html")
-    assert html.startswith("<!DOCTYPE html>") and '<html lang="zh-Hant">' in html
+    assert html.startswith("<!DOCTYPE html>") and '<html lang="zh-Hant-TW">' in html
     assert "<style>" in html
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html), "no external assets"
     assert "<link" not in html and "@import" not in html

@@ -10,8 +10,9 @@ import yaml
 
 from advisor.i18n import SIMPLIFIED_ONLY, TRADITIONAL_ONLY
 from advisor.knowledge import load_knowledge
-from advisor.models import LOCALES
-from advisor.rules_engine import load_rules, placeholders
+from advisor.models import LOCALES, Finding
+from advisor.rules_engine import load_rules
+from advisor.words import SPECS, finding_words, placeholder_specs, placeholders
 
 REPO = Path(__file__).resolve().parents[2]
 KB = load_knowledge()
@@ -52,9 +53,12 @@ def test_finding_exists_in_three_languages_and_uses_only_bound_fields(rule) -> N
         assert title.strip() and text.strip()
         used = placeholders(title) | placeholders(text)
         assert used <= set(rule.bind), f"{rule.id} [{loc}] uses {used - set(rule.bind)} that the rule does not bind"
+        assert placeholder_specs(title + text) <= SPECS, f"{rule.id} [{loc}]: unknown placeholder spec"
         seen |= used
-        # formats with the bound values and leaves no brace behind
-        filled = (title + text).format(**{name: "VALUE" for name in rule.bind})
+        # worded with numbers for every bound value, it leaves no brace behind
+        finding = Finding(rule_id=rule.id, severity=rule.severity, words=rule.finding,
+                          bindings={name: 7.5 for name in rule.bind})
+        filled = " ".join(finding_words(finding, loc))
         assert "{" not in filled and "}" not in filled
     assert seen == set(rule.bind), f"{rule.id} binds {set(rule.bind) - seen} that no text uses"
 

@@ -147,8 +147,8 @@ def test_a_rule_never_fires_on_the_other_kind_of_fact(rule_id: str, scope: str, 
 
 def test_bindings_carry_the_fact_values(make_fact) -> None:
     fact = make_fact("candidate", fits=False, gpu_name="NVIDIA GeForce RTX 4090", count=2,
-                      mem_total_gib_fmt="31.2", capacity_gib_fmt="23.6")
+                      mem_total_gib=31.2, capacity_gib=23.6)
     (fired,) = [f for f in rules_engine.evaluate([fact]) if f.rule_id == "memory.does-not-fit"]
     assert fired.fact_id == "candidate"
     assert fired.bindings == {"gpu_name": "NVIDIA GeForce RTX 4090", "count": 2, "strategy": "single",
-                              "mem_total_gib_fmt": "31.2", "capacity_gib_fmt": "23.6"}
+                              "mem_total_gib": 31.2, "capacity_gib": 23.6}

@@ -1,0 +1,168 @@
+"""Words for what the program decided: findings, strategies, architectures, severities and citations, per locale.
+
+Why a module of its own: a `Recommendation` carries no words (a finding is a rule id, a severity,
+the fact values it bound and the knowledge it cites), so one recommendation can be shown in any
+language and re-shown after `/lang`. This is the one place that turns those ids and values into
+text; every front end and report format goes through it (and through `advisor.format` for numbers).
+
+Finding texts (`knowledge/findings.yaml`) fill `{field:spec}` placeholders from the bindings:
+
+| spec       | value                          | en                | zh-Hant            |
+|------------|--------------------------------|-------------------|--------------------|
+| (none)     | as it is (names, counts)       | `8`               | `8`                |
+| `num`      | number, up to 1 decimal        | `12.5`            | `12.5`             |
+| `num0`     | whole number                   | `1,250`           | `1,250`            |
+| `num2`     | up to 2 decimals               | `1.4`             | `1.4`              |
+| `money`    | USD, shown in the user's currency | `$12,300`      | `NT$363,000`       |
+| `billions` | a count given in billions      | `7.24 B`          | `72.4 億`          |
+| `ktok`     | tokens as a context length     | `16k`             | `16k`              |
+| `strategy` | a strategy id                  | `ZeRO-3 (…)`      | `ZeRO-3（…）`      |
+| `arch`     | a GPU architecture id          | `Hopper`          | `Hopper`           |
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from advisor import format as fmt
+from advisor.i18n import t
+from advisor.knowledge import KnowledgeBase, knowledge
+from advisor.models import Finding, Locale
+
+SEVERITY_ORDER = {"critical": 0, "warning": 1, "tip": 2, "info": 3}
+
+ARCHITECTURES = {
+    "volta": "Volta", "turing": "Turing", "ampere": "Ampere", "ada": "Ada Lovelace", "hopper": "Hopper",
+    "blackwell": "Blackwell", "cdna2": "CDNA 2", "cdna3": "CDNA 3", "cdna4": "CDNA 4", "gaudi2": "Gaudi 2",
+    "gaudi3": "Gaudi 3", "rdna3": "RDNA 3",
+}
+"""Architecture ids as their vendors write them (names, the same in every language)."""
+
+
+def strategy_label(strategy: str, locale: Locale) -> str:
+    """'zero3' -> 'ZeRO-3 (everything sharded)'; 'tp8-pp2' -> 'tensor parallel ×8 + pipeline parallel ×2'."""
+    s = strategy.strip().lower()
+    known = {"single", "ddp", "zero1", "zero2", "zero3", "fsdp", "replicas", "offload"}
+    if s in known:
+        return t(f"report.strategy.{s}", locale)
+    parts = re.findall(r"(tp|pp|dp|ep)(\d+)", s)
+    if parts and "".join(f"{a}{b}" for a, b in parts) == re.sub(r"[-+_\s]", "", s):
+        return " + ".join(t(f"report.strategy.{kind}", locale, n=n) for kind, n in parts)
+    return strategy
+
+
+def architecture_label(arch: str) -> str:
+    """'hopper' -> 'Hopper'; an unknown id is shown capitalized."""
+    return ARCHITECTURES.get(arch, arch[:1].upper() + arch[1:])
+
+
+def short_gpu_name(name: str) -> str:
+    """A catalogue name without the vendor words a narrow table can spare: 'NVIDIA GeForce RTX 4090' -> 'RTX 4090'."""
+    for word in ("NVIDIA ", "GeForce ", "AMD Instinct ", "AMD ", "Intel "):
+        name = name.replace(word, "")
+    return name.strip()
+
+
+def severity_label(severity: str, locale: Locale) -> str:
+    """'warning' -> 'Warning' / '警告'."""
+    return t(f"report.severity.{severity}", locale)
+
+
+def sorted_findings(findings: Iterable[Finding]) -> list[Finding]:
+    """Most serious first; rule id breaks ties so the order is stable."""
+    return sorted(findings, key=lambda f: (SEVERITY_ORDER.get(f.severity, 9), f.rule_id))
+
+
+def citation_titles(ids: Iterable[str], locale: Locale, kb: KnowledgeBase | None = None) -> list[dict[str, str]]:
+    """[{id, title}] for the cited knowledge entries; an unknown id keeps its id as the title."""
+    entries = (kb or knowledge()).entries
+    out = []
+    for ident in ids:
+        entry = entries.get(ident)
+        out.append({"id": ident, "title": entry.title.get(locale) if entry else ident})
+    return out
+
+
+class _Filler(string.Formatter):
+    """Fills `{field:spec}` from a finding's bindings, formatted for one reader (see the module table)."""
+
+    def __init__(self, locale: Locale, currency: str):
+        super().__init__()
+        self.locale, self.currency = locale, currency
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if value is None:
+            return "?"
+        loc = self.locale
+        if format_spec == "money":
+            return fmt.money(float(value), loc, self.currency)
+        if format_spec in ("num", "num0", "num2"):
+            return fmt.number(float(value), {"num": 1, "num0": 0, "num2": 2}[format_spec])
+        if format_spec == "billions":
+            return fmt.count(float(value) * 1e9, loc)
+        if format_spec == "ktok":
+            return fmt.context(int(value))
+        if format_spec == "strategy":
+            return strategy_label(str(value), loc)
+        if format_spec == "arch":
+            return architecture_label(str(value))
+        if format_spec:
+            raise ValueError(f"unknown placeholder spec {format_spec!r}")
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return f"{value:,}"
+        return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Worded:
+    """A finding in one language: its severity and label, title, text and cited entries."""
+
+    rule_id: str
+    severity: str
+    severity_label: str
+    title: str
+    text: str
+    cites: tuple[dict[str, str], ...]
+
+
+def finding_words(finding: Finding, locale: Locale, currency: str = "USD",
+                  kb: KnowledgeBase | None = None) -> tuple[str, str]:
+    """(title, text) of `finding` in `locale`, its numbers formatted for the reader."""
+    kb = kb or knowledge()
+    words = kb.findings.get(finding.words)
+    if words is None:
+        return finding.rule_id, finding.rule_id
+    filler = _Filler(locale, currency)
+    values = dict(finding.bindings)
+    try:
+        return filler.format(words.title.get(locale), **values), filler.format(words.text.get(locale), **values)
+    except (KeyError, IndexError, ValueError):
+        return words.title.get(locale), words.text.get(locale)
+
+
+def word(finding: Finding, locale: Locale, currency: str = "USD", kb: KnowledgeBase | None = None) -> Worded:
+    """Everything a template shows of one finding."""
+    kb = kb or knowledge()
+    title, text = finding_words(finding, locale, currency, kb)
+    return Worded(finding.rule_id, finding.severity, severity_label(finding.severity, locale), title, text,
+                  tuple(citation_titles(finding.cites, locale, kb)))
+
+
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([a-z0-9]+))?\}")
+SPECS = frozenset({"", "num", "num0", "num2", "money", "billions", "ktok", "strategy", "arch"})
+
+
+def placeholders(text: str) -> set[str]:
+    """The field names of the `{field}` / `{field:spec}` placeholders in a finding text."""
+    return {m.group(1) for m in PLACEHOLDER.finditer(text)}
+
+
+def placeholder_specs(text: str) -> set[str]:
+    """The specs used by the placeholders of a finding text ('' for none)."""
+    return {m.group(2) or "" for m in PLACEHOLDER.finditer(text)}
