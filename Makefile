@@ -1,16 +1,46 @@
 # Two commands do all the set-up (README.md): `make run` and `make test`.
+#
+# PYTHON makes the virtual environment VENV: Python 3.11, 3.12 or 3.13 (`make test PYTHON=python3.13`).
+# The stamp records which interpreter made VENV; a VENV made by another one is removed and made anew,
+# never reused. The stamp also depends on pyproject.toml and on the engine's sources in
+# vendor/durable_rules, so a change to either reinstalls.
 PYTHON ?= python3
-VENV := .venv
+VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+ENGINE_SOURCES := $(wildcard vendor/durable_rules/setup.py vendor/durable_rules/pyproject.toml \
+                    vendor/durable_rules/src/*/*.[ch] vendor/durable_rules/libpy/durable/*.py)
 
-.PHONY: run test bench accuracy install clean
+# Version, implementation and installation prefix of PYTHON; empty when PYTHON does not run.
+PYTHON_ID := $(shell $(PYTHON) -c 'import sys; print(sys.version.split()[0], sys.implementation.name, sys.base_prefix)' 2>/dev/null)
+VENV_ID := $(shell cat $(STAMP) 2>/dev/null)
 
-$(STAMP): pyproject.toml
+ifneq ($(PYTHON_ID),$(VENV_ID))
+$(STAMP): FORCE
+endif
+ifeq ($(wildcard $(BIN)/python),)
+$(STAMP): FORCE
+endif
+
+.PHONY: run test bench accuracy install clean FORCE
+
+FORCE:
+
+$(STAMP): pyproject.toml $(ENGINE_SOURCES)
+	@if [ -z "$(PYTHON_ID)" ]; then \
+	  $(PYTHON) -c pass; \
+	  echo "make: '$(PYTHON)' does not run. Name an installed Python 3.11, 3.12 or 3.13, e.g. 'make test PYTHON=python3.13' (README.md, 'Python')." >&2; \
+	  exit 1; fi
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] < (3, 11))' || { \
+	  echo "make: $(PYTHON) is Python $(word 1,$(PYTHON_ID)); gpu-advisor needs 3.11 or newer (3.11, 3.12 and 3.13 are tested; README.md, 'Python')." >&2; \
+	  exit 1; }
+	@if [ -e $(VENV) ] && [ "$(VENV_ID)" != "$(PYTHON_ID)" ]; then \
+	  echo "$(VENV) was made by $(if $(VENV_ID),Python $(VENV_ID),another or an unknown Python): making it anew with Python $(PYTHON_ID)"; \
+	  rm -rf $(VENV); fi
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
-	@touch $(STAMP)
+	@echo '$(PYTHON_ID)' > $(STAMP)
 
 install: $(STAMP)
 
@@ -29,4 +59,4 @@ accuracy: $(STAMP)
 	$(BIN)/python tools/accuracy.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) .venv-* build dist *.egg-info vendor/durable_rules/build vendor/durable_rules/libpy/*.egg-info

@@ -1,18 +1,21 @@
 """The rules engine: the one place that talks to durable-rules, so the rest of the program never has to.
 
 Why a fence: durable-rules (2.0.28, the last release) has sharp edges that were measured on these
-machines (DESIGN.md): joins across facts can segfault, a host starts polling threads that run
-actions elsewhere, `get_host()` is not thread-safe, an action with two parameters silently becomes
-asynchronous, an action's exception is stored in the session instead of raised, more than 1,023
-live sessions crash a ruleset, and unknown keys in a rule fail with a bare error code. This module
-turns the rules in `rules/*.yaml` into durable-rules JSON rulesets and runs them so that none of
-that leaks out:
+machines (DESIGN.md). The project runs its own build of it, from vendor/durable_rules, which fixes
+the crashes (joins across facts, upstream #381; deleting a session that received an unhandled
+fact) and the exponent parsing; vendor/durable_rules/PATCHES.md says how. The rest is still
+there: a host starts polling threads that run actions elsewhere, `get_host()` is not thread-safe,
+an action with two parameters silently becomes asynchronous, an action's exception is stored in
+the session instead of raised, more than 1,023 live sessions crash a ruleset, and unknown keys in
+a rule fail with a bare error code. This module turns the rules in `rules/*.yaml` into
+durable-rules JSON rulesets and runs them so that none of that leaks out:
 
 * Rule files are validated with pydantic on load, and every field a rule mentions is checked
   against the fact schema in `rules/_facts.yaml` (name, type, allowed values). A broken file
   raises `advisor.knowledge.KnowledgeError(file, rule id, problem)`.
 * Rules are single-fact patterns only (`$and`/`$or`/comparisons inside one fact): callers put
-  every field a rule needs into each fact, so no rule needs a join.
+  every field a rule needs into each fact, so no rule needs a join. (Joins no longer crash our
+  build, but one flat fact per candidate keeps rules simple to write and to test.)
 * Each rule names its action; the action is resolved from a whitelist (`ACTIONS`). The only
   action today, `emit`, records the rule id, the fact and the fields the rule `bind`s.
   Actions take exactly one parameter (synchronous).
@@ -22,12 +25,15 @@ that leaks out:
 * Every evaluation is a fresh session with a unique id; facts get unique ids; the session is
   deleted when the evaluation ends, whatever happened. An action's stored exception is raised as
   `RulesError` naming the rule.
-* Measured here (2.0.28): deleting a session that received a fact no rule handled corrupts the
-  heap — a few hundred such evaluations end in a segfault or "free(): invalid pointer", with any
-  rule set, even one rule `{kind: candidate}`. So every ruleset gets two catch-all rules (one per
-  fact kind) bound to a no-op action: every fact is handled, and `MessageNotHandledException` is
-  still caught as a second line of defence. tests/rules/test_engine.py keeps a subprocess crash
-  test over thousands of random facts to hold us to it.
+* Measured here (upstream 2.0.28): deleting a session that received a fact no rule handled
+  corrupts the heap — a few hundred such evaluations end in a segfault or "free(): invalid
+  pointer", with any rule set, even one rule `{kind: candidate}`. The cause (an uninitialised
+  action context, freed on deletion) is fixed in our build; every ruleset still gets two catch-all
+  rules (one per fact kind) bound to a no-op action, so every fact is handled, and
+  `MessageNotHandledException` is still caught. tests/rules/test_engine.py keeps a subprocess
+  crash test over thousands of random facts, and tests/rules/test_vendored_engine.py one for each
+  fixed crash without the catch-alls.
+* Floats go to the engine as Python writes them (`1e-09`, `1e+16`): our build parses exponents.
 
 Public API: `load_rules() -> list[RuleSpec]`, `evaluate(facts) -> list[Fired]`, `fact_schema()`,
 `RuleEngine` (for tests of other rule folders), `Fired`, `RuleSpec`, `RulesError`.
@@ -280,19 +286,6 @@ _RULESET_SEQ = itertools.count(1)
 _SESSION_SEQ = itertools.count(1)
 
 
-def _json_safe_number(value: float) -> float | int:
-    """A float the durable-rules JSON parser reads correctly.
-
-    Its number parser (src/rules/json.c, getNumber) accepts an exponent only after a decimal point:
-    Python writes 1e-09 and 1e+16 without one, and the fact is refused (error code 204). Such
-    magnitudes become 0.0 (below 1e-4 in size) or a whole number (1e16 and above).
-    """
-    text = repr(value)
-    if "e" in text and "." not in text.split("e")[0]:
-        return 0.0 if abs(value) < 1 else int(value)
-    return value
-
-
 def _emit_action(rule: RuleSpec, engine: RuleEngine):
     """The `emit` action: record that `rule` fired on the fact, with the fields it binds."""
 
@@ -413,7 +406,7 @@ class RuleEngine:
             problem = _check_value(name, spec, value)
             if problem:
                 raise RulesError(f"fact {fact['id']!r}: {problem}")
-            clean[name] = _json_safe_number(value) if isinstance(value, float) else value
+            clean[name] = value
         return clean
 
     def evaluate(self, facts: list[dict[str, Any]]) -> list[Fired]:
