@@ -318,7 +318,8 @@ def test_why_not_a_gpu_answers_from_the_recommendation() -> None:
     conv.handle("yes")
     # The stand-in recommends one RTX 4090 and knows nothing of the H100.
     ranked = conv.handle("为什么不推荐 4090？")[0].text
-    assert ranked.startswith("**NVIDIA GeForce RTX 4090** 是第 1 推荐")
+    # "是第 N 推荐" was ungrammatical (shared/reference/zh-review.md §6, row 26)
+    assert ranked.startswith("**NVIDIA GeForce RTX 4090** 排在推荐的第 1 位")
     assert conv.handle("why not the H100?")[0].text.startswith("**NVIDIA H100 SXM5 80GB** was not considered")
 
 

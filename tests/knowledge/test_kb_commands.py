@@ -45,8 +45,10 @@ def test_gpus_table_in_english(run_cli) -> None:
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (("--lang", "zh-Hant", "gpus"), ("顯存", "頻寬", "雲端每卡小時", "稠密張量算力")),
-        (("gpus", "--lang", "zh-Hans"), ("显存", "带宽", "云端每卡小时", "稠密张量算力")),
+        # zh-Hant says GPU 記憶體, not the mainland 顯存; the cloud column spells out 每小時價格
+        # (shared/reference/zh-review.md §2.3, row 14 and the extra corrections after §6)
+        (("--lang", "zh-Hant", "gpus"), ("GPU 記憶體", "頻寬", "雲端每卡每小時價格", "稠密張量算力")),
+        (("gpus", "--lang", "zh-Hans"), ("显存", "带宽", "云端每卡每小时价格", "稠密张量算力")),
         (("models", "--lang", "zh-Hant"), ("參數量", "層數", "個模型")),
     ],
 )

@@ -62,7 +62,8 @@ async def test_simplified_chinese_consultation_end_to_end(tmp_path) -> None:
         assert rec is not None and rec.recommendations
         best = rec.recommendations[0]
         shown = _bubbles(app, "recommendation")[-1].source
-        assert "我的建议" in shown and best.gpu_name in shown
+        # 我的推荐, like conv.rec.intro and 推荐配置; a tip is now 提示 (shared/reference/zh-review.md §3, §6 row 27)
+        assert "我的推荐" in shown and best.gpu_name in shown
         # The side panel shows what was collected; the results table lists the candidates.
         panel = [item.value for item in app.main.query(ProfileItem)]
         assert "LoRA 微调" in panel and "12 kW" in panel

@@ -15,7 +15,8 @@ from .test_chat import sync
 
 WORDS = {
     "en": {"tab": "Results", "memory": "Memory per GPU", "time": "Time", "save": "Save report"},
-    "zh-Hant": {"tab": "結果", "memory": "每張卡顯存", "time": "耗時", "save": "儲存報告"},
+    # 每張卡記憶體, not the mainland 顯存 (shared/reference/zh-review.md §2.3)
+    "zh-Hant": {"tab": "結果", "memory": "每張卡記憶體", "time": "耗時", "save": "儲存報告"},
 }
 
 
