@@ -23,13 +23,16 @@ from advisor.conversation import dialogue as D
 from advisor.conversation import session as S
 from advisor.conversation.dialogue import Reply
 from advisor.i18n import normalize_locale, t
-from advisor.models import Locale, Profile, Recommendation
+from advisor.models import Candidate, Locale, Profile, Recommendation
 
 MAX_TRANSCRIPT = 600
 
 Recommender = Callable[[Profile], Recommendation]
 Searcher = Callable[[str, Locale], str | None]
 """A knowledge question and the reader's language -> the answer as Markdown, or None when nothing is relevant."""
+Examiner = Callable[[Profile, str, int | None], Candidate | None]
+"""The profile, a GPU the user asked about and the count they named -> that GPU's best option, judged by the
+rules (`advisor.recommend.examine`), or None when it cannot be built."""
 
 _FALLBACK_ERROR = "Something went wrong while handling that message. Your answers are kept; please try again."
 
@@ -64,6 +67,13 @@ def default_recommender(profile: Profile) -> Recommendation:
     return recommend(profile)
 
 
+def default_examiner(profile: Profile, gpu: str, count: int | None) -> Candidate | None:
+    """The real examiner: the GPU asked about, through the same pipeline as the recommendation."""
+    from advisor.recommend import examine
+
+    return examine(profile, gpu, count)
+
+
 def default_searcher(query: str, locale: Locale) -> str | None:
     """The knowledge base's best entries for `query`, rendered."""
     from advisor.kb_search import search
@@ -88,6 +98,7 @@ class Consultation:
         auto_language: bool = True,
         recommender: Recommender | None = None,
         searcher: Searcher | None = None,
+        examiner: Examiner | None = None,
     ):
         chosen = normalize_locale(locale) if isinstance(locale, str) else None
         self.state = D.State.new(chosen or D.env_locale(), auto_language=auto_language)
@@ -95,6 +106,7 @@ class Consultation:
         self._state_path: Path | None = Path(state_path) if state_path is not None else None
         self.recommend = recommender or default_recommender
         self.search = searcher or default_searcher
+        self.examine = examiner or default_examiner
         self.recommendation: Recommendation | None = None
         self._whatif_rec: Recommendation | None = None
         self.transcript: list[dict[str, str]] = []
@@ -173,6 +185,7 @@ class Consultation:
         auto_language: bool = True,
         recommender: Recommender | None = None,
         searcher: Searcher | None = None,
+        examiner: Examiner | None = None,
     ) -> Consultation:
         """Restore the consultation saved at `path` (default: the state folder's session file).
 
@@ -183,6 +196,7 @@ class Consultation:
             "auto_language": auto_language,
             "recommender": recommender,
             "searcher": searcher,
+            "examiner": examiner,
         }
         conv = cls(locale, path, **options)
         target = conv.state_path if path is None else Path(path)
@@ -308,7 +322,12 @@ class Consultation:
         if isinstance(intent, D.WhyNot):
             if self.recommendation is None:
                 return [Reply("answer", t("conv.why.none", locale))]
-            return [Reply("answer", report.render_why_not(self.recommendation, intent.gpu, locale))]
+            try:
+                examined = self.examine(self.recommendation.profile, intent.gpu, intent.count)
+            except Exception:  # noqa: BLE001 - without the side-by-side, the answer still says where it ranks
+                examined = None
+            why_not = report.render_why_not(self.recommendation, intent.gpu, locale, examined, intent.count)
+            return [Reply("answer", why_not)]
         if isinstance(intent, D.Save):
             return [self._save_report(intent.path, intent.fmt)]
         if isinstance(intent, D.Knowledge):

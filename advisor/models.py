@@ -254,6 +254,19 @@ class Profile(Frozen):
         le=36_500,
         description="How long the hardware will be used, days (for buy vs rent); None = the planner's default.",
     )
+    utilization: float | None = Field(
+        default=None,
+        gt=0,
+        le=1,
+        description="Share of the horizon the hardware works (10 h a week = 0.06, 24/7 = 1); None = the planner's "
+        "default (training 0.2, serving 1).",
+    )
+    runs: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000,
+        description="Training: how many runs like this one are planned (1 = a one-off job); None = not said.",
+    )
     region: str | None = Field(
         default=None,
         description="Where the buyer is, when it matters (export rules): 'cn' mainland China, 'tw', 'hk', 'us', ...; "

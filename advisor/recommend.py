@@ -48,10 +48,6 @@ TOP_N = 3
 LONG_RUN_DAYS = 7.0
 """A training run this long or longer counts as long (ECC, checkpoint findings)."""
 
-
-SERVING_UTILIZATION = 1.0
-"""A service runs around the clock: owned serving GPUs are used all the time they would be rented."""
-
 SERVERS_PER_RACK = 4
 """Servers per rack when packing densely (four 8U HGX servers, or four 4U-10U GPU servers, in 42U):
 used only for the per-rack density the air-cooling rules look at."""
@@ -113,7 +109,8 @@ class _Option:
     findings: list[Finding] = dataclasses.field(default_factory=list)
     rejected: bool = False
     score: float = 0.0
-    horizon_days: float | None = None
+    horizon_days: float | None = None  # what the option is costed over (None: the runs alone)
+    utilization: float = planner.TRAINING_UTILIZATION  # share of the horizon it works
 
     @property
     def time_s(self) -> float | None:
@@ -159,34 +156,31 @@ def _owned_counts(profile: Profile, kb: KnowledgeBase) -> dict[str, int]:
     return out
 
 
-def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: KnowledgeBase) -> list[_Option]:
+def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: KnowledgeBase,
+             w: planner.Workload) -> list[_Option]:
     """Every configuration under every acquisition the profile allows (owned GPUs always)."""
     owned = _owned_counts(profile, kb)
-    may_buy = profile.acquisition in ("buy", "either") and profile.deployment != "cloud"
-    may_rent = profile.acquisition in ("rent", "either") and profile.deployment != "on-prem"
+    may_buy, may_rent = buy_allowed(profile), rent_allowed(profile)
+    horizon, util = planner.usage_horizon_days(w), planner.usage_utilization(w)
+
+    def option(m: planner.CandidateMetrics, gpu: GpuSpec, acquisition: str, owned: bool, price: float) -> _Option:
+        return _Option(m, gpu, acquisition, owned, price, horizon_days=horizon, utilization=util)
+
     out: list[_Option] = []
-    for m in metrics:
-        gpu = kb.gpus.get(m.gpu_id)
-        if gpu is None:
-            continue
-        horizon = profile.horizon_days
-        if owned.get(m.gpu_id, 0) >= m.count:
-            out.append(_Option(m, gpu, "buy", True, 0.0, horizon_days=horizon))
-        elif may_buy and m.buy_usd is not None:
-            out.append(_Option(m, gpu, "buy", False, m.buy_usd, horizon_days=horizon))
-        if may_rent and m.rent_usd is not None:
-            out.append(_Option(m, gpu, "rent", False, m.rent_usd, horizon_days=horizon))
-    if not out and not (may_buy or may_rent):
-        return out
-    if not out:  # contradictory limits (e.g. on-prem but rent only): offer everything priced
+    # A second pass when nothing the profile allows is priced: offer everything priced, so the rules say why.
+    for contradictory in (False, True) if (may_buy or may_rent) else (False,):
         for m in metrics:
             gpu = kb.gpus.get(m.gpu_id)
             if gpu is None:
                 continue
-            if m.buy_usd is not None:
-                out.append(_Option(m, gpu, "buy", False, m.buy_usd, horizon_days=profile.horizon_days))
-            if m.rent_usd is not None:
-                out.append(_Option(m, gpu, "rent", False, m.rent_usd, horizon_days=profile.horizon_days))
+            if not contradictory and owned.get(m.gpu_id, 0) >= m.count:
+                out.append(option(m, gpu, "buy", True, 0.0))
+            elif (may_buy or contradictory) and m.buy_usd is not None:
+                out.append(option(m, gpu, "buy", False, m.buy_usd))
+            if (may_rent or contradictory) and m.rent_usd is not None:
+                out.append(option(m, gpu, "rent", False, m.rent_usd))
+        if out:
+            break
     return out
 
 
@@ -356,6 +350,20 @@ def datacenter_deployment(profile: Profile) -> bool:
     return multi_user_service(profile)
 
 
+def buy_allowed(profile: Profile) -> bool:
+    """Buying is compared: the user did not say rent only, nor cloud only."""
+    return profile.acquisition in ("buy", "either") and profile.deployment != "cloud"
+
+
+def rent_allowed(profile: Profile) -> bool:
+    """Renting is compared: the user did not say buy only; and for a service, did not put it on premises.
+    A training job with a server room still compares renting (a room makes buying possible, it does not
+    make a one-off run worth buying for); a service placed on premises stays there (its data and users are)."""
+    if profile.acquisition not in ("rent", "either"):
+        return False
+    return profile.deployment != "on-prem" or (profile.acquisition == "either" and profile.task != "inference")
+
+
 def in_mainland_china(profile: Profile) -> bool:
     """The buyer is in mainland China: they said so, or they budget in yuan (platforms.md §7 applies)."""
     return profile.region == "cn" or (profile.region is None and (profile.budget_currency or "").upper() == "CNY")
@@ -396,12 +404,12 @@ def _profile_fields(profile: Profile, w: planner.Workload) -> dict[str, Any]:
         "pue": profile.pue,
         "cooling_pct": cooling_pct,
         "owns_gpus": bool(profile.owned_gpus),
-        "has_horizon": profile.horizon_days is not None,
+        "has_horizon": profile.horizon_days is not None or profile.utilization is not None or profile.runs is not None,
         "horizon_days": profile.horizon_days,
         "in_mainland_china": in_mainland_china(profile),
         "datacenter_deployment": datacenter_deployment(profile),
-        "buy_allowed": profile.acquisition in ("buy", "either") and profile.deployment != "cloud",
-        "rent_allowed": profile.acquisition in ("rent", "either") and profile.deployment != "on-prem",
+        "buy_allowed": buy_allowed(profile),
+        "rent_allowed": rent_allowed(profile),
     }
     return fields
 
@@ -484,7 +492,7 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
     }
     be_hours = getattr(m, "break_even_hours", None)
     if be_hours is not None and math.isfinite(be_hours) and not o.owned:
-        util = SERVING_UTILIZATION if base["task"] == "inference" else planner.TRAINING_UTILIZATION
+        util = o.utilization
         days = be_hours / (24.0 * util)
         fact["breakeven_days"] = days
         fact["utilization_pct"] = util * 100
@@ -717,37 +725,29 @@ def _near_miss_key(o: _Option) -> tuple:
     return (critical, len(reasons), -o.score)
 
 
-def recommend(profile: Profile, kb: KnowledgeBase | None = None) -> Recommendation:
-    """Ranked configurations for `profile`, rejected options with reasons, profile-wide findings.
-
-    Raises RecommendError (with a UI string key) when the profile names no usable model.
-    """
-    kb = kb or knowledge()
+def _workload(profile: Profile, kb: KnowledgeBase) -> planner.Workload:
+    """The profile's workload, or RecommendError (with a UI string key) when it names no usable model."""
     if not (profile.model or profile.params or profile.model_text):
         raise RecommendError("recommend.error.no_model")
     from advisor.core.params import ConfigError
 
     try:
-        workload = planner.workload_from_profile(profile, kb)
+        return planner.workload_from_profile(profile, kb)
     except ConfigError as exc:  # a config.json the advisor cannot read: its own localized message
         raise RecommendError(exc.key, str(exc), **exc.values) from None
     except (ValueError, KeyError) as exc:
         raise RecommendError("recommend.error.bad_profile", str(exc)) from None
-    unknown = [item.gpu for item in profile.owned_gpus if kb.gpu(item.gpu) is None]
-    if unknown:
-        raise RecommendError("recommend.error.unknown_owned", ", ".join(unknown))
-    metrics = planner.sweep(workload, list(kb.gpus.values()))
-    options = _options(metrics, profile, kb)
-    shortlist = _shortlist(options, profile)
-    base = _profile_fields(profile, workload)
-    profile_fact = _profile_fact(profile, workload, metrics, shortlist, base, kb)
-    facts = [profile_fact] + [_candidate_fact(o, profile, base) for o in shortlist]
-    fired = rules_engine.evaluate(facts)
 
+
+def _judge(shortlist: list[_Option], profile: Profile, base: dict[str, Any],
+           profile_fact: dict[str, Any] | None = None) -> list[Finding]:
+    """Run the rules on the shortlisted options (and the profile fact): each option gets its findings and is
+    rejected when a reject rule fired on it; returns the profile-wide findings."""
+    facts = ([profile_fact] if profile_fact else []) + [_candidate_fact(o, profile, base) for o in shortlist]
     by_fact = {o.fact_id: o for o in shortlist}
     rules = rules_engine.rules_by_id()
     profile_findings: list[Finding] = []
-    for f in fired:
+    for f in rules_engine.evaluate(facts):
         finding = _finding(f)
         if f.fact_id == "profile":
             profile_findings.append(finding)
@@ -756,6 +756,53 @@ def recommend(profile: Profile, kb: KnowledgeBase | None = None) -> Recommendati
         option.findings.append(finding)
         if rules[f.rule_id].reject:
             option.rejected = True
+    return profile_findings
+
+
+def examine(profile: Profile, gpu: str, count: int | None = None, kb: KnowledgeBase | None = None) -> Candidate | None:
+    """The best configuration on the GPU named `gpu` (id or alias) for `profile` — at `count` GPUs when given
+    (the nearest count the search builds at or above it), else at whatever count works best — judged by the
+    same rules as `recommend`: a passing option when there is one, else the nearest miss, its findings saying
+    why. None when the GPU is unknown or cannot be acquired under the profile. "Why not 8 × H100?" asks this.
+
+    Raises RecommendError like `recommend`.
+    """
+    kb = kb or knowledge()
+    spec = kb.gpu(gpu)
+    if spec is None:
+        return None
+    workload = _workload(profile, kb)
+    metrics = planner.sweep(workload, [spec])
+    if count is not None:
+        counts = sorted({m.count for m in metrics})
+        at = next((c for c in counts if c >= count), counts[-1] if counts else None)
+        metrics = [m for m in metrics if m.count == at]
+    shortlist = _shortlist(_options(metrics, profile, kb, workload), profile)
+    if not shortlist:
+        return None
+    _judge(shortlist, profile, _profile_fields(profile, workload))
+    _rank(shortlist, profile)
+    passing = sorted((o for o in shortlist if not o.rejected), key=lambda o: -o.score)
+    best = passing[0] if passing else min(shortlist, key=_near_miss_key)
+    return _candidate(best)
+
+
+def recommend(profile: Profile, kb: KnowledgeBase | None = None) -> Recommendation:
+    """Ranked configurations for `profile`, rejected options with reasons, profile-wide findings.
+
+    Raises RecommendError (with a UI string key) when the profile names no usable model.
+    """
+    kb = kb or knowledge()
+    workload = _workload(profile, kb)
+    unknown = [item.gpu for item in profile.owned_gpus if kb.gpu(item.gpu) is None]
+    if unknown:
+        raise RecommendError("recommend.error.unknown_owned", ", ".join(unknown))
+    metrics = planner.sweep(workload, list(kb.gpus.values()))
+    options = _options(metrics, profile, kb, workload)
+    shortlist = _shortlist(options, profile)
+    base = _profile_fields(profile, workload)
+    profile_findings = _judge(shortlist, profile, base,
+                              _profile_fact(profile, workload, metrics, shortlist, base, kb))
 
     survivors = [o for o in shortlist if not o.rejected]
     losers = [o for o in shortlist if o.rejected]

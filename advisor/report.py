@@ -181,6 +181,7 @@ def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, Any]]:
     add("cooling", _t(f"report.cooling.{p.cooling}", locale))
     add("electricity", fmt.rate_per_kwh(p.electricity_usd_per_kwh, locale, money.currency))
     add("pue", f"{p.pue:.2f}")
+    add("usage", words.usage_phrase(p, locale))
     if p.owned_gpus:
         add("owned", fmt.join((f"{o.count} × {_gpu_name(o.gpu)}" for o in p.owned_gpus), locale))
     assumed = _assumed_rows(p)
@@ -211,6 +212,9 @@ _ROW_OF_FIELD = {
     "cooling": "cooling",
     "electricity_usd_per_kwh": "electricity",
     "pue": "pue",
+    "horizon_days": "usage",
+    "utilization": "usage",
+    "runs": "usage",
 }
 
 
@@ -580,7 +584,6 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
             _candidate_view(len(top) + i + 1, c, locale, money, serving) for i, c in enumerate(rec.alternatives)
         ],
         "best": cands[0] if cands else None,
-        "more_count": max(len(rec.recommendations) - REPORT_TOP, 0),
         "findings": _worded(rec.findings, locale, money),
         "rejected": _rejected_view(rec, locale, money),
         "references": [{"id": k, "title": v} for k, v in all_cites.items()],
@@ -634,18 +637,55 @@ def _locale(rec: Recommendation, locale: Locale | None) -> Locale:
     return locale
 
 
-def why_not_view(rec: Recommendation, gpu_query: str, locale: Locale) -> dict[str, Any]:
-    """What "why not the 4090?" shows: where the GPU named by `gpu_query` (id or alias) ranks, and why any
-    of its options were left out (an owned card that cannot do the job is always explained)."""
+def _side_by_side(examined: Candidate, rec: Recommendation, asked: int | None, locale: Locale,
+                  money: _Money) -> dict[str, Any]:
+    """"Why not N × X?": X at the count asked (or the count that works best) beside the top pick, number by
+    number, and what rules X out or counts against it."""
+    serving = rec.profile.task == "inference"
+    mine = _candidate_view(0, examined, locale, money, serving)
+    top = rec.recommendations[0] if rec.recommendations else None
+    theirs = _candidate_view(1, top, locale, money, serving) if top is not None else None
+    same = top is not None and (examined.gpu, examined.count, examined.strategy, examined.acquisition) == (
+        top.gpu, top.count, top.strategy, top.acquisition)
+    rejected = any(f.reject for f in examined.findings)
+    shown = [f for f in examined.findings if f.reject] if rejected else [
+        f for f in examined.findings if f.severity in ("critical", "warning")]
+    keys = [("acquisition", _t("report.col.acquisition", locale)),
+            ("memory_line", _t("report.col.memory_per_gpu", locale)),
+            ("time_short", _t("report.col.throughput" if serving else "report.col.time", locale)),
+            ("power", _t("report.col.power", locale)),
+            ("buy", _t("report.col.buy", locale)),
+            ("rent", _t("report.col.rent_month" if serving else "report.col.rent", locale))]
+    rows = [{"label": label, "mine": mine[k], "theirs": theirs[k] if theirs else ""} for k, label in keys]
+    return {
+        "kind": "top" if same else ("rejected" if rejected else "passes"),
+        "title": mine["title"], "strategy": mine["strategy"], "cost": mine["cost"],
+        "best": theirs["title"] if theirs else "", "best_cost": theirs["cost"] if theirs else "",
+        "asked": asked, "adjusted": asked is not None and asked != examined.count,
+        "count": examined.count, "rows": rows if theirs and not same else [],
+        "reasons": _worded(tuple(shown), locale, money),
+    }
+
+
+def why_not_view(rec: Recommendation, gpu_query: str, locale: Locale,
+                 examined: Candidate | None = None, asked: int | None = None) -> dict[str, Any]:
+    """What "why not the 4090?" shows. With `examined` (the GPU's best option at the count asked, from
+    `advisor.recommend.examine`): that option beside the top pick. Without: where the GPU named by
+    `gpu_query` (id or alias) ranks in `rec`, and why any of its options were left out (an owned card that
+    cannot do the job is always explained)."""
     kb = knowledge()
     query = (gpu_query or "").strip()
     gpu = kb.gpu(query) if query else None
-    view: dict[str, Any] = {"query": md_escape(query[:60]), "known": gpu is not None, "ranked": None, "rejected": []}
+    view: dict[str, Any] = {"query": md_escape(query[:60]), "known": gpu is not None, "ranked": None, "rejected": [],
+                            "examined": None}
     if gpu is None:
         return view
     full = build_view(rec, locale)
     money = _Money(locale, currency_of(rec.profile, locale))
     view["gpu_name"] = gpu.name
+    if examined is not None and examined.gpu == gpu.id:
+        view["examined"] = _side_by_side(examined, rec, asked, locale, money)
+        return view
     ranked = list(rec.recommendations) + list(rec.alternatives)
     for rank, cand in enumerate(ranked, start=1):
         if cand.gpu != gpu.id:
@@ -749,16 +789,18 @@ def render(rec: Recommendation, fmt_name: str, locale: Locale | None = None) -> 
 
 
 def render_details(rec: Recommendation, index: int | None, locale: Locale) -> str:
-    """The results tab's details: reasons of candidate `index` (0-based; None: none selected), the
-    profile-wide findings and the rejected options."""
+    """The results tab's details: reasons of candidate `index` (0-based over the top picks then the
+    alternatives; None: none selected), the profile-wide findings and the rejected options."""
     view = build_view(rec, locale)
-    chosen = view["candidates"][index] if index is not None and 0 <= index < len(view["candidates"]) else None
+    rows = view["candidates"] + view["alternatives"]
+    chosen = rows[index] if index is not None and 0 <= index < len(rows) else None
     return _render_template("details.md.j2", locale, v=view, c=chosen)
 
 
-def render_why_not(rec: Recommendation, gpu_query: str, locale: Locale) -> str:
-    """The answer to "why not the 4090?" as Markdown."""
-    return _render_template("whynot.md.j2", locale, w=why_not_view(rec, gpu_query, locale)).strip()
+def render_why_not(rec: Recommendation, gpu_query: str, locale: Locale,
+                   examined: Candidate | None = None, asked: int | None = None) -> str:
+    """The answer to "why not the 4090?" (or "why not 8 × H100?": `asked` 8) as Markdown; see `why_not_view`."""
+    return _render_template("whynot.md.j2", locale, w=why_not_view(rec, gpu_query, locale, examined, asked)).strip()
 
 
 def render_what_if(

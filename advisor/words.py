@@ -166,3 +166,27 @@ def placeholders(text: str) -> set[str]:
 def placeholder_specs(text: str) -> set[str]:
     """The specs used by the placeholders of a finding text ('' for none)."""
     return {m.group(2) or "" for m in PLACEHOLDER.finditer(text)}
+
+
+def usage_phrase(profile: Any, locale: Locale) -> str | None:
+    """How long and how much the hardware is used, as the user said it ("3 years · about 10 h a week",
+    "a one-off run"); None when they said nothing about it."""
+    parts: list[str] = []
+    days = profile.horizon_days
+    if days:
+        if days >= 365 and round(days / 365, 1) == round(days / 365):
+            years = round(days / 365)
+            parts.append(t("usage.year" if years == 1 else "usage.years", locale, n=fmt.plain(years)))
+        elif days >= 28 and days % 30 < 3:
+            months = round(days / 30)
+            parts.append(t("usage.month" if months == 1 else "usage.months", locale, n=fmt.plain(months)))
+        else:
+            parts.append(t("usage.days", locale, n=fmt.plain(days)))
+    u = profile.utilization
+    if u is not None:
+        parts.append(t("usage.around_clock", locale) if u >= 0.999
+                     else t("usage.hours_week", locale, n=fmt.plain(round(u * 168))))
+    if profile.runs is not None:
+        parts.append(t("usage.one_off", locale) if profile.runs == 1
+                     else t("usage.runs", locale, n=fmt.plain(profile.runs)))
+    return fmt.join(parts, locale) if parts else None

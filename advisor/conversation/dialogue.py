@@ -27,7 +27,12 @@ from pydantic import ValidationError
 from advisor import format as fmt
 from advisor.conversation import questions as Q
 from advisor.conversation.numbers import NUMBER_RE, normalize_text, parse_number
-from advisor.conversation.parsers import Extraction, extract_detailed, gpu_mentions, parse_relative
+from advisor.conversation.parsers import (
+    Extraction,
+    extract_detailed,
+    gpu_mentions_counted,
+    parse_relative,
+)
 from advisor.i18n import detect_language, normalize_locale, t
 from advisor.knowledge import knowledge
 from advisor.models import LOCALES, Locale, Profile
@@ -775,9 +780,9 @@ class _Work:
         if _WHY_ONLY.match(text):
             return self.turn([], Why())
         ex = extract_detailed(text, self.locale, task=self.profile.task)
-        named = gpu_mentions(text) if _WHY_NOT.search(text) else []
+        named = gpu_mentions_counted(text) if _WHY_NOT.search(text) else []
         if named:
-            return self.turn([], WhyNot(named[0]))
+            return self.turn([], WhyNot(*named[0]))
         relative = parse_relative(text)
         if _WHAT_IF.search(text) and (ex.says_anything() or relative):
             return self.what_if(ex, relative)
@@ -915,6 +920,7 @@ QUESTION_FIELDS: dict[str, tuple[str, ...]] = {
     "deadline": ("deadline_days",),
     "budget": ("budget_usd", "acquisition"),
     "facility": ("deployment", "rack_kw", "cooling"),
+    "horizon": ("horizon_days", "utilization", "runs"),
 }
 """The profile keys each question fills: what `Profile.assumed` lists when its default was taken."""
 

@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from advisor.conversation.numbers import NUMBER_RE, normalize_text, number_value
-from advisor.core import power
+from advisor.core import planner, power
 from advisor.currency import to_usd
 from advisor.models import Locale
 
@@ -493,6 +493,106 @@ def _duration(w: _Work, ex: Extraction) -> None:
         ex.problem("conv.problem.deadline_huge")
     else:
         ex.fields["deadline_days"] = round(days, 3)
+
+
+# --------------------------------------------------------------------------------------------
+# Usage: how long and how much the hardware will work (buy vs rent), and how many runs are planned
+
+_YEAR_UNIT = r"(?P<unit>years?|yrs?|months?|年|个月|個月)"
+_HORIZON = [
+    # "for the next two years", "over 3 years", "for at least 3 years", "a 3-year horizon"
+    _c(rf"(?:for|over|during|across)\s+(?:the\s+next\s+|at\s+least\s+|about\s+|around\s+|~\s*)?"
+       rf"(?:{NUM}|\b{_EN_WORD}\b)\s*{_YEAR_UNIT}"),
+    _c(rf"(?:{NUM}|\b{_EN_WORD}\b)[\s-]*(?P<unit>years?|yrs?|months?)[\s-]+(?:horizon|lifetime|plan|of\s+use|use|service|pilot|trial|project|poc)"),
+    # 用三年, 先做一年, 跑 3 年, 至少用 2 年, 打算用五年
+    _c(rf"(?:用|先做|先跑|做|跑|运行|運行|使用|规划|規劃|打算用|计划用|計畫用|預計用|预计用|至少用|要用)\s*(?:个|個)?\s*"
+       rf"{NUM}\s*(?P<unit>年|个月|個月)"
+       r"(?!\s*(?:内|內|之内|之內|以内|以內)?\s*(?:就要|要)?\s*(?:完成|做完|训完|訓完|搞定|交付|跑完|结束|結束|出结果|出結果))"),
+    # 三年内都会用, 3 年都要用, 未来两年
+    _c(rf"(?:未来|未來|接下来|接下來)?\s*{NUM}\s*(?P<unit>年|个月|個月)\s*(?:内|內|之内|之內)?\s*"
+       r"(?:都会|都會|都要|持续|持續|一直|会|會)+\s*(?:用|使用|跑|运行|運行)"),
+    _c(rf"(?:未来|未來|接下来|接下來)\s*{NUM}\s*(?P<unit>年|个月|個月)"),
+]
+_LONG_TERM = _c(r"\blong[\s-]?term\b|for\s+years\b|长期|長期|长久|長久")
+_AROUND_CLOCK = _c(r"24\s*/\s*7|7\s*[x×*]\s*24|24\s*[x×*]\s*7|around\s+the\s+clock|round[\s-]the[\s-]clock|"
+                   r"24\s*(?:hours?|h)\s*(?:a|per)\s*day|全天候|全天|不间断|不間斷|24\s*小[时時]")
+_BUSINESS_HOURS = _c(r"business\s+hours|office\s+hours|working\s+hours|work\s+hours|上班时间|上班時間|工作时间|工作時間|"
+                     r"办公时间|辦公時間|上班的时候|上班的時候")
+_HOURS_PER = [
+    # "10 GPU-hours a week", "8 hours per day", "10h/day"
+    _c(rf"{NUM}\s*(?:gpu[\s-]?)?(?:hours?|hrs?|h)\s*(?:a|an|per|each|every|/)\s*(?P<per>day|week|month|d|wk|mo)\b"),
+    # 每天 10 小时, 每週大約 10 個小時, 一天 8 小时
+    _c(rf"(?:每|一)\s*(?P<per>天|日|周|週|星期|礼拜|禮拜|个月|個月|月)\s*(?:大约|大概|大約|约|約|差不多|跑|用|开|開)?\s*"
+       rf"{NUM}\s*(?:个|個)?\s*(?:小时|小時|钟头|鐘頭|h)"),
+]
+_WEEKDAYS = _c(r"weekdays?|workdays?|working\s+days?|monday\s+to\s+friday|工作日|上班日|周一到周五|週一到週五")
+_PER_HOURS = {"day": 24, "d": 24, "天": 24, "日": 24, "week": 168, "wk": 168, "周": 168, "週": 168, "星期": 168,
+              "礼拜": 168, "禮拜": 168, "month": 730, "mo": 730, "个月": 730, "個月": 730, "月": 730}
+_ONE_OFF = _c(r"\bone[\s-]?(?:off|time)\b|\bonce\b(?!\s+(?:a|an|per|every|each)\b)|just\s+(?:this|one)\s+(?:run|job|time)|a\s+single\s+run|"
+              r"一次性|只跑一次|就跑一次|只用一次|就这一次|就這一次|只做一次|跑一次就|一次就好")
+_RUNS = _c(rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:training\s+)?(?:runs|times)\b|"
+           rf"(?:跑|训练|訓練|做|微调|微調)\s*{_num('num2')}\s*次")
+BUSINESS_HOURS_UTILIZATION = 50 / 168
+"""Business hours: ten hours on five days, 50 of the week's 168 hours."""
+
+
+def _usage(w: _Work, ex: Extraction) -> None:
+    """How long the hardware will be used (`horizon_days`), how much of that time (`utilization`), and how
+    many runs are planned (`runs`; 1 for a one-off job). Runs before `_duration`, which would read "for two
+    years" as a deadline."""
+    for pattern in _HORIZON:
+        m = pattern.search(w.text)
+        if not m:
+            continue
+        said = _numtext(m)
+        value = number_value(said) if said else float(_EN_WORD_NUMBERS.get((m.group("word") or "").lower(), 0) or 0)
+        unit = m.group("unit").lower()
+        if value and value > 0:
+            days = value * (30 if unit.startswith("month") or unit in ("个月", "個月") else 365)
+            if days <= 36_500:
+                ex.fields["horizon_days"] = float(round(days))
+        w.consume(m.start(), m.end())
+        break
+    else:
+        m = _LONG_TERM.search(w.text)
+        if m:
+            ex.fields["horizon_days"] = float(planner.OWNERSHIP_HORIZON_DAYS)
+            w.consume(m.start(), m.end())
+    m = _AROUND_CLOCK.search(w.text)
+    if m:
+        ex.fields["utilization"] = 1.0
+        w.consume(m.start(), m.end())
+    else:
+        for pattern in _HOURS_PER:
+            m = pattern.search(w.text)
+            if not m:
+                continue
+            hours = number_value(_numtext(m) or "")
+            period = _PER_HOURS.get(m.group("per").lower(), 168)
+            if hours and 0 < hours <= period:
+                share = hours / period
+                if period == 24 and _WEEKDAYS.search(w.text):
+                    share *= 5 / 7
+                ex.fields["utilization"] = round(share, 4)
+            w.consume(m.start(), m.end())
+            break
+        else:
+            m = _BUSINESS_HOURS.search(w.text)
+            if m:
+                ex.fields["utilization"] = round(BUSINESS_HOURS_UTILIZATION, 4)
+                w.consume(m.start(), m.end())
+    m = _ONE_OFF.search(w.text)
+    if m:
+        ex.fields["runs"] = 1
+        w.consume(m.start(), m.end())
+        return
+    m = _RUNS.search(w.text)
+    if m and not re.search(r"每|every|\bper\b|\ba\s+(?:week|month|year)", w.text[max(0, m.start() - 8): m.end() + 8]):
+        said = m.group("num") or m.group("num2")
+        n = number_value(said) if said else float(_EN_WORD_NUMBERS.get((m.group("word") or "").lower(), 0) or 0)
+        if n and float(n).is_integer() and 1 <= n <= 10_000:
+            ex.fields["runs"] = int(n)
+            w.consume(m.start(), m.end())
 
 
 # --------------------------------------------------------------------------------------------
@@ -1037,37 +1137,49 @@ _NODES_BEFORE = _c(
 _COUNT_AFTER = _c(rf"^\s*(?:(?:gpus?\b|cards?\b|卡)\s*)?(?:x|×|\*)\s*{NUM}")
 
 
-def _gpus(w: _Work, ex: Extraction) -> None:
-    index = _catalogue_index("gpu")
-    owned: dict[str, int] = {}
-    for alias, start, end in _scan_aliases(w.text, index):
-        ex.gpu_mentions.append(alias.ident)
+def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
+    """The GPUs `text` (lower-case) names: (catalogue id, the count said with it or None, alias start, alias
+    end, span start, span end), the span taking in the count ("8 × H100", "兩台各 8 張 H100") and a memory
+    size after the name ("A100 80GB")."""
+    out = []
+    for alias, start, end in _scan_aliases(text, _catalogue_index("gpu")):
         count = None
-        mb = _COUNT_BEFORE.search(w.text[max(0, start - 24): start])
+        mb = _COUNT_BEFORE.search(text[max(0, start - 24): start])
         consume_from = start
         if mb:
             count = number_value(mb.group("num")) if mb.group("num") else float(_EN_WORD_NUMBERS.get(mb.group("word"), 1))
             consume_from = max(0, start - 24) + mb.start()
-        mn = _NODES_BEFORE.search(w.text[max(0, start - 40): start])
+        mn = _NODES_BEFORE.search(text[max(0, start - 40): start])
         if mn:
             nodes, per = number_value(mn.group("nodes") or ""), number_value(mn.group("per") or "")
             if nodes and per:
                 count = nodes * per
                 consume_from = max(0, start - 40) + mn.start()
-        ma = _COUNT_AFTER.search(w.text[end: end + 12])
+        ma = _COUNT_AFTER.search(text[end: end + 12])
         consume_to = end
         if count is None and ma:
             count = number_value(ma.group("num"))
             consume_to = end + ma.end()
+        mem = re.match(r"\s*\d+\s*(?:gb|g)\b", text[consume_to:], re.IGNORECASE)
+        if mem:
+            consume_to += mem.end()
+        out.append((alias.ident, count, start, end, consume_from, consume_to))
+    return out
+
+
+def _whole_count(count: float | None) -> int | None:
+    """A count a person could mean (1 to 100,000 whole GPUs), else None."""
+    return int(count) if count and float(count).is_integer() and 1 <= count <= 100_000 else None
+
+
+def _gpus(w: _Work, ex: Extraction) -> None:
+    owned: dict[str, int] = {}
+    for ident, count, start, end, consume_from, consume_to in _gpu_spans(w.text):
+        ex.gpu_mentions.append(ident)
         # Plural "two 4090s": letters right after the alias are allowed only as an "s".
         clause = re.split(r"[,;.!?]|\bbut\b|，|；", w.text[max(0, start - 80):start])[-1]
         if _OWN_CUE.search(clause) or _OWN_CUE.search(w.text[end: end + 16]):
-            n = int(count) if count and float(count).is_integer() and 1 <= count <= 100_000 else 1
-            owned[alias.ident] = owned.get(alias.ident, 0) + n
-        # Memory sizes after the name ("A100 80GB") belong to the GPU, not to the model.
-        mem = re.match(r"\s*\d+\s*(?:gb|g)\b", w.text[consume_to:], re.IGNORECASE)
-        if mem:
-            consume_to += mem.end()
+            owned[ident] = owned.get(ident, 0) + (_whole_count(count) or 1)
         w.consume(consume_from, consume_to)
     if owned:
         ex.fields["owned_gpus"] = [{"gpu": g, "count": n} for g, n in owned.items()]
@@ -1075,10 +1187,15 @@ def _gpus(w: _Work, ex: Extraction) -> None:
 
 def gpu_mentions(text: str) -> list[str]:
     """Catalogue ids of the GPUs `text` names, in order, negations included ("why not the 4090?")."""
+    return [ident for ident, _count in gpu_mentions_counted(text)]
+
+
+def gpu_mentions_counted(text: str) -> list[tuple[str, int | None]]:
+    """The GPUs `text` names with the count said with each: "why not 8 H100s?" -> [("h100-sxm", 8)]."""
     try:
         w = normalize_text(text)
         low = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in w)
-        return [alias.ident for alias, _, _ in _scan_aliases(low, _catalogue_index("gpu"))]
+        return [(ident, _whole_count(count)) for ident, count, *_ in _gpu_spans(low)]
     except Exception:  # noqa: BLE001 - a GPU name that cannot be scanned is no GPU mentioned
         return []
 
@@ -1147,6 +1264,7 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         lambda: _gpus(w, ex),
         lambda: _data(w, ex, training),
         lambda: _serving(w, ex, training),
+        lambda: _usage(w, ex),
         lambda: _duration(w, ex),
         lambda: _model(w, ex),
     ]

@@ -23,6 +23,7 @@ from advisor.currency import RATES_DATE
 from advisor.i18n import t
 from advisor.knowledge import knowledge
 from advisor.models import Locale, Profile
+from advisor.words import usage_phrase
 
 TRAINING_TASKS = planner.TRAINING_TASKS
 
@@ -163,6 +164,16 @@ QUESTIONS: tuple[Question, ...] = (
         default_text=lambda p, loc: t("conv.default.facility", loc),
         choices=lambda loc: tuple(t(f"conv.deploy.{k}", loc) for k in ("cloud", "on-prem", "either")),
     ),
+    Question(
+        "horizon",
+        # Only where buying is weighed against renting: how much the hardware works decides between them.
+        applies=lambda p: p.acquisition == "either" and p.deployment != "cloud",
+        answered_by=lambda ex: bool({"horizon_days", "utilization", "runs"} & set(ex.fields)),
+        default=lambda p: {},
+        default_text=lambda p, loc: t("conv.default.horizon_run" if _is_training(p) else "conv.default.horizon_service",
+                                      loc),
+        choices=lambda loc: (t("usage.one_off", loc), t("usage.years", loc, n=3), t("usage.around_clock", loc)),
+    ),
 )
 BY_KEY: dict[str, Question] = {q.key: q for q in QUESTIONS}
 
@@ -257,6 +268,13 @@ def _read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], s
         if value > 100_000:
             return {}, "conv.problem.power_huge"
         return {"rack_kw": float(value), "deployment": "on-prem"}, None
+    if key == "horizon":  # a bare number is years ("3"), or days when it is large ("90")
+        if value <= 0:
+            return {}, "conv.problem.horizon_positive"
+        days = value * 365 if value <= 10 else value
+        if days > 36_500:
+            return {}, "conv.problem.horizon_positive"
+        return {"horizon_days": float(round(days))}, None
     if key == "task":
         options = ("pretrain", "finetune", "lora", "qlora", "inference")
         if float(value).is_integer() and 1 <= value <= len(options):
@@ -308,6 +326,8 @@ def field_items(
         items.append(f"{t('conv.label.budget', locale)} {_budget_phrase(profile, locale, currency_assumed)}")
     if {"deployment", "rack_kw", "cooling", "electricity_usd_per_kwh", "pue"} & set(fields):
         items.append(_facility_phrase(profile, locale))
+    if {"horizon_days", "utilization", "runs"} & set(fields):
+        items.append(f"{t('conv.label.horizon', locale)} {usage_phrase(profile, locale)}")
     if "owned_gpus" in fields:
         items.append(f"{t('conv.label.owned', locale)}: {_owned_phrase(profile, locale)}")
     return items
@@ -434,6 +454,9 @@ def summary_lines(p: Profile, locale: Locale) -> list[tuple[str, str]]:
         )
     rows.append((t("conv.label.budget", locale), _budget_phrase(p, locale)))
     rows.append((t("conv.label.facility", locale), _facility_phrase(p, locale)))
+    if BY_KEY["horizon"].applies(p):
+        rows.append((t("conv.label.horizon", locale),
+                     usage_phrase(p, locale) or BY_KEY["horizon"].default_text(p, locale)))
     if p.owned_gpus:
         rows.append((t("conv.label.owned", locale), _owned_phrase(p, locale)))
     return rows

@@ -37,7 +37,12 @@ grows from this towards the full 8-slot figure in steps per GPU slot, so one L40
 chassis built for eight."""
 
 DESKTOP_BASE_USD = (900.0, 1_600.0)
-DESKTOP_PER_EXTRA_GPU_USD = (300.0, 1_000.0)
+DESKTOP_SECOND_GPU_USD = (150.0, 500.0)
+"""A second card on a consumer board (x8/x8 slots, a 1,200-1,600 W PSU instead of 1,000 W): our assumption
+from the 2x RTX 5090 builds on one 1,600 W PSU (platforms.md §1)."""
+DESKTOP_HEDT_USD = (1_800.0, 4_600.0)
+"""Three or four cards need a workstation platform (Threadripper/Xeon W/EPYC, 4 x16 slots, two PSUs): the
+whole machine beyond the GPUs (platforms.md §1; an EPYC 7252 + ROMED8-2T + 1,600 W rig came to ~$1,300)."""
 
 
 class Range(NamedTuple):
@@ -75,9 +80,11 @@ def server_usd(gpu, gpus_in_node: int) -> Range:
         small, full = DATACENTER_PCIE_SMALL_USD, DATACENTER_PCIE_SERVER_USD
         share = min(1.0, max(0, gpus_in_node - 2) / 6)  # 1-2 GPUs: small server; 8: the full one
         return Range(small[0] + (full[0] - small[0]) * share, small[1] + (full[1] - small[1]) * share)
-    extra = max(0, gpus_in_node - 1)
-    return Range(DESKTOP_BASE_USD[0] + DESKTOP_PER_EXTRA_GPU_USD[0] * extra,
-                 DESKTOP_BASE_USD[1] + DESKTOP_PER_EXTRA_GPU_USD[1] * extra)
+    if gpus_in_node <= 1:
+        return Range(*DESKTOP_BASE_USD)
+    if gpus_in_node == 2:
+        return Range(*DESKTOP_BASE_USD).plus(Range(*DESKTOP_SECOND_GPU_USD))
+    return Range(*DESKTOP_HEDT_USD)
 
 
 def purchase_price(gpu):
@@ -116,10 +123,28 @@ of its purchase price — our assumption, beside OEM warranties of 3-5 years and
 ~20 % a year for DGX systems (platforms.md §6)."""
 
 
+RESALE_AT_ONCE = 0.8
+"""What hardware fetches second-hand right after it is bought, as a share of what was paid: the dealer's and
+the buyer's margins (our assumption; platforms.md §6 has no figure for a one-month-old card)."""
+
+RESALE_DECAY_PER_YEAR = 0.25
+"""How fast resale value falls, per year (value x exp(-0.25 years)). Fitted by eye to the resale table of
+platforms.md §6: H100 60-65 % / 40-45 % / 25-35 % after 1/2/3 years (GLRI), RTX A6000 ~60 % after 5, RTX 3090
+33-53 % after 5.5, A100 80GB 27-60 % after 5.5, V100 ~0 after 9. With `RESALE_AT_ONCE` this gives 62 / 49 /
+38 / 23 / 20 / 8 % at 1 / 2 / 3 / 5 / 5.5 / 9 years: within 10 points of the H100 index's midpoints, about
+25 points under the A6000 and 3090 (workstation cards hold value better), 10 over the V100."""
+
+
+def resale_fraction(years: float) -> float:
+    """The share of the purchase price owned hardware sells for after `years` of use."""
+    return RESALE_AT_ONCE * math.exp(-RESALE_DECAY_PER_YEAR * max(years, 0.0))
+
+
 def ownership_usd(capex: float, energy_usd: float, years: float) -> float:
-    """What owning costs over a horizon: the purchase, the electricity, and the upkeep per year, USD.
-    (No resale value is counted: used prices fall 35-75 % in 3-5 years, platforms.md §6.)"""
-    return capex * (1.0 + UPKEEP_FRACTION_PER_YEAR * max(years, 0.0)) + energy_usd
+    """What owning costs over a horizon: the purchase less what it resells for at the end, the electricity,
+    and the upkeep per year, USD."""
+    years = max(years, 0.0)
+    return capex * (1.0 - resale_fraction(years) + UPKEEP_FRACTION_PER_YEAR * years) + energy_usd
 
 
 def rent_usd_per_hour(gpu, count: int) -> Range | None:

@@ -148,6 +148,10 @@ than one for half an hour."""
 SERVING_HORIZON_DAYS = 365
 """A service is priced over a year of round-the-clock use unless the user says how long it will run."""
 
+OWNERSHIP_HORIZON_DAYS = 3 * 365
+"""The horizon when the user says how much the hardware will work ("10 hours a week") but not for how long:
+three years, the low end of the 3-5 years TCO write-ups use (advisory-anchors.md §4)."""
+
 
 def default_seq_len(task: str, max_context: int | None) -> int:
     """Training sequence length when none is given (`memory.DEFAULT_SEQ`), capped at the model's window."""
@@ -208,7 +212,8 @@ class Workload:
     offload: bool = False  # DeepSpeed CPU offload of the model states (ZeRO-2/3, full training)
     horizon_days: float | None = None  # how long the hardware is used (None: training = this run; serving = a year)
     serving_precision_given: bool = False  # the user named the weight/KV formats: the sweep keeps them
-    utilization: float = 0.2  # training: share of the horizon the GPUs are busy (TRAINING_UTILIZATION)
+    utilization: float | None = None  # share of the horizon the GPUs work (None: training 0.2, serving 1)
+    runs: int | None = None  # training: runs like this one over the horizon (1: a one-off job)
     spec: Any = field(default=None, compare=False, repr=False)  # the ModelSpec (adapter counts for other methods)
     max_gpus: int = 1024
     assumptions: tuple[tuple[str, str], ...] = ()
@@ -322,6 +327,8 @@ def workload_from_profile(profile, kb) -> Workload:
         trainable_params=trainable,
         assumptions=tuple(notes),
         horizon_days=profile.horizon_days,
+        utilization=profile.utilization,
+        runs=profile.runs,
         serving_precision_given=profile.weights_dtype is not None or profile.kv_dtype is not None,
     )
 
@@ -357,6 +364,8 @@ def workload_for(
     trainable_params: int | None = None,
     assumptions: tuple[tuple[str, str], ...] = (),
     horizon_days: float | None = None,
+    utilization: float | None = None,
+    runs: int | None = None,
     serving_precision_given: bool = True,
 ) -> Workload:
     """A `Workload` with every choice given: what `workload_from_profile` builds for the advisor and
@@ -402,6 +411,8 @@ def workload_for(
         max_gpus=MAX_GPUS[task],
         assumptions=assumptions,
         horizon_days=horizon_days,
+        utilization=utilization,
+        runs=runs,
         serving_precision_given=serving_precision_given,
     )
     return workload
@@ -634,15 +645,35 @@ def _training_plan(w: Workload) -> list[tuple[int, list]]:
     return plan
 
 
-def _usage_hours(w: Workload, run_hours: float | None) -> float:
-    """Hours the hardware works over the horizon: a training run alone (no horizon), or the horizon at the
-    workload's utilization (never less than the run); a service around the clock for the horizon."""
+def usage_utilization(w: Workload) -> float:
+    """Share of the horizon the hardware works: what the user said, else around the clock for a service and
+    `TRAINING_UTILIZATION` for training."""
+    if w.utilization is not None:
+        return w.utilization
+    return TRAINING_UTILIZATION if w.is_training else 1.0
+
+
+def usage_horizon_days(w: Workload) -> float | None:
+    """The days the hardware is costed over: the user's horizon; else a year for a service, three years when
+    only a schedule was given, and None for training with neither (this run, or the runs said, alone)."""
+    if w.horizon_days is not None:
+        return w.horizon_days
     if not w.is_training:
-        return 24.0 * (w.horizon_days or SERVING_HORIZON_DAYS)
-    run = max(run_hours or 0.0, RENT_MIN_HOURS)
-    if w.horizon_days is None:
-        return run
-    return max(run, w.utilization * 24.0 * w.horizon_days)
+        return float(SERVING_HORIZON_DAYS)
+    return float(OWNERSHIP_HORIZON_DAYS) if w.utilization is not None and w.runs is None else None
+
+
+def _usage_hours(w: Workload, run_hours: float | None) -> float:
+    """Hours the hardware works over the horizon: the runs planned (one when not said) when there is no
+    horizon, else the horizon at the utilization (never less than the runs); a service, the horizon at its
+    utilization (around the clock unless said)."""
+    horizon = usage_horizon_days(w)
+    if not w.is_training:
+        return 24.0 * usage_utilization(w) * (horizon or SERVING_HORIZON_DAYS)
+    runs = max(run_hours or 0.0, RENT_MIN_HOURS) * (w.runs or 1)
+    if horizon is None or w.runs is not None:
+        return runs
+    return max(runs, usage_utilization(w) * 24.0 * horizon)
 
 
 def _training_metrics(

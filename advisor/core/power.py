@@ -46,8 +46,9 @@ def node_power_w(gpu, gpus_in_node: int) -> float:
     """Maximum IT power of one server holding `gpus_in_node` GPUs (for circuits and racks), W."""
     gpus_w = gpu.tdp_w * gpus_in_node
     if _sxm_like(gpu):
-        # An HGX/OAM baseboard server is built for its full complement; its host does not shrink.
-        return gpus_w + HOST_SHARE_OF_GPU_POWER_SXM * gpu.tdp_w * max(gpus_in_node, gpu.max_per_node)
+        # Boards are bought whole (4 or 8 GPUs, advisor.core.cost.sold_in); fewer GPUs is a rented slice of
+        # such a server, which draws its share of the host.
+        return gpus_w * (1.0 + HOST_SHARE_OF_GPU_POWER_SXM)
     return gpus_w + HOST_BASE_W_PCIE + HOST_PER_GPU_W_PCIE * gpus_in_node
 
 

@@ -175,6 +175,7 @@ class ResultsPane(Vertical):
         self._rec: Recommendation | None = None
         self._locale: Locale = "en"
         self._capacities: list[int] = []
+        self._rows: list[dict] = []
 
     async def show(self, rec: Recommendation | None, locale: Locale) -> None:
         from advisor.report import build_view
@@ -184,7 +185,7 @@ class ResultsPane(Vertical):
         table.clear(columns=True)
         empty = self.query_one("#results-empty", Label)
         if rec is None:
-            self._view = None
+            self._view, self._rows = None, []
             empty.update(t("tui.results.empty", locale))
             empty.display = True
             table.display = False
@@ -194,7 +195,9 @@ class ResultsPane(Vertical):
             return
         view = build_view(rec, locale)
         self._view, self._rec = view, rec
-        self._capacities = [c.capacity_bytes for c in rec.recommendations]
+        # The top picks, then the passing alternatives (one per GPU model), in one table.
+        self._rows = view["candidates"] + view["alternatives"]
+        self._capacities = [c.capacity_bytes for c in (*rec.recommendations, *rec.alternatives)]
         empty.display = not view["candidates"]
         empty.update(t("report.none_fit", locale))
         table.display = bool(view["candidates"])
@@ -202,7 +205,7 @@ class ResultsPane(Vertical):
         cols = ["#", "configuration", "memory_per_gpu", "fits", "time", "buy", "rent", "power", "strategy"]
         headers = {"#": "#", "time": view["time_header"], "rent": view["rent_header"]}
         table.add_columns(*(headers.get(c) or t(f"report.col.{c}", locale) for c in cols))
-        for c in view["candidates"]:
+        for c in self._rows:
             table.add_row(
                 str(c["rank"]),
                 c["short_title"],
@@ -225,9 +228,9 @@ class ResultsPane(Vertical):
         from advisor.report import render_details
 
         chosen: int | None = None
-        if view["candidates"] and 0 <= index < len(view["candidates"]):
+        if 0 <= index < len(self._rows):
             chosen = index
-            c = view["candidates"][index]
+            c = self._rows[index]
             self.query_one("#memory-title", Label).update(
                 f"{t('report.chart.memory_title', locale)} — {c['rank']}. {c['title']}"
             )

@@ -34,6 +34,8 @@ class FakeConsultation(Conversation):
     def __init__(self, *args, **kwargs):
         if kwargs.get("recommender") is None:
             kwargs["recommender"] = fake_recommend
+        if kwargs.get("examiner") is None:  # "why not X?" answered from the stand-in's recommendation alone
+            kwargs["examiner"] = lambda profile, gpu, count: None
         super().__init__(*args, **kwargs)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from advisor.consultation import Consultation as Conversation
-from tests.conversation.conftest import FakeConsultation
+from tests.conversation.conftest import FakeConsultation, fake_recommend
 from advisor.conversation.dialogue import REPLY_KINDS, Reply
 from advisor.i18n import SIMPLIFIED_ONLY, TRADITIONAL_ONLY, t
 
@@ -55,7 +55,8 @@ def test_every_question_takes_its_default_on_empty_answers() -> None:
         conv.handle("")
         if conv.stage == "confirm":
             break
-    assert asked == ["task", "model", "data", "precision", "deadline", "budget", "facility"]
+    # buy or rent is open, so the last question is how much the hardware will be used (issue #16)
+    assert asked == ["task", "model", "data", "precision", "deadline", "budget", "facility", "horizon"]
     p = conv.profile
     assert p.task == "lora"
     assert p.model == "llama-3-8b" and p.params == 8_030_261_248  # Meta's config.json count
@@ -64,6 +65,7 @@ def test_every_question_takes_its_default_on_empty_answers() -> None:
     assert p.precision == "bf16-mixed"
     assert p.deadline_days is None and p.budget_usd is None and p.acquisition == "either"
     assert (p.deployment, p.cooling, p.rack_kw) == ("either", "air", None)
+    assert (p.horizon_days, p.utilization, p.runs) == (None, None, None)  # the default: this run only
 
 
 @pytest.mark.parametrize("word", ["ok", "OK", "default", "skip", "默认", "預設", "跳过", "跳過", "好的", "不知道", "  "])
@@ -117,6 +119,9 @@ def test_bare_numbers_are_read_in_the_context_of_the_question() -> None:
     assert (conv.profile.budget_usd, conv.profile.budget_currency) == (30_000, "USD")
     conv.handle("12")                       # facility: rack kW
     assert conv.profile.rack_kw == 12 and conv.profile.deployment == "on-prem"
+    assert conv.pending == "horizon"        # a room, and buying or renting both open: how long it is used
+    conv.handle("3")                        # horizon: years
+    assert conv.profile.horizon_days == 3 * 365
     assert conv.stage == "confirm"
 
 
@@ -321,6 +326,29 @@ def test_why_not_a_gpu_answers_from_the_recommendation() -> None:
     # "是第 N 推荐" was ungrammatical (shared/reference/zh-review.md §6, row 26)
     assert ranked.startswith("**NVIDIA GeForce RTX 4090** 排在推荐的第 1 位")
     assert conv.handle("why not the H100?")[0].text.startswith("**NVIDIA H100 SXM5 80GB** was not considered")
+
+
+def test_why_not_n_gpus_asks_the_examiner_at_that_count() -> None:
+    # Issue #16: "why not 8 × H100?" compares the H100 at the count the user named with the top pick.
+    asked = []
+
+    def examiner(profile, gpu, count):
+        asked.append((gpu, count))
+        top = fake_recommend(profile).recommendations[0]
+        return top.model_copy(update={"gpu": "h100-sxm", "gpu_name": "NVIDIA H100 SXM5 80GB", "count": 8,
+                                      "buy_usd": 320_000.0, "cost_usd": 320_000.0})
+
+    conv = FakeConsultation("en", persist=False, examiner=examiner)
+    conv.start()
+    _walk_to_summary(conv)
+    conv.handle("yes")
+    text = conv.handle("why not 8 H100s?")[0].text
+    assert asked == [("h100-sxm", 8)]
+    assert "**8 × NVIDIA H100 SXM5 80GB**" in text and "1 × NVIDIA GeForce RTX 4090" in text
+    row = next(line for line in text.splitlines() if line.startswith("| Buy |"))
+    assert "$320,000" in row  # its own number beside the top pick's, in one row
+    assert _texts(conv.handle("為什麼不用 8 張 H100？")).count("8 × NVIDIA H100 SXM5 80GB") >= 1
+    assert asked[-1] == ("h100-sxm", 8)
 
 
 def test_domain_question_keeps_the_place() -> None:

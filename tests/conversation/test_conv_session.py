@@ -61,7 +61,7 @@ def test_resume_after_the_recommendation(tmp_path: Path) -> None:
     path = tmp_path / "s.json"
     conv = FakeConsultation("en", path)
     conv.start()
-    for _ in range(7):
+    for _ in range(8):
         conv.handle("")
     conv.handle("yes")
     assert conv.recommendation is not None

@@ -190,3 +190,22 @@ def test_no_candidate_at_all_still_reports_why(fmt: str) -> None:
     assert "目錄中沒有符合這些需求的配置" in text
     assert "NVIDIA T4" in text  # the rejected option and its reason
     assert "每張卡需要 24.3 GiB" in text
+
+
+ALTERNATIVES_HEADING = {"en": "Other options that pass", "zh-Hans": "其他通过检查的方案", "zh-Hant": "其他通過檢查的方案"}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_passing_alternatives_are_listed_below_the_top_picks(fmt: str, locale: str) -> None:
+    # Issue #16: the options that pass every check but rank below the top picks appear in every report
+    # format; an expert's pick ranked 4th must not be invisible.
+    rec = make_recommendation(locale)
+    plain = report.render(rec, fmt)
+    assert ALTERNATIVES_HEADING[locale] not in plain  # no alternatives, no empty section
+    l40s = rec.recommendations[1].model_copy(update={"gpu": "l40s", "gpu_name": "NVIDIA L40S", "count": 4})
+    text = report.render(rec.model_copy(update={"alternatives": (l40s,)}), fmt)
+    assert ALTERNATIVES_HEADING[locale] in text
+    after = text.split(ALTERNATIVES_HEADING[locale], 1)[1]
+    assert "NVIDIA L40S" in after and "NVIDIA L40S" not in text.split(ALTERNATIVES_HEADING[locale], 1)[0]
+    assert "4×" in after or "4 ×" in after

@@ -67,7 +67,7 @@ async def test_simplified_chinese_consultation_end_to_end(tmp_path) -> None:
         # The side panel shows what was collected; the results table lists the candidates.
         panel = [item.value for item in app.main.query(ProfileItem)]
         assert "LoRA 微调" in panel and "12 kW" in panel
-        assert app.main.query_one("#candidates", DataTable).row_count == min(len(rec.recommendations), 5)
+        assert app.main.query_one("#candidates", DataTable).row_count == len(rec.recommendations) + len(rec.alternatives)
 
         await _send(app, pilot, "/save tmp/r.md")
         report = (tmp_path / "tmp" / "r.md").read_text(encoding="utf-8")

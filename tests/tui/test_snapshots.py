@@ -20,9 +20,9 @@ from .fakes import ScriptedConversation
 SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
 ANSWERS = {
     "en": ["LoRA fine-tune Mistral 7B on 50M tokens, 2 epochs at 4096 tokens; budget 210,000 CNY; "
-           "our own room, 12 kW rack, air cooled", "yes"],
+           "our own room, 12 kW rack, air cooled; we will use it for 3 years", "yes"],
     "zh-Hant": ["用 LoRA 微調 Mistral 7B，5000 萬 token、2 輪、序列長度 4096；預算 21 萬人民幣；"
-                "自有機房，單機櫃 12 kW，氣冷", "對"],
+                "自有機房，單機櫃 12 kW，氣冷；打算用三年", "對"],
 }
 
 
