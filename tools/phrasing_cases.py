@@ -17,6 +17,7 @@ import argparse
 import collections
 import dataclasses
 import math
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 CASES = ROOT / "tests" / "conversation" / "data" / "phrasing_cases.yaml"
+
+TODAY = "2026-12-01"
+"""The cases count calendar deadlines from this day (a Tuesday); GPU_ADVISOR_TODAY pins the parser to it."""
 
 PROFILE_KEYS = (
     "task", "model", "params", "tokens", "samples", "seq_len", "epochs", "concurrency", "context_tokens",
@@ -46,7 +50,10 @@ DERIVED = {
 "10 萬筆對話" gets the default sequence length, "30 users" the default context): those keys are not misread."""
 
 BASE_FOLLOWUP = {"task": "lora", "model": "llama-3-8b", "params": 8_030_261_248, "language": "en"}
-"""The profile a follow-up is sent after (a recommendation was made for it)."""
+"""The profile a follow-up is sent after (a recommendation was made for it); a serving one when the follow-up
+changes serving figures (people correct the load of a service, not of a training run)."""
+SERVING_KEYS = {"concurrency", "context_tokens", "requests_per_second", "weights_dtype", "kv_dtype",
+                "min_tokens_per_s_per_user", "max_ttft_s"}
 
 
 def load_cases(path: Path = CASES) -> list[dict[str, Any]]:
@@ -88,13 +95,15 @@ def _electricity(expect: dict[str, Any]) -> float | None:
 
 def run_case(case: dict[str, Any]) -> tuple[dict[str, tuple[Any, Any]], Any]:
     """Send the case's message through the dialogue; return ({key: (got, want)} of the mismatches, the turn)."""
+    os.environ["GPU_ADVISOR_TODAY"] = TODAY
     from advisor.conversation import dialogue as D
     from advisor.models import Profile
 
     locale = case["locale"]
     kind, question = case["kind"], case.get("question")
     if kind == "followup":
-        base = Profile.model_validate({**BASE_FOLLOWUP, "language": locale})
+        serving = bool(SERVING_KEYS & set(case.get("expect") or {}))
+        base = Profile.model_validate({**BASE_FOLLOWUP, "language": locale, **({"task": "inference"} if serving else {})})
         state = D.State(locale=locale, profile=base, stage="advise", pending=None, started=True,
                         answered=frozenset(q.key for q in _questions()), auto_language=False)
     else:

@@ -143,10 +143,19 @@ def number_value(raw: str) -> float | None:
                 return None
             base *= factor
         return base if math.isfinite(base) else None
+    approx = _APPROX_RANGE.match(raw)
+    if approx and CN_DIGITS[approx.group(2)] == CN_DIGITS[approx.group(1)] + 1:
+        # "三四十萬" is 30-40 万, "七八万" 7-8 万: the midpoint of the two neighbouring numbers
+        low = parse_chinese_integer(approx.group(1) + approx.group(3))
+        high = parse_chinese_integer(approx.group(2) + approx.group(3))
+        return None if low is None or high is None else (low + high) / 2
     value = _digit_string(raw)
     if value is None:
         value = parse_chinese_integer(raw)
     return None if value is None else float(value)
+
+
+_APPROX_RANGE = re.compile(r"^([一二两兩三四五六七八])([二三四五六七八九])([十百千万萬亿億][十百千万萬亿億]*)$")
 
 
 def find_numbers(text: str) -> list[tuple[float, int, int]]:

@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any
 
 from advisor.conversation.numbers import NUMBER_RE, normalize_text, number_value
 from advisor.core import planner, power
-from advisor.currency import to_usd
+from advisor.currency import default_currency, to_usd
 from advisor.models import Locale
 
 # --------------------------------------------------------------------------------------------
@@ -146,7 +148,11 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
         r"fine[\s-]?tun|\bsft\b|微调|微調|精调|精調")),
     ("inference", _c(
         r"inference|\bserv(?:e|ing)\b|\bdeploy|\bhost(?:ing)?\b|chatbot|\bapi\b|推理|推論|部署|上线|上線|"
-        r"在线服务|線上服務|提供服务|提供服務|跑模型给|对外服务|對外服務|\brun\s+it\s+for\s+users")),
+        r"在线服务|線上服務|提供服务|提供服務|跑模型给|对外服务|對外服務|\brun\s+it\s+for\s+users|"
+        r"\binfe?ra?n?ce\b|\binfrence\b|\brag\b|知识库|知識庫|(?:问答|問答)(?!对|對|数据|資料|语料|語料|样本|樣本|pairs?)|"
+        r"客服|机器人|機器人|聊天|\bchat(?:bot|ting)?\b|assistant|助手|助理|"
+        r"\brun(?:ning)?\s+(?:it\s+|them\s+|llms?\s+|models?\s+)?(?:at\s+home|locally|local)|本地跑|跑本地|本地大模型|"
+        r"跑满血|跑滿血|(?:给|給)自己用|撑多少并发|撐多少並發")),
 ]
 _TRAIN_WORD = _c(r"\btrain(?:ing)?\b|训练|訓練")
 
@@ -194,6 +200,13 @@ _ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|c
 _BUDGET_CUE = _c(r"budget|预算|預算|spend|经费|經費|资金|資金|\bcap\b|最多|不超过|不超過|花费|花費|投入|capex|预计花|預計花")
 _BUDGET_BARE = _c(
     rf"(?:budget|预算|預算|经费|經費|资金|資金)[^0-9一二两兩三四五六七八九十$¥€\-−负負]{{0,14}}?{_SIGN}{NUM}(?![a-z%])"
+)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_SELF_CORRECTION = _c(
+    rf"(?:認真說|认真说|說真的|说真的|其實|其实|正經|正经|actually|seriously|jk|j/k|lol|kidding)[^0-9一二两兩三四五六七八九十]{{0,12}}{NUM}"
+)
+_WAN_AMOUNT = _c(
+    rf"{_SIGN}(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:个|個)?\s*w(?![a-z])\s*(?P<cur>人民币|人民幣|rmb|块|塊|元|台币|台幣|新台币|新台幣)?"
 )
 _CUR_CODES = {
     "usd": "USD", "$": "USD", "us$": "USD", "美元": "USD", "美金": "USD", "dollar": "USD", "dollars": "USD",
@@ -268,6 +281,21 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
         if m.group("sign"):
             value = -value
         candidates.append((value, cur, m.start(), m.end()))
+    # A bare amount is in the writer's own money: yuan or NT dollars when they write Chinese, dollars when
+    # they write English (also in a Chinese session: "budget 40k").
+    local = default_currency(locale) if _CJK.search(w.orig) else "USD"
+    if not candidates and (locale != "en" or _BUDGET_CUE.search(w.text)):
+        # "预算 5w", "1 个 w", "80w 人民币": w is 万 in mainland and Taiwan shorthand (never watts next to money)
+        for m in w.finditer(_WAN_AMOUNT):
+            value = number_value(m.group("num"))
+            if value is None or not (_BUDGET_CUE.search(w.text) or m.group("cur")):
+                continue
+            value *= 1e4
+            if m.group("sign"):
+                value = -value
+            cur = _currency(m.group("cur"), locale) or local
+            ex.currency_assumed = not m.group("cur")
+            candidates.append((value, cur, m.start(), m.end()))
     if not candidates:
         for m in w.finditer(_BUDGET_BARE):
             value = number_value(_numtext(m) or "")
@@ -275,12 +303,20 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
                 continue
             if m.group("sign"):
                 value = -value
-            candidates.append((value, "USD", m.start("num"), m.end()))
+            candidates.append((value, local, m.start("num"), m.end()))
             ex.currency_assumed = True
-            break
+    if candidates and all(c[0] < 0 for c in candidates):
+        fix = _SELF_CORRECTION.search(w.text, candidates[-1][3])
+        value = number_value(_numtext(fix) or "") if fix else None
+        if fix and value:
+            candidates.append((value, candidates[-1][1], fix.start(), fix.end()))
     if not candidates:
         return
-    # Several amounts: the one nearest a budget word wins, else the first.
+    # Several amounts: the one nearest a budget word wins, else the first; a negative amount followed by a
+    # positive one is a joke corrected ("預算負 20 萬（笑），認真說大概 20 萬").
+    positive = [c for c in candidates if c[0] > 0]
+    if positive and len(positive) < len(candidates) and candidates[-1][0] > 0:
+        candidates = positive
     chosen = candidates[0]
     cues = [c.start() for c in _BUDGET_CUE.finditer(w.text)]
     if cues and len(candidates) > 1:
@@ -306,11 +342,24 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
 _ACQ = [
     ("either", _c(r"\beither\b|buy\s+or\s+rent|rent\s+or\s+buy|both\s+options|买或租|租或买|買或租|租或買|买还是租|買還是租|租还是买|租還是買|都可以考虑|都可以考慮")),
     ("rent", _c(r"\brent(?:ing|al)?\b|\blease\b|\bleasing\b|租用|租赁|租賃|租(?!或)")),
-    ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bown\s+the\s+hardware|买|買|购买|購買|采购|採購|购置|購置")),
+    ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bown\s+the\s+hardware|买|買|购买|購買|采购|採購|购置|購置|加购|加購|"
+               r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|"
+               r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
+               r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|"
+               r"(?:put|sit|keep|place)\s+(?:it|them|the\s+\w+)?\s*(?:in|under)\s+(?:our|my|the)\s+(?:server\s+room|office|rack|desk|closet|lab)|"
+               r"放(?:两|兩|一|\d)\s*台|想放")),
 ]
+_CLOUD_ONLY = _c(r"直接用云|直接用雲|直接上云|直接上雲|只用云|只用雲|云端就好|雲端就好|cloud\s+only|only\s+cloud|cheapest\s+cloud|"
+                 r"cloud\s+is\s+fine|autodl|阿里云|阿里雲|腾讯云|騰訊雲|runpod|vast\.ai|lambda|\baws\b|\bgcp\b|azure|"
+                 r"不想管硬件|不想管硬體|没有机房|沒有機房|no\s+(?:server\s+)?room")
+_PLACED = _c(r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|系上|实验室|實驗室|桌下|身边|身邊)|家里|家裡|办公室|辦公室|工作站|桌机|桌機|"
+             r"\bat\s+home\b|\bhome\b|\boffice\b|\bdesk|workstation|\bbuild\b|组一台|組一台|攒一台|攢一台|自己组|自己組|自己攒|自己攢")
+_ACQ_QUESTION = _c(r"(?:should\s+(?:we|i)\s+(?:just\s+)?(?:rent|buy)|要不要(?:租|买|買)|是不是(?:租|买|買)|(?:租|买|買)比较好吗|(?:租|买|買)比較好嗎)")
 
 
 def _acquisition(w: _Work) -> str | None:
+    if _ACQ_QUESTION.search(w.text):
+        return "either"  # "should we just rent?" asks, it does not decide
     for name, pattern in _ACQ:
         if pattern.search(w.text):
             if name == "rent" and _ACQ[2][1].search(w.text):
@@ -399,8 +448,8 @@ def _facility(w: _Work, ex: Extraction) -> None:
         ex.fields["deployment"] = "either"
     elif cloud:
         ex.fields["deployment"] = "cloud"
-    elif onprem or "rack_kw" in ex.fields or "cooling" in ex.fields:
-        ex.fields["deployment"] = "on-prem"
+    elif onprem:
+        ex.fields["deployment"] = "on-prem"  # a rack's power alone says nothing of where it runs
     for m in w.finditer(_PUE):
         v = number_value(_numtext(m) or "")
         if v is not None and 1.0 <= v <= 3.0:
@@ -477,6 +526,8 @@ def _duration(w: _Work, ex: Extraction) -> None:
             continue
         if unit in ("年", "year", "years", "yr", "yrs") and value >= 1900:
             continue  # a calendar year
+        if re.match(r"\s*(?:前(?!完成|要|交)|ago\b|old\b)", w.text[m.end(): m.end() + 6]):
+            continue  # "三年前买的" / "two years ago": when, not how long
         days = value * _DUR_UNITS.get(unit, _DUR_UNITS.get(unit.rstrip("s"), 1))
         if m.group("half") or "and a half" in m.group(0):
             days += 0.5 * _DUR_UNITS.get(unit, 1)
@@ -596,6 +647,155 @@ def _usage(w: _Work, ex: Extraction) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# Calendar deadlines: "这个月底前", "下週五", "before April 1", "明年第一季結束前", "過年前"
+
+LUNAR_NEW_YEAR = {2026: date(2026, 2, 17), 2027: date(2027, 2, 6), 2028: date(2028, 1, 26), 2029: date(2029, 2, 13),
+                  2030: date(2030, 2, 3)}
+"""Chinese New Year's day (春节 / 農曆新年), from the published calendars."""
+
+_MONTHS_EN = {m: i for i, m in enumerate(
+    ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+     "december"), start=1)}
+_MONTHS_EN.update({m[:3]: i for m, i in list(_MONTHS_EN.items())})
+_MONTHS_EN["sept"] = 9
+_WEEKDAY_EN = {d: i for i, d in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))}
+_WEEKDAY_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_EN_MONTH_RE = "|".join(sorted(_MONTHS_EN, key=len, reverse=True))
+_ZH_MONTH = r"(?P<month>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s*月"
+_ZH_DAY = r"(?P<day>3[01]|[12]\d|0?[1-9]|三十一?|二十[一二三四五六七八九]?|十[一二三四五六七八九]?|[一二三四五六七八九])\s*(?:号|號|日)"
+
+_CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("lunar", _c(r"春节|春節|过年|過年|农历年|農曆年|农历新年|農曆新年|chinese\s+new\s+year|lunar\s+new\s+year|(?<![今明去\d一二两兩三四五六七八九十几幾多])年前(?!\d)")),
+    ("christmas", _c(r"christmas|xmas|圣诞|聖誕")),
+    ("new_year", _c(r"元旦|new\s+year'?s?\s+day")),
+    ("quarter", _c(r"(?P<next>明年|next\s+year'?s?)?\s*(?:第\s*)?(?P<q>[一二三四1-4])\s*(?:季度?|季)\s*(?:末|底|结束|結束)?|"
+                   r"(?:end\s+of\s+)?q(?P<q2>[1-4])(?:\s+(?P<next2>next\s+year))?")),
+    ("year_end_of", _c(r"(?P<year>20\d\d)\s*年\s*(?:底|末|年底)|end\s+of\s+(?P<year2>20\d\d)")),
+    ("ymd", _c(r"(?P<year>20\d\d)\s*[-/.年]\s*(?P<month>1[0-2]|0?[1-9])\s*[-/.月]\s*(?P<day>3[01]|[12]\d|0?[1-9])")),
+    ("zh_md", _c(rf"(?P<next>明年|今年)?\s*{_ZH_MONTH}\s*{_ZH_DAY}")),
+    ("zh_month_end", _c(rf"(?P<next>明年|今年)?\s*{_ZH_MONTH}\s*(?:底|末|尾|份结束|份結束)")),
+    ("slash", _c(r"(?P<next>明年|next\s+year)?\s*(?<![\d.])(?P<month>1[0-2]|0?[1-9])\s*/\s*(?P<day>3[01]|[12]\d|0?[1-9])(?![\d/])")),
+    ("en_md", _c(rf"\b(?P<mname>{_EN_MONTH_RE})\.?\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b")),
+    ("en_dm", _c(rf"\b(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mname>{_EN_MONTH_RE})\b")),
+    ("en_month_end", _c(rf"end\s+of\s+(?P<mname>{_EN_MONTH_RE})\b")),
+    ("next_month_end", _c(r"下个?月底|下個?月底|下个?月末|下個?月末|end\s+of\s+next\s+month")),
+    ("month_end", _c(r"这个?月底|這個?月底|本月底|月底|月末|end\s+of\s+(?:the|this)\s+month")),
+    ("year_end", _c(r"年底|今年内|今年內|年末|end\s+of\s+(?:the|this)\s+year|year[\s-]end|by\s+the\s+end\s+of\s+the\s+year")),
+    ("zh_weekday", _c(r"(?<![到至\-~])(?P<which>下下|下|这|這|本)?\s*(?:个|個)?\s*(?:周|週|星期|礼拜|禮拜)(?P<wd>[一二三四五六日天])"
+                      r"(?!\s*(?:到|至|-|~))")),
+    ("en_weekday", _c(r"(?P<pre>next|this|by|before|until|on)?\s*(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+                      r"(?P<post>\s+next\s+week)?")),
+    ("tomorrow", _c(r"\btomorrow\b|明天|明日")),
+    ("day_after", _c(r"后天|後天|day\s+after\s+tomorrow")),
+]
+_HORIZON_UNTIL = _c(r"用到|使用到|跑到|use\s+(?:it\s+)?until|run\s+(?:it\s+)?until|until\s+(?:the\s+)?end\s+of")
+
+
+def today() -> date:
+    """Today, or the date in GPU_ADVISOR_TODAY (YYYY-MM-DD: reproducible tests and reports)."""
+    fixed = os.environ.get("GPU_ADVISOR_TODAY", "")
+    try:
+        return date.fromisoformat(fixed) if fixed else date.today()
+    except ValueError:
+        return date.today()
+
+
+def _month_end(year: int, month: int) -> date:
+    return date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
+
+
+def _cn_small(text: str) -> int | None:
+    value = number_value(text)
+    return int(value) if value is not None and float(value).is_integer() else None
+
+
+def _future(d: date, now: date, next_year: bool) -> date:
+    """A date without a year: this year's if still ahead, else next year's; "明年" forces next year."""
+    if next_year:
+        return d.replace(year=now.year + 1)
+    return d if d >= now else d.replace(year=now.year + 1)
+
+
+def _calendar_date(kind: str, m: re.Match[str], now: date) -> date | None:
+    g = m.groupdict()
+    nxt = bool(g.get("next") and g["next"].strip() in ("明年",) or (g.get("next") or "").lower().startswith("next"))
+    try:
+        if kind == "lunar":
+            return next((d for y, d in sorted(LUNAR_NEW_YEAR.items()) if d > now), None)
+        if kind == "christmas":
+            return _future(date(now.year, 12, 25), now, False)
+        if kind == "new_year":
+            return date(now.year + 1, 1, 1)
+        if kind == "quarter":
+            q = int(_cn_small(g.get("q") or "") or int(g.get("q2") or 0))
+            year = now.year + 1 if (nxt or g.get("next2")) else now.year
+            end = _month_end(year, 3 * q)
+            return end if end >= now else _month_end(year + 1, 3 * q)
+        if kind == "year_end_of":
+            return date(int(g.get("year") or g.get("year2")), 12, 31)
+        if kind == "ymd":
+            return date(int(g["year"]), int(g["month"]), int(g["day"]))
+        if kind in ("zh_md", "slash", "en_md", "en_dm"):
+            month = _MONTHS_EN[g["mname"].lower().rstrip(".")] if g.get("mname") else _cn_small(g["month"])
+            day = _cn_small(g["day"])
+            if not month or not day:
+                return None
+            return _future(date(now.year, month, day), now, nxt)
+        if kind in ("zh_month_end", "en_month_end"):
+            month = _MONTHS_EN[g["mname"].lower()] if g.get("mname") else _cn_small(g["month"])
+            if not month:
+                return None
+            return _future(_month_end(now.year, month), now, nxt)
+        if kind == "next_month_end":
+            return _month_end(now.year + (now.month // 12), now.month % 12 + 1)
+        if kind == "month_end":
+            return _month_end(now.year, now.month)
+        if kind == "year_end":
+            return date(now.year, 12, 31)
+        if kind == "zh_weekday":
+            wd = _WEEKDAY_ZH[g["wd"]]
+            weeks = {"下": 1, "下下": 2}.get(g.get("which") or "", 0)
+            monday = now - timedelta(days=now.weekday())
+            d = monday + timedelta(days=7 * weeks + wd)
+            return d if d >= now else d + timedelta(days=7)
+        if kind == "en_weekday":
+            if not (g.get("pre") or g.get("post")):
+                return None  # a bare "Friday" in passing is not a deadline
+            wd = _WEEKDAY_EN[g["wd"].lower()]
+            monday = now - timedelta(days=now.weekday())
+            weeks = 1 if g.get("post") else 0
+            d = monday + timedelta(days=7 * weeks + wd)
+            if g.get("pre") and g["pre"].lower() == "next" and not g.get("post"):
+                d += timedelta(days=7) if d - now < timedelta(days=7) and d.weekday() >= now.weekday() else timedelta(0)
+            return d if d >= now else d + timedelta(days=7)
+        if kind == "tomorrow":
+            return now + timedelta(days=1)
+        if kind == "day_after":
+            return now + timedelta(days=2)
+    except (ValueError, KeyError, TypeError):
+        return None
+    return None
+
+
+def _calendar(w: _Work, ex: Extraction) -> None:
+    """A deadline (or, after "用到 / use until", a horizon) written as a date: days from today."""
+    now = today()
+    for kind, pattern in _CAL_PATTERNS:
+        for m in w.finditer(pattern):
+            d = _calendar_date(kind, m, now)
+            if d is None:
+                continue
+            days = (d - now).days
+            until = _HORIZON_UNTIL.search(w.text[max(0, m.start() - 8): m.start() + 1])
+            w.consume(m.start(), m.end())
+            if days <= 0:
+                ex.problem("conv.problem.deadline_past")
+                return
+            ex.fields["horizon_days" if until else "deadline_days"] = float(days)
+            return
+
+
+# --------------------------------------------------------------------------------------------
 # Data: tokens, examples x length, images, epochs, sequence length
 
 _TOKENS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元)")
@@ -699,17 +899,35 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
 
 _CONC_BEFORE = _c(
     rf"{_num('num1')}\s*(?:个|個|位|名|路)?\s*(?:concurrent|simultaneous|parallel|active)\s*(?:users?|sessions?|requests?|connections?|streams?|sequences?|chats?|clients?)?"
-    rf"|{_num('num2')}\s*(?:个|個|位|名|路)?\s*(?:用户|用戶|使用者|人|users?|sessions?|requests?|sequences?|clients?)?\s*"
+    rf"|{_num('num2')}\s*(?:个|個|位|名|路)?\s*(?:用户|用戶|使用者|人|users?|ppl|people|persons?|sessions?|requests?|sequences?|clients?)?\s*"
     r"(?:同时在线|同時在線|同时|同時|并发|並發|concurrently|at\s+once|simultaneously|at\s+the\s+same\s+time|in\s+parallel)"
 )
 _CONC_AFTER = _c(
     rf"(?:concurrency|concurrent\s+(?:users|sessions|requests)|simultaneous\s+users|并发(?:数|量|用户数?|請求數)?|並發(?:數|量|使用者數?|用戶數?)?|"
     rf"同时在线(?:人数|用户)?|同時在線(?:人數|使用者)?)\s*(?:of|[:=]|为|為|是|约|約|大约|大約|达到|達到|about|around|~|up\s+to)?\s*{NUM}"
 )
+_CONC_WORD_FIRST = _c(  # "同时 100 人", "同時上線改成 80 人", "同时大概 60 个用户在用", "尖峰同時 40 人"
+    r"(?:同时在线|同時在線|同时上线|同時上線|同时使用|同時使用|同时在用|同時在用|同时|同時|并发|並發)\s*"
+    r"(?:数|數|量|人数|人數|用户|用戶|使用者)?\s*"
+    r"(?:改成|改为|改為|调到|調到|调整为|調整為|提高到|降到|增加到|约|約|大约|大約|大概|最多|最高|有|达|達|到|会有|會有|预计|預計|估计|估計)*\s*"
+    rf"{NUM}\s*(?:个|個|位|名|路)?\s*(?:人|用户|用戶|使用者|位使用者|users?|sessions?)?"
+)
+_CONC_LIKE = _c(rf"(?:concurrency|concurrent\s+users)\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:more\s+like|like|now|closer\s+to)\s+{NUM}")
+_JUST_ME = _c(r"just\s+(?:me|myself)|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
+_HEADCOUNT = _c(
+    rf"{_num('head1')}\s*(?:个|個|位|名)?\s*(?:employees?|engineers?|staff|people|users?|人|员工|員工|工程师|工程師|同事|同仁|用户|用戶|使用者)"
+    rf"|(?:employees?|staff|员工|員工|工程师|工程師|同事|同仁|全公司|公司)\s*(?:约|約|大约|大約|大概|有|共)?\s*{_num('head2')}\s*(?:人|位|名)?"
+)
+_SHARE = _c(
+    r"(?P<pct>\d+(?:\.\d+)?)\s*%|(?P<cheng>[一二两兩三四五六七八九])\s*成|(?P<frac>\d)\s*/\s*(?P<den>\d{1,2})(?!\d)|"
+    r"(?P<fden>[二三四五六七八九十])分之(?P<fnum>[一二三四五六七八九])|(?P<third>a\s+third|one\s+third)|(?P<half>half|一半)"
+)
+_SHARE_CUE = _c(r"at\s+once|concurrent|simultaneous|active|同时|同時|并发|並發|在线|在線|在用|使用")
 _CONC_USERS = _c(  # "to 50 users", "for 500 people", "给 500 个用户", "服務 300 位使用者": serving only
     rf"(?:\bto|\bfor|\bserv(?:e|es|ing))\s+(?:about|around|roughly|up\s+to|~)?\s*{_num('num1')}\s*"
     r"(?:users?|people|customers?|clients?)\b"
-    rf"|(?:给|給|服务|服務|支撑|支撐|供)\s*(?:约|約|大约|大約)?\s*{_num('num2')}\s*(?:个|個|位|名)?\s*(?:用户|用戶|使用者|人)"
+    rf"|(?:给|給|服务|服務|支撑|支撐|供)\s*(?:约|約|大约|大約)?\s*{_num('num2')}\s*(?:个|個|位|名)?\s*"
+    r"(?:用户|用戶|使用者|同事|同仁|工程师|工程師|同学|同學|人)(?:用|使用)?"
 )
 _RPS = _c(
     rf"{_num('num1')}\s*(?:requests?|reqs?|queries|calls|次请求|次請求|个请求|個請求|次查询|次查詢|次)?\s*(?:/\s*s(?:ec(?:ond)?)?(?![a-z])|per\s+second|a\s+second|每秒)"
@@ -754,7 +972,9 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
         else:
             ex.problem("conv.problem.load_positive")
         break
-    for pattern in (_CONC_BEFORE, _CONC_AFTER) + (() if training_task else (_CONC_USERS,)):
+    if not training_task and _share_of_headcount(w, ex):
+        return
+    for pattern in (_CONC_BEFORE, _CONC_AFTER, _CONC_WORD_FIRST, _CONC_LIKE) + (() if training_task else (_CONC_USERS,)):
         found = False
         for m in w.finditer(pattern):
             users = number_value(_numtext(m) or "")
@@ -769,6 +989,38 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
             break
         if found:
             break
+    if "concurrency" not in ex.fields and not training_task:
+        m = _JUST_ME.search(w.text)
+        if m:
+            ex.fields["concurrency"] = 1
+            w.consume(m.start(), m.end())
+
+
+def _share_of_headcount(w: _Work, ex: Extraction) -> bool:
+    """"2000 employees, maybe 5% active at once", "員工 500 人，估計一成會同時使用", "60 位工程師，尖峰 1/3 同時在用":
+    concurrency is the headcount times the share said to be on at once (a headcount alone is not concurrency)."""
+    head = _HEADCOUNT.search(w.text)
+    share_m = _SHARE.search(w.text, head.end()) if head else None
+    if not head or not share_m or not _SHARE_CUE.search(w.text, share_m.start(), share_m.end() + 16):
+        return False
+    n = number_value(head.group("head1") or head.group("head2") or "")
+    g = share_m.groupdict()
+    if g["pct"]:
+        share = float(g["pct"]) / 100
+    elif g["cheng"]:
+        share = (number_value(g["cheng"]) or 0) / 10
+    elif g["frac"]:
+        share = int(g["frac"]) / max(1, int(g["den"]))
+    elif g["fden"]:
+        share = (number_value(g["fnum"]) or 0) / max(1.0, number_value(g["fden"]) or 1)
+    else:
+        share = 1 / 3 if g["third"] else 0.5
+    if not n or not 0 < share <= 1:
+        return False
+    ex.fields["concurrency"] = max(1, int(round(n * share)))
+    w.consume(head.start(), head.end())
+    w.consume(share_m.start(), share_m.end())
+    return True
 
 
 # --------------------------------------------------------------------------------------------
@@ -1265,14 +1517,19 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         lambda: _data(w, ex, training),
         lambda: _serving(w, ex, training),
         lambda: _usage(w, ex),
-        lambda: _duration(w, ex),
+        lambda: _calendar(w, ex),
+        lambda: _duration(w, ex) if "deadline_days" not in ex.fields else None,
         lambda: _model(w, ex),
     ]
     for step in steps:
         step()
     acq = _acquisition(w)
+    if acq is None and ex.fields.get("deployment") == "cloud" and _CLOUD_ONLY.search(w.text):
+        acq = "rent"  # "直接用雲端", "cheapest cloud gpu": renting is what the cloud is
     if acq:
         ex.fields["acquisition"] = acq
+    if acq == "buy" and "deployment" not in ex.fields and _PLACED.search(w.text):
+        ex.fields["deployment"] = "on-prem"  # bought and put somewhere of their own
     prec = _precision(w)
     if prec and "precision" not in ex.fields:
         ex.fields["precision"] = prec

@@ -19,7 +19,7 @@ from advisor import format as fmt
 from advisor.conversation.numbers import normalize_text, parse_number
 from advisor.conversation.parsers import Extraction
 from advisor.core import planner
-from advisor.currency import RATES_DATE
+from advisor.currency import RATES_DATE, default_currency, to_usd
 from advisor.i18n import t
 from advisor.knowledge import knowledge
 from advisor.models import Locale, Profile
@@ -256,10 +256,11 @@ def _read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], s
             return {}, "conv.problem.budget_positive"
         if value > 1e13:
             return {}, "conv.problem.budget_huge"
+        currency = default_currency(profile.language)  # a bare amount is in the writer's own money
         return {
-            "budget_usd": float(value),
+            "budget_usd": round(to_usd(float(value), currency), 2),
             "budget_amount": float(value),
-            "budget_currency": "USD",
+            "budget_currency": currency,
             "currency_assumed": True,
         }, None
     if key == "facility":

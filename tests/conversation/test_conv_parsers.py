@@ -119,7 +119,7 @@ EN: list[tuple[str, dict[str, Any]]] = [
     ("we want to buy", {"acquisition": "buy"}),
     ("buy or rent, either", {"acquisition": "either"}),
     # facility
-    ("12 kW per rack", {"rack_kw": 12.0, "deployment": "on-prem"}),
+    ("12 kW per rack", {"rack_kw": 12.0}),  # a rack alone does not say where it runs (phrasing cases, README)
     ("1500 W", {"rack_kw": 1.5}),
     ("on-prem with liquid cooling", {"deployment": "on-prem", "cooling": "liquid"}),
     ("air cooled", {"cooling": "air"}),
