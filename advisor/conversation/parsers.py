@@ -1195,7 +1195,8 @@ def _scan_aliases(text: str, index: tuple[_Alias, ...]) -> list[tuple[_Alias, in
             after = text[o_end] if o_end < len(text) else " "
             if after == "s" and not _is_word_char(text[o_end + 1] if o_end + 1 < len(text) else " "):
                 after, o_end = " ", o_end + 1  # plural: "two 4090s"
-            if not _is_word_char(before) and not _is_word_char(after) and not any(taken[o_start:o_end]):
+            glued = before in "x×" and o_start >= 2 and text[o_start - 2].isdigit()  # "2x3090", "8×4090"
+            if (glued or not _is_word_char(before)) and not _is_word_char(after) and not any(taken[o_start:o_end]):
                 found.append((alias, o_start, o_end))
                 for i in range(o_start, o_end):
                     taken[i] = True
@@ -1255,14 +1256,28 @@ def _set_model(ex: Extraction, ident: str, text: str) -> None:
         ex.fields["active_params"] = spec.active_params
 
 
+_DISTILL = _c(r"distill|蒸馏|蒸餾")
+_DISTILL_SIZE = _c(r"(?<![\d.])(\d+(?:\.\d+)?)\s*b(?![a-z])")
+
+
 def _model(w: _Work, ex: Extraction) -> None:
     # 1. A config.json path (checked first: a path may contain a catalogue name).
     m = _CONFIG_PATH.search(w.orig)
     if m:
         _config(w, ex, m.group("path"))
         return
+    # 2. A distilled model ("DeepSeek-R1-Distill-Qwen-7B", "r1 蒸馏的 32B") is the small student, not its
+    # teacher and not the base it was distilled into: its size is what counts.
+    d = _DISTILL.search(w.text)
+    if d:
+        sm = _DISTILL_SIZE.search(w.text, max(0, d.start() - 40))
+        if sm:
+            ex.fields["params"] = int(float(sm.group(1)) * 1e9)
+            ex.fields["model_text"] = w.orig[min(d.start(), sm.start()): max(d.end(), sm.end())].strip()[:120]
+            w.consume(min(d.start(), sm.start()), max(d.end(), sm.end()))
+            return
     index = _catalogue_index("model")
-    # 2. Exact aliases on word boundaries (longest first).
+    # 3. Exact aliases on word boundaries (longest first).
     for alias, start, end in _scan_aliases(w.text, index):
         params = _model_params(alias.ident)
         near = _size_near(w.text, end)
@@ -1274,7 +1289,7 @@ def _model(w: _Work, ex: Extraction) -> None:
         _set_model(ex, alias.ident, w.orig[start:end])
         w.consume(start, end)
         return
-    # 3. Fuzzy: a family word and a size, compared with aliases of the same size and version.
+    # 4. Fuzzy: a family word and a size, compared with aliases of the same size and version.
     best: tuple[tuple[float, float], _Alias, int, int] | None = None
     first: tuple[int, int, float] | None = None
     for word in w.finditer(_WORD_START):
@@ -1305,7 +1320,7 @@ def _model(w: _Work, ex: Extraction) -> None:
         _set_model(ex, alias.ident, w.orig[start:end])
         w.consume(start, end)
         return
-    # 4. A model we do not know, named with its size ("Falcon 40B"): the size is what counts.
+    # 5. A model we do not know, named with its size ("Falcon 40B"): the size is what counts.
     if first is not None:
         start, end, size = first
         ex.unknown_model = w.orig[start:end].strip()
@@ -1314,7 +1329,7 @@ def _model(w: _Work, ex: Extraction) -> None:
             ex.fields["model_text"] = ex.unknown_model
             w.consume(start, end)
             return
-    # 5. A bare size: "13B", "70亿参数", "a 7 billion parameter model", "125M parameters".
+    # 6. A bare size: "13B", "70亿参数", "a 7 billion parameter model", "125M parameters".
     _params(w, ex)
 
 
@@ -1376,16 +1391,22 @@ def _set_params(w: _Work, ex: Extraction, v: float, m: re.Match[str]) -> None:
 
 _OWN_CUE = _c(
     r"\bhave\b|\bhas\b|\bown\b|\bowned\b|\bgot\b|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
-    r"手上|手头|手頭|现有|現有|已有|已经有|已經有|我们有|我們有|我有|有|拥有|擁有|闲置|閒置|在用"
+    r"手上|手头|手頭|现有|現有|已有|已经有|已經有|我们有|我們有|我有|有|拥有|擁有|闲置|閒置|在用|"
+    r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備"
 )
 _COUNT_BEFORE = _c(
     rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:x|×|\*|张|張|块|塊|片|个|個|台|卡|pcs|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
     r"(?:nvidia|amd|intel|英伟达|英偉達|輝達|geforce|radeon|instinct|rtx|tesla)?\s*(?:geforce\s*)?$"
 )
 _NODES_BEFORE = _c(
-    rf"{_num('nodes')}\s*(?:nodes?|servers?|machines?|boxes|台(?:服务器|伺服器|机器|機器)?|个节点|個節點)\s*(?:of|with|each\s+with|,|，|×|x|\*)?\s*"
+    rf"{_num('nodes')}\s*(?:nodes?|servers?|machines?|boxes|台(?:服务器|伺服器|机器|機器|主机|主機)?|个节点|個節點)\s*"
+    r"(?:of|with|each\s+with|,|，|×|x|\*)?\s*(?:每台|每个|每個|各|each)?\s*"
     rf"{_num('per')}\s*(?:x|×|\*|张|張|块|塊|卡|gpus?\s+of|cards?\s+of)?\s*(?:nvidia|amd|英伟达|輝達|geforce|rtx|tesla)?\s*$"
 )
+_COUNT_LATER = _c(rf"^\s*(?:有|共|共有|是|各)?\s*[（(]?\s*{NUM}\s*(?:张|張|块|塊|片|颗|顆|卡|gpus?\b|cards?\b)\s*[）)]?")
+_SYSTEM = _c(r"(?:dgx|hgx)\s*$")
+GPUS_PER_SYSTEM = 8
+"""One DGX/HGX system of the GPU named: eight on its baseboard (the 4-GPU HGX boards are named with a count)."""
 _COUNT_AFTER = _c(rf"^\s*(?:(?:gpus?\b|cards?\b|卡)\s*)?(?:x|×|\*)\s*{NUM}")
 
 
@@ -1412,11 +1433,35 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
         if count is None and ma:
             count = number_value(ma.group("num"))
             consume_to = end + ma.end()
-        mem = re.match(r"\s*\d+\s*(?:gb|g)\b", text[consume_to:], re.IGNORECASE)
+        ident = alias.ident
+        mem = re.match(r"\s*(\d+)\s*(?:gb|g)\b", text[consume_to:], re.IGNORECASE)
         if mem:
             consume_to += mem.end()
-        out.append((alias.ident, count, start, end, consume_from, consume_to))
+            ident = _with_memory(ident, int(mem.group(1)))  # "V100 32G" is the 32 GB V100
+        later = _COUNT_LATER.match(text[consume_to: consume_to + 16])  # "A100 40G 八张", "H100 有 16 张", "（8 顆）"
+        if later and count is None:
+            count = number_value(later.group("num"))
+            consume_to += later.end()
+        system = _SYSTEM.search(text[max(0, start - 6): start])  # a DGX/HGX system holds eight
+        if system:
+            count = (count or 1) * GPUS_PER_SYSTEM if not later else count
+            consume_from = min(consume_from, max(0, start - 6) + system.start())
+        out.append((ident, count, start, end, consume_from, consume_to))
     return out
+
+
+def _with_memory(ident: str, gb: int) -> str:
+    """The catalogue GPU like `ident` (same name and form, memory aside) that carries `gb` GB, else `ident`."""
+    from advisor.knowledge import knowledge
+
+    base = re.sub(r"-?\d+gb", "", ident)
+    gpus = knowledge().gpus
+    if ident in gpus and abs(gpus[ident].memory_gb - gb) <= 2:
+        return ident
+    for other in gpus.values():
+        if re.sub(r"-?\d+gb", "", other.id) == base and abs(other.memory_gb - gb) <= 2:
+            return other.id
+    return ident
 
 
 def _whole_count(count: float | None) -> int | None:
@@ -1426,12 +1471,16 @@ def _whole_count(count: float | None) -> int | None:
 
 def _gpus(w: _Work, ex: Extraction) -> None:
     owned: dict[str, int] = {}
+    last_owned_end = -1
     for ident, count, start, end, consume_from, consume_to in _gpu_spans(w.text):
         ex.gpu_mentions.append(ident)
-        # Plural "two 4090s": letters right after the alias are allowed only as an "s".
-        clause = re.split(r"[,;.!?]|\bbut\b|，|；", w.text[max(0, start - 80):start])[-1]
-        if _OWN_CUE.search(clause) or _OWN_CUE.search(w.text[end: end + 16]):
+        clause = re.split(r"[,;.!?]|\bbut\b|，|；", w.text[max(0, consume_from - 80):consume_from])[-1]
+        # "A100 40G 八张、V100 32G 四张", "4x A100 + 2x V100": a list continues what the first item said
+        listed = last_owned_end >= 0 and re.fullmatch(r"[\s,、+&和及與与]*(?:and|plus)?[\s\dx×*张張块塊]*",
+                                                       w.text[last_owned_end:consume_from]) is not None
+        if listed or _OWN_CUE.search(clause) or _OWN_CUE.search(w.text[end: end + 16]):
             owned[ident] = owned.get(ident, 0) + (_whole_count(count) or 1)
+            last_owned_end = consume_to
         w.consume(consume_from, consume_to)
     if owned:
         ex.fields["owned_gpus"] = [{"gpu": g, "count": n} for g, n in owned.items()]
