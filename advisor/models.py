@@ -254,6 +254,12 @@ class Profile(Frozen):
         le=36_500,
         description="How long the hardware will be used, days (for buy vs rent); None = the planner's default.",
     )
+    min_tokens_per_s_per_user: float | None = Field(
+        default=None, gt=0, le=10_000, description="Serving: the decode speed each user must see, tokens/s."
+    )
+    max_ttft_s: float | None = Field(
+        default=None, gt=0, le=3_600, description="Serving: the longest time to the first token, s."
+    )
     utilization: float | None = Field(
         default=None,
         gt=0,

@@ -196,6 +196,7 @@ def _hard_ok(o: _Option, profile: Profile) -> bool:
     """Numeric pre-check used only to pick which configurations to show the rules (they decide)."""
     f = _derived(o, profile)
     return not (f["over_budget"] or f["misses_deadline"] or f["exceeds_rack"] or not f["serves_concurrency"]
+                or f["too_slow_per_user"] or f["ttft_too_long"]
                 or f["licence_blocked"] or f["export_blocked"]
                 or (f["on_prem"] and profile.cooling == "air" and f["rack_density_kw"] > _air_limit_kw()))
 
@@ -301,6 +302,7 @@ def _derived(o: _Option, profile: Profile) -> dict[str, Any]:
     has_rack = profile.rack_kw is not None
     density = node_kw * min(m.nodes, SERVERS_PER_RACK) if m.nodes > 1 else power_kw
     time_days = m.time_s / 86400.0 if m.time_s is not None else None
+    user_tps = per_user_tps(m, profile)
     return {
         "on_prem": on_prem,
         "power_kw": power_kw,
@@ -317,6 +319,10 @@ def _derived(o: _Option, profile: Profile) -> dict[str, Any]:
         "time_days": time_days,
         "serves_concurrency": (m.max_concurrency is None or profile.task != "inference"
                                or m.max_concurrency >= (profile.concurrency or 1)),
+        "user_tokens_per_s": user_tps,
+        "too_slow_per_user": bool(profile.min_tokens_per_s_per_user and user_tps is not None
+                                  and user_tps < profile.min_tokens_per_s_per_user),
+        "ttft_too_long": bool(profile.max_ttft_s and m.ttft_s is not None and m.ttft_s > profile.max_ttft_s),
         # GeForce cards bought for a server room, or running a multi-user service anywhere: the driver
         # licence excludes datacenter deployment and commercial hosting.
         "licence_blocked": bool(not o.owned and o.gpu.segment == "consumer"
@@ -325,6 +331,13 @@ def _derived(o: _Option, profile: Profile) -> dict[str, Any]:
         # Buying a card that needs a US export licence for mainland China, for a buyer there.
         "export_blocked": bool(on_prem and not o.owned and o.gpu.export_controlled_cn and in_mainland_china(profile)),
     }
+
+
+def per_user_tps(m: planner.CandidateMetrics, profile: Profile) -> float | None:
+    """Serving: the decode speed each of the concurrent users sees, tokens/s (aggregate over the users)."""
+    if profile.task != "inference" or not m.tokens_per_s:
+        return None
+    return m.tokens_per_s / max(1, profile.concurrency or 1)
 
 
 DATACENTER_CIRCUIT_KW = 4.0
@@ -392,6 +405,8 @@ def _profile_fields(profile: Profile, w: planner.Workload) -> dict[str, Any]:
         "context_tokens": w.context_tokens if task == "inference" else None,
         "context_window": w.context_tokens if task == "inference" else w.seq_len,
         "concurrency": w.concurrency if task == "inference" else None,
+        "min_tokens_per_s_per_user": profile.min_tokens_per_s_per_user,
+        "max_ttft_s": profile.max_ttft_s,
         "has_budget": profile.budget_usd is not None,
         "budget_usd": profile.budget_usd,
         "has_deadline": profile.deadline_days is not None,
@@ -464,6 +479,10 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "tokens_per_s": m.tokens_per_s,
         "max_concurrency": m.max_concurrency,
         "serves_concurrency": d["serves_concurrency"],
+        "user_tokens_per_s": d["user_tokens_per_s"],
+        "too_slow_per_user": d["too_slow_per_user"],
+        "ttft_s": m.ttft_s,
+        "ttft_too_long": d["ttft_too_long"],
         "power_kw": d["power_kw"],
         "facility_kw": m.facility_w / 1000.0,
         "node_kw": d["node_kw"],

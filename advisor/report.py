@@ -162,6 +162,9 @@ def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, Any]]:
     add("concurrency", f"{p.concurrency:,}" if p.concurrency else None)
     add("context_tokens", f"{p.context_tokens:,}" if p.context_tokens else None)
     add("requests_per_second", fmt.sig(p.requests_per_second, 3) if p.requests_per_second else None)
+    add("max_ttft_s", f"{fmt.plain(p.max_ttft_s)} s" if p.max_ttft_s else None)
+    add("min_tokens_per_s_per_user", _t("report.unit.tokens_per_s", locale, n=fmt.plain(p.min_tokens_per_s_per_user))
+        if p.min_tokens_per_s_per_user else None)
     add("precision", _t_or(f"report.precision.{p.precision}", locale, p.precision))
     add("weights_dtype", p.weights_dtype.upper() if p.weights_dtype else None)
     add("kv_dtype", p.kv_dtype.upper() if p.kv_dtype else None)
@@ -212,6 +215,8 @@ _ROW_OF_FIELD = {
     "cooling": "cooling",
     "electricity_usd_per_kwh": "electricity",
     "pue": "pue",
+    "max_ttft_s": "max_ttft_s",
+    "min_tokens_per_s_per_user": "min_tokens_per_s_per_user",
     "horizon_days": "usage",
     "utilization": "usage",
     "runs": "usage",

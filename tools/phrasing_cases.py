@@ -45,6 +45,8 @@ DERIVED = {
     "concurrency": ("context_tokens",),
     "context_tokens": ("concurrency",),
     "requests_per_second": ("concurrency", "context_tokens"),
+    "max_ttft_s": ("concurrency", "context_tokens"),
+    "min_tokens_per_s_per_user": ("concurrency", "context_tokens"),
 }
 """A partial answer takes the rest of its question from the default (the dialogue's documented behaviour:
 "10 萬筆對話" gets the default sequence length, "30 users" the default context): those keys are not misread."""
@@ -103,7 +105,8 @@ def run_case(case: dict[str, Any]) -> tuple[dict[str, tuple[Any, Any]], Any]:
     kind, question = case["kind"], case.get("question")
     if kind == "followup":
         serving = bool(SERVING_KEYS & set(case.get("expect") or {}))
-        base = Profile.model_validate({**BASE_FOLLOWUP, "language": locale, **({"task": "inference"} if serving else {})})
+        fields = {**BASE_FOLLOWUP, "language": locale, **({"task": "inference"} if serving else {})}
+        base = Profile.model_validate(fields)
         state = D.State(locale=locale, profile=base, stage="advise", pending=None, started=True,
                         answered=frozenset(q.key for q in _questions()), auto_language=False)
     else:

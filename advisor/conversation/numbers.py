@@ -56,11 +56,26 @@ _PUNCT = str.maketrans({"，": ", ", "、": ", ", "。": ". ", "；": "; ", "：
                         "（": " (", "）": ") ", "～": "~", "〜": "~"})
 
 
+_CJK_LATIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9$])|(?<=[A-Za-z0-9%])(?=[\u4e00-\u9fff])")
+_WAN_W = re.compile(r"(?<![A-Za-z])(\d+(?:\.\d+)?)\s*[wW](?=\s*(?:[条條笔筆张張个個人块塊元以左上的预預]|tokens?\b))")
+_POWER_WORD = re.compile(r"(?:功耗|功率|电源|電源|供电|供電|tdp|psu|瓦)\s*$", re.IGNORECASE)
+
+
+def _wan(m: re.Match[str]) -> str:
+    if _POWER_WORD.search(m.string[max(0, m.start() - 8): m.start()]):
+        return m.group(0)  # "功耗 350w 以内" is watts
+    return m.group(1) + "万"
+
+
 def normalize_text(text: str) -> str:
-    """Fold full-width digits/letters (NFKC), keep CJK punctuation from gluing numbers together."""
+    """Fold full-width digits/letters (NFKC), keep CJK punctuation from gluing numbers together, space Latin
+    words and numbers off the Chinese they are glued to ("用QLoRA微调" -> "用 QLoRA 微调"), and read the
+    mainland/Taiwan shorthand "5w" (5 万) before counts and amounts ("2w条", "5w以内")."""
     text = text.translate(_PUNCT)
     text = unicodedata.normalize("NFKC", text)
-    return text.replace("\u00a0", " ").replace("\u3000", " ")
+    text = text.replace("\u00a0", " ").replace("\u3000", " ")
+    text = _CJK_LATIN.sub(" ", text)
+    return _WAN_W.sub(_wan, text)
 
 
 def parse_chinese_integer(text: str) -> int | None:
@@ -107,6 +122,17 @@ def _digit_string(text: str) -> int | None:
     return None
 
 
+_APPROX_WORDS = re.compile(
+    r"^\s*(?:大概|大约|大約|约|約|差不多|around|about|approx\.?|roughly|~)\s*|\s*(?:左右|上下|以内|以內|ish)\s*$",
+    re.IGNORECASE,
+)
+
+
+def strip_approx(text: str) -> str:
+    """A number without the words that only say it is rough: '大概三四十萬' -> '三四十萬', 'about 3k' -> '3k'."""
+    return _APPROX_WORDS.sub("", text)
+
+
 def parse_number(text: str) -> float | None:
     """The value of one number as typed, or None: '30,000' -> 30000, '2.5万' -> 25000, '1.5B' -> 1.5e9.
 
@@ -114,7 +140,7 @@ def parse_number(text: str) -> float | None:
     """
     if not text or len(text) > 200:
         return None
-    text = normalize_text(text).strip()
+    text = strip_approx(normalize_text(text).strip())
     match = _NUMBER_ONLY.match(text)
     if not match:
         return None

@@ -152,7 +152,8 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
         r"\binfe?ra?n?ce\b|\binfrence\b|\brag\b|知识库|知識庫|(?:问答|問答)(?!对|對|数据|資料|语料|語料|样本|樣本|pairs?)|"
         r"客服|机器人|機器人|聊天|\bchat(?:bot|ting)?\b|assistant|助手|助理|"
         r"\brun(?:ning)?\s+(?:it\s+|them\s+|llms?\s+|models?\s+)?(?:at\s+home|locally|local)|本地跑|跑本地|本地大模型|"
-        r"跑满血|跑滿血|(?:给|給)自己用|撑多少并发|撐多少並發")),
+        r"跑满血|跑滿血|(?:给|給)自己用|撑多少并发|撐多少並發|"
+        r"(?:导入|導入|引入|落地|上)\s*(?:地端|本地|私有化|内部|內部)?\s*(?:llm|大模型|大語言模型|大语言模型|gpt)")),
 ]
 _TRAIN_WORD = _c(r"\btrain(?:ing)?\b|训练|訓練")
 
@@ -259,6 +260,34 @@ def parse_money(text: str, locale: Locale = "en") -> Money | None:
     return None
 
 
+_BARE_TARIFF = _c(
+    rf"(?:电费|電費|电价|電價|power|electricity)?\s*(?:填|是|为|為|约|約|大概|大约|大約|is|at|here\s+is)?\s*{_SIGN}{NUM}\s*"
+    r"(?P<mao>毛多?|角)?\s*(?:元|块|塊|cents?|c|¢)?\s*(?:/|per|每|一)\s*(?:kwh|kw·h|kw-h|度|千瓦时|千瓦時)"
+)
+
+
+def _tariff(w: _Work, ex: Extraction, locale: Locale) -> None:
+    """An electricity price with no currency sign: '0.45/度', '6 毛多一度', '0.31/kWh', '6c/kWh' (writer's money)."""
+    m = _BARE_TARIFF.search(w.text)
+    if not m:
+        return
+    value = number_value(_numtext(m) or "")
+    if value is None:
+        return
+    said = m.group(0).lower()
+    if m.group("mao"):
+        value /= 10  # 毛/角 = 0.1 yuan
+    elif re.search(r"\d\s*(?:cents?|c|¢)\s*(?:/|per)", said):
+        value /= 100
+    cur = "USD" if re.search(r"kwh|cents?|¢", said) and not _CJK.search(said) else (
+        default_currency(locale) if _CJK.search(w.orig) else "USD")
+    w.consume(m.start(), m.end())
+    if m.group("sign") or value <= 0:
+        ex.problem("conv.problem.electricity_positive")
+        return
+    ex.fields["electricity_usd_per_kwh"] = round(to_usd(value, cur), 4)
+
+
 def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
     candidates: list[tuple[float, str, int, int]] = []
     for m in w.finditer(_MONEY):
@@ -270,7 +299,9 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
         after = w.text[m.end(): m.end() + 20]
         before = w.text[max(0, m.start() - 12): m.start()]
         if _PER_ENERGY.match(after) or (_ENERGY_CUE.search(before) and value < 50):
-            if value > 0 and round(to_usd(value, cur), 4) > 0:
+            if m.group("sign") or value <= 0:
+                ex.problem("conv.problem.electricity_positive")
+            elif round(to_usd(value, cur), 4) > 0:
                 ex.fields["electricity_usd_per_kwh"] = round(to_usd(value, cur), 4)
             unit = _PER_ENERGY.match(after)
             w.consume(m.start(), m.end() + (unit.end() if unit else 0))
@@ -354,7 +385,7 @@ _CLOUD_ONLY = _c(r"直接用云|直接用雲|直接上云|直接上雲|只用云
                  r"不想管硬件|不想管硬體|没有机房|沒有機房|no\s+(?:server\s+)?room")
 _PLACED = _c(r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|系上|实验室|實驗室|桌下|身边|身邊)|家里|家裡|办公室|辦公室|工作站|桌机|桌機|"
              r"\bat\s+home\b|\bhome\b|\boffice\b|\bdesk|workstation|\bbuild\b|组一台|組一台|攒一台|攢一台|自己组|自己組|自己攒|自己攢")
-_ACQ_QUESTION = _c(r"(?:should\s+(?:we|i)\s+(?:just\s+)?(?:rent|buy)|要不要(?:租|买|買)|是不是(?:租|买|買)|(?:租|买|買)比较好吗|(?:租|买|買)比較好嗎)")
+_ACQ_QUESTION = _c(r"(?:should\s+(?:we|i)\s+(?:just\s+)?rent|要不要租|是不是租|租比较好吗|租比較好嗎)")
 
 
 def _acquisition(w: _Work) -> str | None:
@@ -384,7 +415,7 @@ _AIR = _c(r"\bair\b|air[\s-]?cool|风冷|風冷|氣冷|空冷")
 _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda\s+labs\b|runpod|云|雲|\bcloud[\s-]?based")
 _ONPREM = _c(
     r"on[\s-]?prem|in[\s-]?house|self[\s-]?host|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc)|"
-    r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|\bidc\b|托管|託管|自己的服务器|自己的伺服器"
+    r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|\bour\s+(?:dc|server\s+room|racks?|cluster\s+room)\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|\bidc\b|托管|託管|自己的服务器|自己的伺服器"
 )
 _EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|云或|雲或|或云|或雲|都行|都可以|either|both")
 _PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
@@ -732,7 +763,7 @@ def _calendar_date(kind: str, m: re.Match[str], now: date) -> date | None:
             end = _month_end(year, 3 * q)
             return end if end >= now else _month_end(year + 1, 3 * q)
         if kind == "year_end_of":
-            return date(int(g.get("year") or g.get("year2")), 12, 31)
+            return date(int(g.get("year") or g.get("year2") or now.year), 12, 31)
         if kind == "ymd":
             return date(int(g["year"]), int(g["month"]), int(g["day"]))
         if kind in ("zh_md", "slash", "en_md", "en_dm"):
@@ -792,6 +823,52 @@ def _calendar(w: _Work, ex: Extraction) -> None:
                 ex.problem("conv.problem.deadline_past")
                 return
             ex.fields["horizon_days" if until else "deadline_days"] = float(days)
+            return
+
+
+# --------------------------------------------------------------------------------------------
+# Serving targets: time to the first token, decode speed per user
+
+_TTFT = [
+    _c(rf"(?:p\d+\s+)?(?:ttft|time\s+to\s+(?:the\s+)?first\s+token|first[\s-]token(?:\s+latency)?)\s*"
+       rf"(?:latency\s*)?(?:<=|<|≤|under|below|within|of|at\s+most|max(?:imum)?|:|=|is|in)?\s*(?:about\s+|~\s*)?{NUM}\s*(?P<unit>ms|s|secs?|seconds?)\b"),
+    _c(rf"(?:首字|首\s*token|首个\s*token|首個\s*token|第一个字|第一個字|第一个\s*token|第一個\s*token|首包)\s*"
+       rf"(?:延迟|延遲|时间|時間|响应|回應)?\s*(?:要|需要|要求|希望|控制)?\s*(?:在|要在)?\s*(?:<|<=|小于|小於|低于|低於)?\s*{NUM}\s*(?P<unit>毫秒|ms|秒|s)"),
+]
+_TPOT = _c(rf"(?:tpot|itl|time\s+per\s+output\s+token|inter[\s-]token\s+latency)\s*(?:<=|<|≤|under|below|of|:|=)?\s*{NUM}\s*(?:ms|毫秒)")
+_USER_RATE = [
+    _c(rf"(?:>=|≥|>|at\s+least|min(?:imum)?|~|about)?\s*{NUM}\s*(?:tok(?:en)?s?|字|词|詞)\s*/\s*(?:s|sec|second|秒)\b"),
+    _c(rf"(?:每秒|每人每秒|每个人每秒|每個人每秒)\s*(?:至少|最少|要|大于|大於|>|能有|能|有)?\s*{NUM}\s*(?:个|個)?\s*(?:tokens?|字|词|詞)"),
+    _c(rf"{NUM}\s*(?:tokens?|tok)\s*(?:per|a|/)\s*(?:second|sec|s)\b"),
+]
+
+
+def _slo(w: _Work, ex: Extraction) -> None:
+    """What a service must feel like: the first token within so long, so many tokens/s for each user."""
+    for pattern in _TTFT:
+        m = pattern.search(w.text)
+        if m:
+            value = number_value(_numtext(m) or "")
+            if value:
+                seconds = value / 1000 if m.group("unit").lower() in ("ms", "毫秒") else value
+                if 0 < seconds <= 3600:
+                    ex.fields["max_ttft_s"] = round(seconds, 3)
+            w.consume(m.start(), m.end())
+            break
+    m = _TPOT.search(w.text)
+    if m:
+        value = number_value(_numtext(m) or "")
+        if value and value > 0:
+            ex.fields["min_tokens_per_s_per_user"] = round(1000 / value, 2)
+        w.consume(m.start(), m.end())
+        return
+    for pattern in _USER_RATE:
+        m = pattern.search(w.text)
+        if m:
+            value = number_value(_numtext(m) or "")
+            if value and 0 < value <= 10_000:
+                ex.fields["min_tokens_per_s_per_user"] = float(value)
+            w.consume(m.start(), m.end())
             return
 
 
@@ -990,10 +1067,10 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
         if found:
             break
     if "concurrency" not in ex.fields and not training_task:
-        m = _JUST_ME.search(w.text)
-        if m:
+        me = _JUST_ME.search(w.text)
+        if me:
             ex.fields["concurrency"] = 1
-            w.consume(m.start(), m.end())
+            w.consume(me.start(), me.end())
 
 
 def _share_of_headcount(w: _Work, ex: Extraction) -> bool:
@@ -1472,7 +1549,7 @@ def _whole_count(count: float | None) -> int | None:
 def _gpus(w: _Work, ex: Extraction) -> None:
     owned: dict[str, int] = {}
     last_owned_end = -1
-    for ident, count, start, end, consume_from, consume_to in _gpu_spans(w.text):
+    for ident, count, _start, end, consume_from, consume_to in _gpu_spans(w.text):
         ex.gpu_mentions.append(ident)
         clause = re.split(r"[,;.!?]|\bbut\b|，|；", w.text[max(0, consume_from - 80):consume_from])[-1]
         # "A100 40G 八张、V100 32G 四张", "4x A100 + 2x V100": a list continues what the first item said
@@ -1561,8 +1638,10 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     steps: list[Callable[[], None]] = [
         lambda: _quantization(w, ex) if effective_task == "inference" else None,
         lambda: _money(w, ex, locale),
+        lambda: _tariff(w, ex, locale) if "electricity_usd_per_kwh" not in ex.fields else None,
         lambda: _facility(w, ex),
         lambda: _gpus(w, ex),
+        lambda: _slo(w, ex) if not training else None,
         lambda: _data(w, ex, training),
         lambda: _serving(w, ex, training),
         lambda: _usage(w, ex),

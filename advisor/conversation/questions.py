@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor import format as fmt
-from advisor.conversation.numbers import normalize_text, parse_number
+from advisor.conversation.numbers import normalize_text, parse_number, strip_approx
 from advisor.conversation.parsers import Extraction
 from advisor.core import planner
 from advisor.currency import RATES_DATE, default_currency, to_usd
@@ -124,7 +124,8 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         "serving",
         applies=lambda p: not _is_training(p),
-        answered_by=lambda ex: bool({"concurrency", "context_tokens", "requests_per_second"} & set(ex.fields)),
+        answered_by=lambda ex: bool({"concurrency", "context_tokens", "requests_per_second", "max_ttft_s",
+                                     "min_tokens_per_s_per_user"} & set(ex.fields)),
         default=_serving_default,
         default_text=_serving_default_text,
         choices=lambda loc: (),
@@ -198,7 +199,7 @@ _BARE = re.compile(
 
 def bare_number(text: str) -> float | None:
     """A whole answer that is just a number ("30000", "2.5万", "70", "-5")."""
-    cleaned = normalize_text(text).strip().rstrip("。.!！")
+    cleaned = strip_approx(normalize_text(text).strip().rstrip("。.!！"))
     if not cleaned or len(cleaned) > 40 or not _BARE.match(cleaned):
         return None
     cleaned = cleaned.replace("−", "-")
@@ -222,6 +223,9 @@ def _read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], s
     ):
         return {"deployment": "either"}, None
     value = bare_number(text)
+    if value is None and key == "budget":  # "5w", "1.5w": 万, as mainland and Taiwan writers abbreviate it
+        wan = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[wW]\s*", normalize_text(text))
+        value = float(wan.group(1)) * 1e4 if wan else None
     if value is None:
         return {}, None
     if not math.isfinite(value):
@@ -309,7 +313,8 @@ def field_items(
         items.append(_model_phrase(profile, locale))
     if "tokens" in fields or "samples" in fields or "epochs" in fields:
         items.append(_data_phrase(profile, locale))
-    if {"concurrency", "context_tokens", "requests_per_second"} & set(fields) and not _is_training(profile):
+    if {"concurrency", "context_tokens", "requests_per_second", "max_ttft_s", "min_tokens_per_s_per_user"} & set(
+            fields) and not _is_training(profile):
         items.append(_serving_phrase(profile, locale))
     elif "seq_len" in fields and not ({"tokens", "samples"} & set(fields)):
         items.append(t("conv.fmt.seq_len", locale, n=fmt.plain(profile.seq_len or 0)))
@@ -380,6 +385,10 @@ def _serving_phrase(p: Profile, locale: Locale) -> str:
         parts.append(t("conv.fmt.context", locale, n=f"{p.context_tokens:,}"))
     if p.requests_per_second:
         parts.append(t("conv.fmt.rps", locale, n=fmt.plain(p.requests_per_second)))
+    if p.max_ttft_s:
+        parts.append(t("conv.fmt.ttft", locale, n=fmt.plain(p.max_ttft_s)))
+    if p.min_tokens_per_s_per_user:
+        parts.append(t("conv.fmt.user_tps", locale, n=fmt.plain(p.min_tokens_per_s_per_user)))
     return _join(parts, locale) or t("conv.value.unset", locale)
 
 

@@ -118,6 +118,12 @@ ROWS: list[tuple[str, str, dict, dict]] = [
      {"dp": 1}),
     ("inference.concurrency-short", "candidate",
      {"task": "inference", "is_training": False, "serves_concurrency": False}, {"serves_concurrency": True}),
+    ("inference.too-slow-per-user", "candidate",
+     {"task": "inference", "is_training": False, "too_slow_per_user": True, "user_tokens_per_s": 8.0,
+      "min_tokens_per_s_per_user": 20.0}, {"too_slow_per_user": False}),
+    ("inference.ttft-too-long", "candidate",
+     {"task": "inference", "is_training": False, "ttft_too_long": True, "ttft_s": 3.0, "max_ttft_s": 1.0},
+     {"ttft_too_long": False}),
     ("inference.bandwidth-bound", "candidate", {"task": "inference", "is_training": False}, {"tokens_per_s": 0.0}),
     ("inference.quantized-serving", "profile", {"alt_quant_available": True}, {"alt_quant_available": False}),
     # outcome (second pass)

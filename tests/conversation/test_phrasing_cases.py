@@ -1,0 +1,65 @@
+"""Real users' messages (tests/conversation/data/phrasing_cases.yaml: 398 messages in zh-Hans, zh-Hant and en,
+modelled on the public posts in phrasing_sources.md, each reading written by hand before any parser ran)
+through the real dialogue, scored by tools/phrasing_cases.py.
+
+The table is not all passing yet (the failing keys are listed by `python tools/phrasing_cases.py --fails`):
+these tests hold the floor reached so that no change reads people worse, and check by hand the phrasings
+issue #17 names (Taiwan and mainland money, calendar deadlines, horizons, concurrency, owned hardware)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tools import phrasing_cases as P  # noqa: E402
+
+CASES = P.load_cases()
+BY_ID = {c["id"]: c for c in CASES}
+
+FLOOR = {"en": 77, "zh-Hans": 83, "zh-Hant": 81}
+"""Messages per locale read right when this floor was set, less two (79 / 85 / 83 of 144 / 128 / 126: 247 of 398;
+127 before issue #17's work). Raise it when the reading improves."""
+
+
+@pytest.fixture(scope="module")
+def scored() -> dict[str, dict]:
+    return {c["id"]: P.run_case(c)[0] for c in CASES}
+
+
+def test_the_table_is_read_at_least_as_well_as_before(scored) -> None:
+    for locale, floor in FLOOR.items():
+        ok = sum(1 for c in CASES if c["locale"] == locale and not scored[c["id"]])
+        assert ok >= floor, f"{locale}: {ok} messages read right, floor {floor}"
+
+
+# Each id below passes today; its expectation is the hand-written one in the table (quoted in the comment).
+MUST_READ = [
+    "hans-001",  # 预算5w以内 -> 50,000 CNY; 这个月底前 -> 30 days; 自己攒一台放办公室 -> buy, on-prem
+    "hans-010",  # 年底前 -> 30 days
+    "hans-016",  # 打算用三年 -> a 1,095-day horizon, not a deadline
+    "hans-034",  # 预算一百二十万 -> 1,200,000 CNY
+    "hans-046",  # 并发改成 200
+    "hans-066",  # 0.45/度, 24小时跑, 用 5 年, 同时 100 人
+    "hant-004",  # 手上有兩張 3090 ... 下週五前要交報告 -> owned 2 x 3090, 10 days
+    "hant-012",  # 大概三四十萬 -> 350,000 TWD
+    "hant-017",  # 這個月底前 -> 30 days
+    "hant-019",  # 過年前 -> 67 days (2027-02-06)
+    "hant-020",  # 明年第一季結束前 -> 120 days
+    "hant-052",  # 同時上線改成 80 人
+    "hant-059",  # 員工 500 人，估計一成會同時使用 -> 50 concurrent
+    "hant-062",  # 一台 DGX A100 -> 8 x A100 80GB owned; 明年 4 月 1 日前 -> 121 days
+    "hant-078",  # 預算負 20 萬（笑），認真說大概 20 萬 -> 200,000 TWD
+    "hant-092",  # 卡是 V100 32G 八張 -> 8 x V100 32GB owned
+    "en-002",    # ~45 ppl at once, budget 30k, on prem
+    "en-028",    # ttft < 500ms and at least 20 tok/s per user
+    "en-078",    # ~2000 employees, maybe 5% active at once -> 100 concurrent
+]
+
+
+@pytest.mark.parametrize("case_id", MUST_READ)
+def test_named_phrasings_are_read_as_a_person_reads_them(case_id: str, scored) -> None:
+    assert scored[case_id] == {}, f"{case_id} {BY_ID[case_id]['text']!r}: {scored[case_id]}"
