@@ -1,0 +1,56 @@
+"""Consultations an expert answered before the tool ran (tests/advice/expert_cases.yaml: 38 cases, each with the
+expert's bounds on the best answer and the sources of the reasoning — Dettmers' guide, vendor platform specs,
+published training reports, shared/reference), through the real pipeline, checked by tools/advice_cases.py.
+
+19 of 38 are within the expert's bounds today; the test holds those and the issue-#16 behaviours by name. The
+others fail for reasons recorded in the issue's closing note (the user's own GPU preference and 'add to what I
+have' are not modelled; A6000/RTX PRO 6000 workstation cards win on price where the expert named datacenter
+cards; an 8-bit optimizer on one card where the expert planned several)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tools.advice_cases import check, load_cases, profile_of  # noqa: E402
+
+from advisor.recommend import recommend  # noqa: E402
+
+CASES = {c["id"]: c for c in load_cases()}
+
+WITHIN_BOUNDS = ["exp-01", "exp-05", "exp-07", "exp-11", "exp-13", "exp-16", "exp-17", "exp-18", "exp-19", "exp-20",
+                 "exp-21", "exp-22", "exp-24", "exp-30", "exp-31", "exp-33", "exp-35", "exp-36", "exp-38"]
+
+
+@pytest.mark.parametrize("case_id", WITHIN_BOUNDS)
+def test_top_pick_is_within_the_experts_bounds(case_id: str) -> None:
+    case = CASES[case_id]
+    rec = recommend(profile_of(case))
+    broken = {k: v for k, v in check(case, rec).items() if v is False}
+    top = rec.recommendations[0] if rec.recommendations else None
+    assert not broken, f"{case_id} ({case['title']}): {broken}; top pick {top and (top.count, top.gpu, top.acquisition)}"
+
+
+def test_the_one_off_short_run_rents_and_the_long_service_buys() -> None:
+    # exp-05: a 7B LoRA done once by Friday; exp-07: an assistant served 24/7 for three years from a server room.
+    assert recommend(profile_of(CASES["exp-05"])).recommendations[0].acquisition == "rent"
+    assert recommend(profile_of(CASES["exp-07"])).recommendations[0].acquisition == "buy"
+
+
+def test_no_option_anyone_sees_is_absurd() -> None:
+    # Issue #16: nothing says "1024 x RTX 5090"; a single SXM GPU is never bought (boards of 4 or 8).
+    from advisor.knowledge import knowledge
+
+    kb = knowledge()
+    for case_id in ("exp-02", "exp-08", "exp-10", "exp-28"):
+        rec = recommend(profile_of(CASES[case_id]))
+        shown = list(rec.recommendations) + list(rec.alternatives)
+        assert all(r.count <= 64 for r in rec.rejected), case_id
+        for c in shown:
+            gpu = kb.gpus[c.gpu]
+            if c.acquisition == "buy" and gpu.form_factor in ("sxm", "sxm2", "sxm4", "sxm5", "oam"):
+                assert c.count % (gpu.board or 8) == 0, (case_id, c.count, c.gpu)
