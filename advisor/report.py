@@ -600,7 +600,7 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
         "scatter": _scatter_chart(cands, top, locale, money),
         "legend": [{"label": _t(f"report.memory.{k}", locale), "colour": TERM_COLOURS[k]} for k in MEMORY_TERMS],
         "schema_version": rec.schema_version,
-        "list_sep": fmt.join(["", ""], locale, strong=True).strip() + (" " if locale == "en" else ""),
+        "list_sep": "; " if locale == "en" else "；",  # citation titles hold commas of their own
         "time_header": _t("report.col.throughput" if serving else "report.col.time", locale),
         "rent_header": _t("report.col.rent_month" if serving else "report.col.rent", locale),
         "nothing_passes": any(f.rule_id == "outcome.near-misses" for f in rec.findings),

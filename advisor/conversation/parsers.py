@@ -611,7 +611,7 @@ _WEEKDAYS = _c(r"weekdays?|workdays?|working\s+days?|monday\s+to\s+friday|工作
 _PER_HOURS = {"day": 24, "d": 24, "天": 24, "日": 24, "week": 168, "wk": 168, "周": 168, "週": 168, "星期": 168,
               "礼拜": 168, "禮拜": 168, "month": 730, "mo": 730, "个月": 730, "個月": 730, "月": 730}
 _ONE_OFF = _c(r"\bone[\s-]?(?:off|time)\b|\bonce\b(?!\s+(?:a|an|per|every|each)\b)|just\s+(?:this|one)\s+(?:run|job|time)|a\s+single\s+run|"
-              r"一次性|只跑一次|就跑一次|只用一次|就这一次|就這一次|只做一次|跑一次就|一次就好")
+              r"一次性|只(?:跑|用|做|训练|訓練)?(?:这|這)?一次|就(?:跑|用|做)?(?:这|這)?一次|跑一次就|一次就好|(?:这|這)一次就好|单次|單次")
 _RUNS = _c(rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:training\s+)?(?:runs|times)\b|"
            rf"(?:跑|训练|訓練|做|微调|微調)\s*{_num('num2')}\s*次")
 BUSINESS_HOURS_UTILIZATION = 50 / 168

@@ -335,7 +335,7 @@ def field_items(
     if {"horizon_days", "utilization", "runs"} & set(fields):
         items.append(f"{t('conv.label.horizon', locale)} {usage_phrase(profile, locale)}")
     if "owned_gpus" in fields:
-        items.append(f"{t('conv.label.owned', locale)}: {_owned_phrase(profile, locale)}")
+        items.append(f"{t('conv.label.owned', locale)}{fmt.sep(locale)}{_owned_phrase(profile, locale)}")
     return items
 
 

@@ -209,3 +209,16 @@ def test_passing_alternatives_are_listed_below_the_top_picks(fmt: str, locale: s
     after = text.split(ALTERNATIVES_HEADING[locale], 1)[1]
     assert "NVIDIA L40S" in after and "NVIDIA L40S" not in text.split(ALTERNATIVES_HEADING[locale], 1)[0]
     assert "4×" in after or "4 ×" in after
+
+
+@pytest.mark.parametrize(("locale", "sep"), [("en", "; "), ("zh-Hans", "；"), ("zh-Hant", "；")])
+def test_several_citations_are_separated(locale: str, sep: str) -> None:
+    # Two titles glued together ("…梯度累積GPU 記憶體占用…") read as one; each is a phrase of its own.
+    rec = make_recommendation(locale)
+    entries = list(knowledge().entries.values())[:2]
+    first = rec.recommendations[0]
+    cited = first.findings[0].model_copy(update={"cites": (entries[0].id, entries[1].id)})
+    rec = rec.model_copy(update={"recommendations": (first.model_copy(update={"findings": (cited,)}),)})
+    titles = [e.title.get(locale) for e in entries]
+    for fmt in ("md", "html"):
+        assert titles[0] + sep + titles[1] in report.render(rec, fmt), fmt
