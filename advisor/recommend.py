@@ -399,7 +399,9 @@ def _profile_fields(profile: Profile, w: planner.Workload) -> dict[str, Any]:
         "is_moe": active < params,
         "precision": profile.precision,
         "wants_bf16": profile.precision in ("bf16-mixed", "bf16"),
-        "wants_fp8": profile.precision == "fp8-mixed",
+        # FP8 asked for: the training regime, or serving weights / KV cache stored in FP8
+        "wants_fp8": profile.precision == "fp8-mixed" or (task == "inference" and "fp8" in (
+            profile.weights_dtype, profile.kv_dtype)),
         "seq_len": w.seq_len,
         "tokens_b": tokens / 1e9 if tokens else None,
         "context_tokens": w.context_tokens if task == "inference" else None,

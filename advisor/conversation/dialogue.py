@@ -30,6 +30,7 @@ from advisor.conversation.numbers import NUMBER_RE, normalize_text, parse_number
 from advisor.conversation.parsers import (
     Extraction,
     extract_detailed,
+    gpu_mentions,
     gpu_mentions_counted,
     parse_relative,
 )
@@ -562,6 +563,12 @@ class _Work:
             return self.command(stripped, parts[1].strip() if len(parts) > 1 else "")
         self.follow_language(stripped)
         prefix = [Reply("text", t("conv.problem.too_long", self.locale, limit=MAX_INPUT_CHARS))] if truncated else []
+        if self.stage != "advise" and _WHY_NOT.search(stripped):
+            named = gpu_mentions(stripped)
+            if named:  # "why not the 4090?" before there is anything to compare it with
+                gpu = knowledge().gpus.get(named[0])
+                later = t("conv.whynot.later", self.locale, gpu=gpu.name if gpu else named[0])
+                return self.turn(prefix + [Reply("text", later)] + self.prompt())
         if self.stage == "collect":
             turn = self.collect(stripped)
         elif self.stage == "confirm":
@@ -861,8 +868,8 @@ class _Work:
             return self.turn(
                 [Reply("error", t("conv.command.unknown", self.locale, command="/" + word[:30].replace("`", "'")))]
             )
-        if name not in ("lang", "save"):
-            self.follow_language(word)  # "/为什么" is a Chinese question
+        if name not in ("lang", "save") and not word.isascii():
+            self.follow_language(word)  # "/为什么" is a Chinese question; "/back" says nothing of the language
         if name == "help":
             return self.turn([Reply("text", t("conv.help", self.locale))])
         if name == "lang":
@@ -870,6 +877,7 @@ class _Work:
             if found is None:
                 return self.turn([Reply("error", t("conv.lang.usage", self.locale))])
             self.locale = found
+            self.auto_language = False  # a language chosen by name sticks until the user names another
             return self.turn([Reply("text", t("conv.lang.set", self.locale))], SwitchLanguage(found), self.reprompt())
         if name == "why":
             return self.turn([], Why())

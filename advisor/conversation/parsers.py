@@ -909,7 +909,37 @@ def context_tokens_from(raw: str) -> int | None:
     return int(round(value))
 
 
+TOKENS_PER_BYTE = 0.25
+"""Tokens per byte of raw text, to read "5GB 的中文语料" or "200MB of text" as a token count: English runs
+~4 bytes per token (BPE tokenizers), Chinese ~3 UTF-8 bytes per character at ~1.3-1.5 characters per token
+(Llama 3 / Qwen tokenizers), so both land near 0.25 (phrasing_cases.yaml's convention, ±50 %)."""
+
+_BYTE_UNITS = {"kb": 1e3, "k": 1e3, "mb": 1e6, "m": 1e6, "gb": 1e9, "g": 1e9, "tb": 1e12, "t": 1e12}
+_TEXT_BYTES = _c(
+    r"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>kb|mb|gb|tb|g|t)\b\s*(?:左右|上下)?\s*(?:的|of)?\s*"
+    r"(?:[\u4e00-\u9fff]{0,6}?(?:语料|語料|文本|文字|数据|資料|网页|網頁)|(?:\w+\s+){0,3}?(?:text|corpus|tickets|documents|docs|data)\b)"
+)
+
+
+_TEXT_BYTES_AFTER = _c(
+    r"(?:资料|資料|数据|數據|语料|語料|文本|dataset|data|corpus)\s*(?:是|为|為|有|共|大约|大概|大約|约|約|is|about|~|:)?\s*"
+    r"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>kb|mb|gb|tb)\b"
+)
+
+
+def _text_bytes(w: _Work, ex: Extraction) -> None:
+    m = _TEXT_BYTES.search(w.text) or _TEXT_BYTES_AFTER.search(w.text)
+    if not m:
+        return
+    nbytes = float(m.group("n")) * _BYTE_UNITS[m.group("unit").lower()]
+    w.consume(m.start(), m.end())
+    if nbytes > 0:
+        ex.fields["tokens"] = int(round(nbytes * TOKENS_PER_BYTE))
+
+
 def _data(w: _Work, ex: Extraction, training: bool) -> None:
+    if training or "tokens" not in ex.fields:
+        _text_bytes(w, ex)
     samples = None
     for m in w.finditer(_IMAGES):
         v = number_value(_numtext(m) or "")
@@ -1139,7 +1169,8 @@ _KV_WORD = r"(?<![a-z])kv(?:[\s-]*(?:cache|缓存|快取))?"
 _KV_VALUE = r"(?P<d>fp8|int8|bf16|fp16|8[\s-]?bits?|16[\s-]?bits?|8\s*(?:位元|位|比特))"
 _KV_PATTERNS = (
     _c(rf"{_A0}{_KV_VALUE}\s*(?:的\s*)?{_KV_WORD}"),
-    _c(rf"{_KV_WORD}\s*(?:in|at|as|of|=|:|：|用|使用|采用|採用|为|為|是|量化(?:为|為|到|成)?)?\s*{_KV_VALUE}{_A1}"),
+    _c(rf"{_KV_WORD}\s*(?:也|还|還|都)?\s*(?:in|at|as|of|=|:|：|用|使用|采用|採用|为|為|是|改成|改为|改為|换成|換成|设为|設為|"
+       rf"量化(?:为|為|到|成)?)?\s*{_KV_VALUE}{_A1}"),
 )
 _WEIGHTS = [
     ("fp8", _c(rf"{_A0}(?:fp8|float8|e4m3){_A1}|8[\s-]?bit\s+float")),
@@ -1182,9 +1213,7 @@ def _quantization(w: _Work, ex: Extraction) -> None:
         w.consume(m.start(), m.end())
     if found:
         dtype = min(found)[1]
-        ex.fields["weights_dtype"] = dtype
-        if dtype == "fp8":
-            ex.fields["precision"] = "fp8-mixed"  # as before: FP8 serving keeps the fp8 precision (and its rules)
+        ex.fields["weights_dtype"] = dtype  # a serving format: the training precision stays as it was
 
 
 # --------------------------------------------------------------------------------------------

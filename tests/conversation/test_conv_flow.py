@@ -591,3 +591,21 @@ def test_echoed_user_text_is_inert_markdown() -> None:
     replies = conv.handle("**Evil** [link](http://x) <b>model</b>")
     assert replies[0].kind == "error"
     assert "\\*\\*Evil\\*\\*" in replies[0].text and "<b>" not in replies[0].text
+
+
+def test_a_language_chosen_by_name_sticks_and_back_keeps_it() -> None:
+    # Issue #17: after /lang zh-Hant a message typed in Simplified is answered in Traditional; "/back" is
+    # not an English message.
+    conv = _conv("en")
+    conv.handle("/lang zh-Hant")
+    replies = conv.handle("我想微调 llama 3 8b")
+    assert conv.locale == "zh-Hant" and "已記下" in _texts(replies)
+    conv.handle("/back")
+    assert conv.locale == "zh-Hant"
+
+
+def test_why_not_before_a_recommendation_promises_the_comparison() -> None:
+    conv = _conv("zh-Hans")
+    replies = conv.handle("为什么不推荐 4090？")
+    assert "NVIDIA GeForce RTX 4090" in replies[0].text and "对比" in replies[0].text
+    assert replies[-1].kind == "question" and conv.pending == "task"  # the question is still open

@@ -70,7 +70,7 @@ MESSAGES: list[tuple[str, str, dict[str, Any], str | None]] = [
       "owned_gpus": [{"gpu": "rtx-4090", "count": 1}]}, "precision"),
     ("推理部署 Mixtral 8x7B，1000 人同时在线，上下文 8k，FP8，阿里云", "zh-Hans",
      {"task": "inference", "model": "mixtral-8x7b", "concurrency": 1000, "context_tokens": 8192,
-      "precision": "fp8-mixed", "deployment": "cloud"}, "budget"),
+      "weights_dtype": "fp8", "deployment": "cloud"}, "budget"),
     ("我們想用 LoRA 微調 Llama 3 8B，預算新台幣 100 萬，兩週內完成", "zh-Hant",
      {"task": "lora", "model": "llama-3-8b", "budget_amount": 1_000_000.0, "budget_currency": "TWD",
       "deadline_days": 14.0}, "data"),

@@ -20,7 +20,9 @@ CASES: list[tuple[str, str, str | None, dict[str, Any]]] = [
     ("GPTQ 8-bit", "en", "inference", {"weights_dtype": "int8"}),
     ("a Q4_K_M gguf", "en", "inference", {"weights_dtype": "int4"}),
     ("int8 weights", "en", "inference", {"weights_dtype": "int8"}),
-    ("serve in FP8", "en", None, {"task": "inference", "weights_dtype": "fp8", "precision": "fp8-mixed"}),
+    # FP8 in a serving message is how the weights are stored; the training precision is not touched
+    # (phrasing_cases.yaml convention: hant-070, en-138)
+    ("serve in FP8", "en", None, {"task": "inference", "weights_dtype": "fp8"}),
     ("serve llama 3 8b with an 8-bit KV cache", "en", None, {"kv_dtype": "int8", "model": "llama-3-8b"}),
     ("fp8 kv cache, int4 weights", "en", "inference", {"kv_dtype": "fp8", "weights_dtype": "int4"}),
     ("用 INT8 部署 Qwen2.5 72B", "zh-Hans", None, {"task": "inference", "model": "qwen2.5-72b", "weights_dtype": "int8"}),

@@ -20,8 +20,8 @@ from tools import phrasing_cases as P  # noqa: E402
 CASES = P.load_cases()
 BY_ID = {c["id"]: c for c in CASES}
 
-FLOOR = {"en": 77, "zh-Hans": 83, "zh-Hant": 81}
-"""Messages per locale read right when this floor was set, less two (79 / 85 / 83 of 144 / 128 / 126: 247 of 398;
+FLOOR = {"en": 79, "zh-Hans": 93, "zh-Hant": 86}
+"""Messages per locale read right when this floor was set, less two (81 / 95 / 88 of 144 / 128 / 126: 264 of 398;
 127 before issue #17's work). Raise it when the reading improves."""
 
 
