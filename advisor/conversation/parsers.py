@@ -141,11 +141,11 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
     ("qlora", _c(r"\bq[\s-]?lora\b|4[\s-]?bit\s*lora|量化\s*lora")),
     ("lora", _c(r"(?<![a-z])lora\b|低秩|adapter\b|peft\b")),
     ("pretrain", _c(
-        r"pre[\s-]?train|from\s+scratch|train\s+(?:a\s+|our\s+own\s+|an?\s+)?(?:new\s+)?(?:base\s+)?model\s+from|"
+        r"pre[\s-]?tr(?:ai|ia|a)n|from\s+scratch|train\s+(?:a\s+|our\s+own\s+|an?\s+)?(?:new\s+)?(?:base\s+)?model\s+from|"
         r"从头训练|從頭訓練|从零|從零|从头开始|從頭開始|预训练|預訓練|从头预训练|重新训练一个|base\s+model\s+training")),
     ("finetune", _c(
         r"full[\s-]*(?:parameter\s*|param\s*)?fine[\s-]?tun|full\s+ft\b|full\s+sft\b|全参数|全參數|全量|"
-        r"fine[\s-]?tun|\bsft\b|微调|微調|精调|精調")),
+        r"fine[\s-]?tun|fine[\s-]?tu?nn?i|finetuing|\bsft\b|微调|微調|精调|精調")),
     ("inference", _c(
         r"inference|\bserv(?:e|ing)\b|\bdeploy|\bhost(?:ing)?\b|chatbot|\bapi\b|推理|推論|部署|上线|上線|"
         r"在线服务|線上服務|提供服务|提供服務|跑模型给|对外服务|對外服務|\brun\s+it\s+for\s+users|"

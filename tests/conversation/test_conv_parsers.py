@@ -415,3 +415,15 @@ def test_relative_changes(text: str, expected: dict[str, float]) -> None:
 def test_explicit_no_budget(text: str) -> None:
     ex = extract_detailed(text, "en")
     assert ex.fields == {} and ex.no_budget
+
+
+@pytest.mark.parametrize(("text", "task"), [
+    ("pre-trian a 1B model on 20B tokens", "pretrain"),   # typos seen in real issues (phrasing_sources.md)
+    ("finetunig qwen2.5 14b full params", "finetune"),
+    ("fine tunning llama 3 8b", "finetune"),
+    ("infrence only, qwen2.5-7b", "inference"),
+])
+def test_task_words_survive_typos(text: str, task: str) -> None:
+    from advisor.conversation.parsers import parse_task
+
+    assert parse_task(text) == task
