@@ -527,6 +527,34 @@ _NO_BUDGET = _c(
 _NO_DEADLINE = _c(r"no\s+(?:hard\s+)?deadline|no\s+time\s+limit|no\s+rush|没有期限|沒有期限|不赶|不趕|时间不限|時間不限|不限时|不限時|没有截止|沒有截止")
 
 
+_MEDIA = _c(r"\s*(?:的|of)?\s*[\u4e00-\u9fff]{0,4}?(?:录音|錄音|音频|音訊|语音|語音|影片|视频|視頻|audio|speech|video|recordings?|footage)")
+_PER_DAY_REQUESTS = _c(
+    rf"(?:每天|每日|一天|per\s+day|a\s+day|daily)\s*(?:大约|大概|大約|约|約|about|~)?\s*{_num('num1')}\s*(?:个|個|次)?\s*"
+    r"(?:请求|請求|查询|查詢|requests?|queries|calls)"
+    rf"|{_num('num2')}\s*(?:个|個|次)?\s*(?:请求|請求|requests?|queries|calls)\s*(?:每天|每日|一天|per\s+day|a\s+day|/\s*day)"
+)
+_PEAK_HOURS = _c(rf"(?:集中在|都在|within|over|during|in)\s*(?:上班|工作|business|working|office)?\s*{NUM}\s*(?:个|個)?\s*(?:小时|小時|hours?|h)\b")
+
+
+def _daily_requests(w: _Work, ex: Extraction) -> None:
+    """'每天大约 5 万次请求，集中在上班 8 小时' -> 1.74 requests/s: the day's requests over the hours they come in."""
+    m = _PER_DAY_REQUESTS.search(w.text)
+    if not m:
+        return
+    n = number_value(_numtext(m) or "")
+    if not n or n <= 0:
+        return
+    w.consume(m.start(), m.end())
+    hours = 24.0
+    peak = _PEAK_HOURS.search(w.text)
+    if peak:
+        h = number_value(_numtext(peak) or "")
+        if h and 0 < h <= 24:
+            hours = h
+        w.consume(peak.start(), peak.end())
+    ex.fields["requests_per_second"] = round(n / (hours * 3600.0), 2)
+
+
 def parse_duration_days(text: str) -> float | None:
     """A duration in days: '两周内' -> 14, 'within two weeks' -> 14, '半年' -> 182, '3 个月' -> 90."""
     ex = Extraction()
@@ -559,6 +587,8 @@ def _duration(w: _Work, ex: Extraction) -> None:
             continue  # a calendar year
         if re.match(r"\s*(?:前(?!完成|要|交)|ago\b|old\b)", w.text[m.end(): m.end() + 6]):
             continue  # "三年前买的" / "two years ago": when, not how long
+        if _MEDIA.match(w.text[m.end(): m.end() + 12]):
+            continue  # "800 小時的台語錄音", "500 hours of audio": data, not a deadline
         days = value * _DUR_UNITS.get(unit, _DUR_UNITS.get(unit.rstrip("s"), 1))
         if m.group("half") or "and a half" in m.group(0):
             days += 0.5 * _DUR_UNITS.get(unit, 1)
@@ -1671,6 +1701,7 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         lambda: _facility(w, ex),
         lambda: _gpus(w, ex),
         lambda: _slo(w, ex) if not training else None,
+        lambda: _daily_requests(w, ex) if not training else None,
         lambda: _data(w, ex, training),
         lambda: _serving(w, ex, training),
         lambda: _usage(w, ex),
@@ -1680,6 +1711,9 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     ]
     for step in steps:
         step()
+    if effective_task == "inference":  # "每次回覆 400 token", "15 tokens a reply": a service has no training data
+        for key in ("tokens", "epochs"):
+            ex.fields.pop(key, None)
     acq = _acquisition(w)
     if acq is None and ex.fields.get("deployment") == "cloud" and _CLOUD_ONLY.search(w.text):
         acq = "rent"  # "直接用雲端", "cheapest cloud gpu": renting is what the cloud is

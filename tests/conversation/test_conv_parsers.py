@@ -427,3 +427,14 @@ def test_task_words_survive_typos(text: str, task: str) -> None:
     from advisor.conversation.parsers import parse_task
 
     assert parse_task(text) == task
+
+
+def test_requests_a_day_are_spread_over_the_hours_they_come_in() -> None:
+    # 50,000 requests in 8 office hours = 50,000 / 28,800 s = 1.74 requests/s (phrasing_cases.yaml hant-068);
+    # "400 token 左右" per reply is not training data, and "800 小時的錄音" is data, not a deadline.
+    from advisor.conversation.parsers import extract
+
+    got = extract("mixtral 8x7b 推論，每天大約 5 萬次請求，集中在上班 8 小時，每次回覆 400 token 左右", "zh-Hant")
+    assert got["requests_per_second"] == 1.74 and "tokens" not in got
+    assert extract("we get 100k requests per day", "en", task="inference")["requests_per_second"] == 1.16
+    assert "deadline_days" not in extract("800 小時的台語錄音", "zh-Hant", task="lora")
