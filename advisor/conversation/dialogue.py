@@ -894,13 +894,20 @@ class _Work:
         if not self.history:
             return self.turn([Reply("error", t("conv.back.none", self.locale))] + self.reprompt())
         snap = self.history.pop()
+        undone = [key for key, fields in QUESTION_FIELDS.items()
+                  if any(getattr(self.profile, f, None) != getattr(snap.profile, f, None) for f in fields)]
+        if self.profile.owned_gpus != snap.profile.owned_gpus:
+            undone.append("owned")
         self.profile = snap.profile.model_copy(update={"language": self.locale})
         self.stage, self.pending = snap.stage, snap.pending
         self.answered, self.defaulted = set(snap.answered), set(snap.defaulted)
         self.whatif = None
         if self.stage == "collect" and self.pending is None:
             self.pending = "task"
-        return self.turn([Reply("text", t("conv.back.done", self.locale))], Back(), self.reprompt())
+        said = (t("conv.back.undid", self.locale, items=fmt.enumerate_names(
+            [t(f"conv.label.{key}", self.locale) for key in undone], self.locale)) if undone
+            else t("conv.back.done", self.locale))
+        return self.turn([Reply("text", said)], Back(), self.reprompt())
 
     def reprompt(self) -> list[Reply]:
         if self.stage == "advise":

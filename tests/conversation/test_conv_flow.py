@@ -609,3 +609,11 @@ def test_why_not_before_a_recommendation_promises_the_comparison() -> None:
     replies = conv.handle("为什么不推荐 4090？")
     assert "NVIDIA GeForce RTX 4090" in replies[0].text and "对比" in replies[0].text
     assert replies[-1].kind == "question" and conv.pending == "task"  # the question is still open
+
+
+def test_back_says_what_it_undid() -> None:
+    conv = _conv("zh-Hant")
+    conv.handle("LoRA 微調 Llama 3 8B，預算 30 萬，兩週內")
+    text = _texts(conv.handle("/back"))
+    assert "撤銷了" in text and "預算" in text and "期限" in text
+    assert conv.profile.budget_usd is None and conv.profile.deadline_days is None
