@@ -735,7 +735,7 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("ymd", _c(r"(?P<year>20\d\d)\s*[-/.年]\s*(?P<month>1[0-2]|0?[1-9])\s*[-/.月]\s*(?P<day>3[01]|[12]\d|0?[1-9])")),
     ("zh_md", _c(rf"(?P<next>明年|今年)?\s*{_ZH_MONTH}\s*{_ZH_DAY}")),
     ("zh_month_end", _c(rf"(?P<next>明年|今年)?\s*{_ZH_MONTH}\s*(?:底|末|尾|份结束|份結束)")),
-    ("slash", _c(r"(?P<next>明年|next\s+year)?\s*(?<![\d.])(?P<month>1[0-2]|0?[1-9])\s*/\s*(?P<day>3[01]|[12]\d|0?[1-9])(?![\d/])")),
+    ("slash", _c(r"(?P<next>明年|next\s+year)?\s*(?<![\d./])(?P<a>3[01]|[12]\d|0?[1-9])\s*/\s*(?P<b>3[01]|[12]\d|0?[1-9])(?![\d/])")),
     ("en_md", _c(rf"\b(?P<mname>{_EN_MONTH_RE})\.?\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b")),
     ("en_dm", _c(rf"\b(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mname>{_EN_MONTH_RE})\b")),
     ("en_month_end", _c(rf"end\s+of\s+(?P<mname>{_EN_MONTH_RE})\b")),
@@ -749,6 +749,7 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("tomorrow", _c(r"\btomorrow\b|明天|明日")),
     ("day_after", _c(r"后天|後天|day\s+after\s+tomorrow")),
 ]
+_SLASH_CUE = _c(r"前|之前|以前|before|\bby\b|\bdue\b|deadline|截止|完成|交付|交|until|till|放寬|放宽|推到|改到|延到|\bon\b|日期|date")
 _HORIZON_UNTIL = _c(r"用到|使用到|跑到|use\s+(?:it\s+)?until|run\s+(?:it\s+)?until|until\s+(?:the\s+)?end\s+of")
 
 
@@ -796,7 +797,11 @@ def _calendar_date(kind: str, m: re.Match[str], now: date) -> date | None:
             return date(int(g.get("year") or g.get("year2") or now.year), 12, 31)
         if kind == "ymd":
             return date(int(g["year"]), int(g["month"]), int(g["day"]))
-        if kind in ("zh_md", "slash", "en_md", "en_dm"):
+        if kind == "slash":  # month/day as in Taiwan, China and the US; day/month when the first cannot be a month
+            a, b = int(g["a"]), int(g["b"])
+            month, day = (b, a) if a > 12 >= b else (a, b)
+            return _future(date(now.year, month, day), now, nxt) if month <= 12 else None
+        if kind in ("zh_md", "en_md", "en_dm"):
             month = _MONTHS_EN[g["mname"].lower().rstrip(".")] if g.get("mname") else _cn_small(g["month"])
             day = _cn_small(g["day"])
             if not month or not day:
@@ -843,6 +848,8 @@ def _calendar(w: _Work, ex: Extraction) -> None:
     now = today()
     for kind, pattern in _CAL_PATTERNS:
         for m in w.finditer(pattern):
+            if kind == "slash" and not _SLASH_CUE.search(w.text[max(0, m.start() - 14): m.end() + 8]):
+                continue  # "1/3 的人", "3/4 of the GPUs": a fraction, not a date
             d = _calendar_date(kind, m, now)
             if d is None:
                 continue

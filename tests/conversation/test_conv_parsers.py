@@ -438,3 +438,34 @@ def test_requests_a_day_are_spread_over_the_hours_they_come_in() -> None:
     assert got["requests_per_second"] == 1.74 and "tokens" not in got
     assert extract("we get 100k requests per day", "en", task="inference")["requests_per_second"] == 1.16
     assert "deadline_days" not in extract("800 小時的台語錄音", "zh-Hant", task="lora")
+
+
+@pytest.mark.parametrize(("text", "locale", "days"), [
+    # TODAY = 2026-12-01, a Tuesday (the dates worked out by hand with datetime)
+    ("这个月底前要出结果", "zh-Hans", 30), ("下週五前要交報告", "zh-Hant", 10), ("過年前", "zh-Hant", 67),
+    ("明年第一季結束前", "zh-Hant", 120), ("時間放寬到明年 3/31", "zh-Hant", 120), ("聖誕節前要 demo", "zh-Hant", 24),
+    ("deadline 往后推到 1 月 15 号", "zh-Hans", 45), ("元旦前要交", "zh-Hans", 31), ("by Friday", "en", 3),
+    ("before April 1", "en", 121), ("end of Q1", "en", 120), ("next Friday", "en", 10),
+    ("deadline 15/12", "en", 14),  # day/month: 15 cannot be a month
+])
+def test_calendar_deadlines_count_from_today(text: str, locale: str, days: int, monkeypatch) -> None:
+    from advisor.conversation.parsers import extract
+
+    monkeypatch.setenv("GPU_ADVISOR_TODAY", "2026-12-01")
+    assert extract(text, locale)["deadline_days"] == days
+
+
+@pytest.mark.parametrize("text", ["大概 1/3 的人會同時用", "24/7 service", "三年前买的卡", "打算用三年", "800 小時的台語錄音"])
+def test_fractions_ages_and_horizons_are_not_deadlines(text: str, monkeypatch) -> None:
+    from advisor.conversation.parsers import extract
+
+    monkeypatch.setenv("GPU_ADVISOR_TODAY", "2026-12-01")
+    assert "deadline_days" not in extract(text, "zh-Hant", task="inference")
+
+
+def test_a_past_date_is_asked_again(monkeypatch) -> None:
+    from advisor.conversation.parsers import extract_detailed
+
+    monkeypatch.setenv("GPU_ADVISOR_TODAY", "2026-12-01")
+    ex = extract_detailed("deadline 2026-11-15", "en")
+    assert "deadline_days" not in ex.fields and ex.problems[0][0] == "conv.problem.deadline_past"
