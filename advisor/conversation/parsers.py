@@ -799,8 +799,8 @@ def _calendar_date(kind: str, m: re.Match[str], now: date) -> date | None:
             return date(int(g["year"]), int(g["month"]), int(g["day"]))
         if kind == "slash":  # month/day as in Taiwan, China and the US; day/month when the first cannot be a month
             a, b = int(g["a"]), int(g["b"])
-            month, day = (b, a) if a > 12 >= b else (a, b)
-            return _future(date(now.year, month, day), now, nxt) if month <= 12 else None
+            m_, d_ = (b, a) if a > 12 >= b else (a, b)
+            return _future(date(now.year, m_, d_), now, nxt) if m_ <= 12 else None
         if kind in ("zh_md", "en_md", "en_dm"):
             month = _MONTHS_EN[g["mname"].lower().rstrip(".")] if g.get("mname") else _cn_small(g["month"])
             day = _cn_small(g["day"])
