@@ -603,7 +603,7 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
         "list_sep": "; " if locale == "en" else "；",  # citation titles hold commas of their own
         "time_header": _t("report.col.throughput" if serving else "report.col.time", locale),
         "rent_header": _t("report.col.rent_month" if serving else "report.col.rent", locale),
-        "nothing_passes": any(f.rule_id == "outcome.near-misses" for f in rec.findings),
+        "nothing_passes": _nothing_passes(rec),
         "why_findings": _why_findings(rec, locale, money),
     }
 
@@ -640,6 +640,11 @@ def _locale(rec: Recommendation, locale: Locale | None) -> Locale:
     if locale not in LOCALES:
         raise ValueError(f"unknown locale {locale!r}; expected one of {', '.join(LOCALES)}")
     return locale
+
+
+def _nothing_passes(rec: Recommendation) -> bool:
+    """No option passes every check: the ones shown are the nearest misses."""
+    return any(f.rule_id == "outcome.near-misses" for f in rec.findings)
 
 
 def _side_by_side(examined: Candidate, rec: Recommendation, asked: int | None, locale: Locale,
@@ -685,7 +690,6 @@ def why_not_view(rec: Recommendation, gpu_query: str, locale: Locale,
                             "examined": None}
     if gpu is None:
         return view
-    full = build_view(rec, locale)
     money = _Money(locale, currency_of(rec.profile, locale))
     view["gpu_name"] = gpu.name
     if examined is not None and examined.gpu == gpu.id:
@@ -696,7 +700,7 @@ def why_not_view(rec: Recommendation, gpu_query: str, locale: Locale,
         if cand.gpu != gpu.id:
             continue
         top = rank <= len(rec.recommendations)
-        kind = ("near_miss" if full["nothing_passes"] else "recommended") if top else "outranked"
+        kind = ("near_miss" if _nothing_passes(rec) else "recommended") if top else "outranked"
         first = rec.recommendations[0]
         view["ranked"] = {
             "kind": kind,
