@@ -57,6 +57,7 @@ bench: $(STAMP)
 
 accuracy: $(STAMP)
 	$(BIN)/python tools/accuracy.py
+	$(BIN)/python tools/peaks.py
 
 clean:
 	rm -rf $(VENV) .venv-* build dist *.egg-info vendor/durable_rules/build vendor/durable_rules/libpy/*.egg-info

@@ -615,7 +615,7 @@ def _profile_fact(profile: Profile, w: planner.Workload, metrics: list[planner.C
     if w.task == "inference" and w.shape.is_transformer:
         kv_seq = memory.kv_cache_bytes(w.shape, w.context_tokens, 1, w.kv_dtype)
         kv_total = kv_seq * w.concurrency
-        weights = memory.weight_bytes(w.params, w.weights_dtype)
+        weights = memory.shape_weight_bytes(w.shape, w.weights_dtype)
         fact.update(
             kv_per_seq_gb=kv_seq / GB,
             kv_total_gb=kv_total / GB,

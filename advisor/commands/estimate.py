@@ -21,6 +21,10 @@ PRECISIONS = ("bf16-mixed", "fp16-mixed", "bf16", "fp32", "fp8-mixed")
 OPTIMIZERS = ("adamw", "adamw-8bit", "sgd", "adafactor")
 CHECKPOINTING = ("none", "selective", "full")
 ATTENTION = ("sdpa", "eager", "flash")
+MEASURES = ("allocated", "reserved", "smi")
+ENGINES = ("vllm", "hf")
+ADAPTER_DTYPES = ("fp32", "bf16", "fp16")
+STACKS_CHOICES = ("hf", "torchtune", "litgpt")
 
 
 class InputError(Exception):
@@ -53,21 +57,41 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> No
     parser.add_argument("--strategy", metavar="S", help=f"{' | '.join(STRATEGIES)} (default ddp on several GPUs)")
     parser.add_argument("--tp", metavar="N", default="1", help="tensor-parallel degree (default 1)")
     parser.add_argument("--pp", metavar="N", default="1", help="pipeline-parallel degree (default 1)")
-    parser.add_argument(
-        "--checkpointing", metavar="MODE", default="none", help="none | selective | full (default none)"
-    )
+    parser.add_argument("--checkpointing", metavar="MODE", help="none | selective | full (default none)")
     parser.add_argument("--attention", metavar="IMPL", default="sdpa", help="sdpa | eager | flash (default sdpa)")
     parser.add_argument("--tokens", metavar="N", help="training tokens (all epochs), e.g. 2B: adds time")
     parser.add_argument(
         "--precision", metavar="P", default="bf16-mixed", help=f"{' | '.join(PRECISIONS)} (default bf16-mixed)"
     )
     parser.add_argument("--optimizer", metavar="O", default="adamw", help=f"{' | '.join(OPTIMIZERS)} (default adamw)")
-    parser.add_argument("--lora-rank", metavar="R", default="16", help="LoRA rank (default 16)")
+    parser.add_argument("--lora-rank", metavar="R", help="LoRA rank (default 16)")
     parser.add_argument(
         "--lora-targets",
         metavar="LIST",
-        default="q,k,v,o,gate,up,down",
         help="adapted projections (default q,k,v,o,gate,up,down)",
+    )
+    parser.add_argument(
+        "--stack",
+        metavar="S",
+        help="fine-tuning stack whose memory defaults apply: hf (transformers + PEFT, default) | torchtune | litgpt",
+    )
+    parser.add_argument(
+        "--adapter-dtype",
+        metavar="DTYPE",
+        help="LoRA adapters: fp32 (PEFT, the default) | bf16 (torchtune, LitGPT)",
+    )
+    parser.add_argument(
+        "--paged-optimizer", action="store_true", help="bitsandbytes paged optimizer (state in unified memory)"
+    )
+    parser.add_argument(
+        "--optimizer-in-backward", action="store_true", help="step and free each gradient in backward (torchtune)"
+    )
+    parser.add_argument(
+        "--chunked-loss", action="store_true", help="cross-entropy over 8 chunks of the logits (torchtune)"
+    )
+    parser.add_argument("--compile", action="store_true", help="torch.compile (fused norms and SwiGLU save less)")
+    parser.add_argument(
+        "--activation-offload", action="store_true", help="stream saved activations to CPU memory (torchtune)"
     )
     parser.add_argument(
         "--weights-dtype",
@@ -76,14 +100,27 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> No
         help="inference weights: fp16 | bf16 | fp8 | int8 | int4 | q4_k_m | ... (default bf16)",
     )
     parser.add_argument(
-        "--kv-dtype", metavar="DTYPE", default="bf16", help="inference KV cache: bf16 | fp8 | int8 | ... (default bf16)"
+        "--kv-dtype", metavar="DTYPE", help="inference KV cache: bf16 | fp8 | int8 | ... (default bf16)"
     )
     parser.add_argument(
         "--context",
         metavar="TOKENS",
         help="inference: tokens per sequence (default 8192, or the model's window if shorter)",
     )
-    parser.add_argument("--concurrency", metavar="N", default="1", help="inference: concurrent sequences (default 1)")
+    parser.add_argument(
+        "--concurrency", metavar="N", help="inference: concurrent sequences (default 1; --batch means the same)"
+    )
+    parser.add_argument(
+        "--engine", metavar="E", help="inference: vllm (a serving engine, default) | hf (transformers generate)"
+    )
+    parser.add_argument(
+        "--prompt-tokens", metavar="N", help="inference with --engine hf: prompt tokens prefilled at once"
+    )
+    parser.add_argument(
+        "--measure",
+        metavar="KIND",
+        help="which peak `total` reports: allocated | reserved | smi (default: smi, what the card must hold)",
+    )
     parser.add_argument("--offload", action="store_true", help="DeepSpeed CPU offload (with zero2 or zero3)")
     parser.add_argument("--json", action="store_true", help="print JSON (bytes, seconds, watts, USD)")
 
@@ -202,7 +239,7 @@ def _settings(args, spec) -> dict[str, Any]:
     if strategy != "single" and s["gpus"] == 1:
         strategy = "single" if strategy == "ddp" else strategy
     s["strategy"] = strategy
-    s["checkpointing"] = _choice(args.checkpointing, "--checkpointing", CHECKPOINTING)
+    s["checkpointing"] = _choice(args.checkpointing or "none", "--checkpointing", CHECKPOINTING)
     s["attention"] = _choice(args.attention, "--attention", ATTENTION)
     s["precision"] = _choice(args.precision, "--precision", PRECISIONS)
     s["optimizer"] = _choice(args.optimizer, "--optimizer", OPTIMIZERS)
@@ -211,18 +248,36 @@ def _settings(args, spec) -> dict[str, Any]:
     seq_default = planner.default_seq_len(task, spec.max_context)
     s["seq"] = parse_size(args.seq, "--seq", binary_k=True) if args.seq else seq_default
     s["tokens"] = parse_size(args.tokens, "--tokens") if args.tokens else None
-    s["lora_rank"] = parse_size(args.lora_rank, "--lora-rank")
-    s["lora_targets"] = args.lora_targets
+    s["lora_rank"] = parse_size(args.lora_rank or "16", "--lora-rank")
+    s["lora_targets"] = args.lora_targets or "q,k,v,o,gate,up,down"
+    s["stack"] = _choice(args.stack or "hf", "--stack", STACKS_CHOICES)
+    s["adapter_dtype"] = (
+        _choice(args.adapter_dtype, "--adapter-dtype", ADAPTER_DTYPES) if args.adapter_dtype else None
+    )
+    s["measure"] = _choice(args.measure, "--measure", MEASURES) if args.measure else None
+    s["engine"] = _choice(args.engine or "vllm", "--engine", ENGINES)
+    prompt = args.prompt_tokens
+    s["prompt_tokens"] = parse_size(prompt, "--prompt-tokens", binary_k=True) if prompt else None
+    _refuse_flags(args, task)
     s["offload"] = bool(args.offload)
     if s["offload"] and strategy not in ("zero2", "zero3", "fsdp"):
         raise InputError("--offload needs --strategy zero2 or zero3 (DeepSpeed offloads ZeRO state)")
-    if s["offload"] and task not in ("pretrain", "finetune"):
-        raise InputError("--offload applies to full training (pretrain, finetune); LoRA state is already small")
+    if s["offload"] and task == "inference":
+        raise InputError("--offload applies to training")
+    if s["offload"] and task in ("lora", "qlora") and strategy not in ("fsdp", "zero3"):
+        raise InputError("--offload with LoRA offloads the frozen base (FSDP or ZeRO-3): add --strategy fsdp")
+    for key in ("paged_optimizer", "optimizer_in_backward", "chunked_loss", "activation_offload", "compile"):
+        s[key] = bool(getattr(args, key))
     s["weights_dtype"] = _choice(args.weights_dtype, "--weights-dtype", planner.WEIGHT_DTYPES)
-    s["kv_dtype"] = _choice(args.kv_dtype, "--kv-dtype", planner.KV_DTYPES)
+    s["kv_dtype"] = _choice(args.kv_dtype or "bf16", "--kv-dtype", planner.KV_DTYPES)
     ctx_default = planner.default_context(spec.max_context)
     s["context"] = parse_size(args.context, "--context", binary_k=True) if args.context else ctx_default
-    s["concurrency"] = parse_size(args.concurrency, "--concurrency")
+    s["concurrency"] = parse_size(args.concurrency or "1", "--concurrency")
+    if task == "inference" and args.batch:  # a batch of sequences being generated is the concurrency
+        batch = parse_size(args.batch, "--batch")
+        if args.concurrency and batch != s["concurrency"]:
+            raise InputError(f"--batch {batch} and --concurrency {s['concurrency']} disagree; for inference give one")
+        s["concurrency"] = batch
     warnings = []
     longest = s["context"] if task == "inference" else s["seq"]
     if spec.max_context and longest > spec.max_context:
@@ -230,6 +285,37 @@ def _settings(args, spec) -> dict[str, Any]:
         warnings.append(f"{what} {longest:,} is longer than the model's maximum context ({spec.max_context:,} tokens)")
     s["warnings"] = warnings
     return s
+
+
+_TRAINING_ONLY = (
+    ("seq", "--seq"), ("checkpointing", "--checkpointing"), ("tokens", "--tokens"), ("optimizer_in_backward",
+    "--optimizer-in-backward"), ("chunked_loss", "--chunked-loss"), ("activation_offload", "--activation-offload"),
+    ("paged_optimizer", "--paged-optimizer"), ("compile", "--compile"), ("stack", "--stack"),
+)  # fmt: skip
+_LORA_ONLY = (("lora_rank", "--lora-rank"), ("lora_targets", "--lora-targets"), ("adapter_dtype", "--adapter-dtype"))
+_INFERENCE_ONLY = (
+    ("context", "--context"), ("concurrency", "--concurrency"), ("engine", "--engine"),
+    ("prompt_tokens", "--prompt-tokens"), ("kv_dtype", "--kv-dtype"),
+)  # fmt: skip
+
+
+def _refuse_flags(args, task: str) -> None:
+    """A flag that does not apply to the task is an error, never silently dropped."""
+    groups: list[tuple[tuple[tuple[str, str], ...], str]] = []
+    if task == "inference":
+        groups.append((_TRAINING_ONLY + _LORA_ONLY, "training"))
+    else:
+        groups.append((_INFERENCE_ONLY, "inference"))
+        if task not in ("lora", "qlora"):
+            groups.append((_LORA_ONLY, "--task lora or qlora"))
+    for flags, applies in groups:
+        for attr, flag in flags:
+            if getattr(args, attr, None):
+                raise InputError(f"{flag} applies to {applies}, not to --task {task}")
+    if args.weights_dtype != "bf16" and task not in ("inference", "qlora"):
+        raise InputError(f"--weights-dtype applies to inference and qlora (the frozen base), not to --task {task}")
+    if getattr(args, "prompt_tokens", None) and (args.engine or "vllm") != "hf":
+        raise InputError("--prompt-tokens applies to --engine hf (a serving engine prefills in chunks)")
 
 
 def _lora_target_set(text: str, known: tuple[str, ...]) -> frozenset[str]:
@@ -265,6 +351,17 @@ def _workload(spec, s: dict[str, Any]):
             weights_dtype=s["weights_dtype"],
             kv_dtype=s["kv_dtype"],
             offload=s["offload"],
+            stack=planner.stack(
+                s["stack"],
+                **({"adapter_bytes": 4.0 if s["adapter_dtype"] == "fp32" else 2.0} if s["adapter_dtype"] else {}),
+                paged_optimizer=s["paged_optimizer"],
+                optimizer_in_backward=s["optimizer_in_backward"],
+                chunked_loss=s["chunked_loss"],
+                activation_offload=s["activation_offload"],
+                compiled=s["compile"],
+                engine=s["engine"],
+                prompt_tokens=s["prompt_tokens"],
+            ),
         )
     except ValueError as exc:
         raise InputError(str(exc)) from None
@@ -308,6 +405,20 @@ def _terms(m: Any) -> dict[str, int]:
     }
     terms["total"] = sum(terms.values())
     return terms
+
+
+def _peaks(mem: Any) -> dict[str, int]:
+    """The three peaks people measure: `torch.cuda.max_memory_allocated`, `max_memory_reserved`, and
+    nvidia-smi's figure for the process (reserved + CUDA context + NCCL) — the one the fit test uses."""
+    return {"allocated": int(mem.allocated), "reserved": int(mem.reserved), "smi": int(mem.smi)}
+
+
+def _report_measure(out: dict[str, Any], measure: str) -> None:
+    """`--measure`: `memory_per_gpu.total` reports that peak; the overhead term absorbs the difference."""
+    mem = out["memory_per_gpu"]
+    total = out["peak_bytes"][measure]
+    mem["overhead"] += total - mem["total"]
+    mem["total"] = total
 
 
 def _power_and_money(m: Any, gpu: Any, out: dict[str, Any]) -> None:
@@ -363,6 +474,7 @@ def _training(w: Any, s: dict[str, Any], gpu: Any) -> dict[str, Any]:
             "allocator_margin": int(mem.allocator_margin),
         },
         "host_ram_bytes": int(mem.host_ram),
+        "peak_bytes": _peaks(mem),
     }
     m = ev.metrics
     if m is not None:
@@ -437,6 +549,7 @@ def _inference(w: Any, s: dict[str, Any], gpu: Any) -> dict[str, Any]:
             "communication": int(mem.communication),
             "allocator_margin": int(mem.allocator_margin),
         },
+        "peak_bytes": _peaks(mem),
     }
     m = ev.metrics
     if m is None:
@@ -502,6 +615,9 @@ def estimate(args) -> dict[str, Any]:
         if s["task"] in ("lora", "qlora"):
             out["config"].update({"lora_rank": s["lora_rank"], "lora_targets": s["lora_targets"]})
         out.update(_training(w, s, gpu))
+    if s["measure"]:
+        out["config"]["measure"] = s["measure"]
+        _report_measure(out, s["measure"])
     if gpu is not None:
         out["gpu"] = {"id": gpu.id, "name": gpu.name, "memory_gb": gpu.memory_gb}
     out["warnings"] = s["warnings"]

@@ -599,7 +599,7 @@ def _duration(w: _Work, ex: Extraction) -> None:
         return
     _, days, start, end = best
     w.consume(start, end)
-    if days <= 0 or not math.isfinite(days):
+    if not math.isfinite(days) or round(days, 3) <= 0:  # ".01 h" rounds to no time at all
         ex.problem("conv.problem.deadline_positive")
     elif days > 36500:
         ex.problem("conv.problem.deadline_huge")

@@ -40,9 +40,23 @@ NCCL_BYTES = int(1.5 * GIB)
 "~1-2GiB" (stas00/ml-engineering; NA §1.7). Charged whenever more than one GPU talks."""
 
 ALLOCATOR_MARGIN = 0.05
-"""Caching-allocator fragmentation and small temporaries, as a share of the other terms. Megatron-LM
-`theoretical_memory_usage.py` multiplies activations by 1.05 for "optimizer and miscellaneous
-temporaries"; vidur keeps 10 % (NA §1.7). We take 5 % because the big transients are modelled."""
+"""Serving: the caching allocator's slack over the allocated peak (reserved - allocated). A serving
+engine allocates its KV pool once, so little fragments; Megatron-LM `theoretical_memory_usage.py`
+allows 1.05 for "optimizer and miscellaneous temporaries", vidur 10 % (NA §1.7)."""
+
+TRAINING_RESERVED_SLACK = 0.15
+"""Training on one GPU (or DDP): `max_memory_reserved` over `max_memory_allocated`. Fitted on
+torchtune's and Answer.AI's runs where both are known or the allocated peak is well modelled
+(tools/peaks.py: median 1.19 on one GPU); on held-out sources it reads 1.16-1.20 (PEFT's
+method comparison, Llama 3.2 3B, reserved) and ~1.17 (Qwen's LoRA table). Activations are freed
+and re-allocated every step in tensors of varying size, which the caching allocator cannot always reuse."""
+
+SHARDED_RESERVED_SLACK = 0.20
+"""FSDP / ZeRO-3 over several GPUs: all-gathered flat parameters and reduce-scatter buffers come and
+go every layer, so the allocator's cache grows further beyond the allocated peak. Where Answer.AI
+printed both peaks of one run (Llama 2 7B LoRA, FSDP on 2 GPUs) reserved/allocated is 1.24 and 1.12:
+we take 1.20. Its reserved-only runs read ~1.5 against our allocated estimate; the difference is
+activation memory under FSDP + checkpointing that the model does not explain yet, not slack."""
 
 SERVING_MEMORY_FRACTION = 0.90
 """vLLM `gpu_memory_utilization` and TensorRT-LLM `free_gpu_memory_fraction` default to 0.9: a serving
@@ -73,8 +87,22 @@ WEIGHT_BITS: dict[str, float] = {
     "mxfp8": 8.25,
     "mxfp6": 6.25,
     "mxfp4": 4.25,
-    # QLoRA storage
-    "nf4": QLORA_NF4_BITS,
+    # bitsandbytes 4-bit (NF4 or FP4): blocks of 64 with an fp32 absmax, 4 + 32/64 = 4.5 bits; with
+    # double quantisation the absmax is itself 8-bit (QLoRA's 4.127). `load_in_4bit` defaults to FP4
+    # without double quantisation (transformers BitsAndBytesConfig).
+    "nf4": 4 + 32 / 64,
+    "nf4-dq": QLORA_NF4_BITS,
+    "fp4": 4 + 32 / 64,
+    # LLM.int8() (bitsandbytes `load_in_8bit`): int8 rows + one fp32 scale per row (~0 per weight)
+    "llm-int8": 8.0,
+    # GPTQ / AWQ packed weights: per group of 128 input values an fp16 scale and a 4-bit zero point
+    # (AutoGPTQ `QuantLinear` qzeros/scales; AutoAWQ WQLinear) = (16 + 4)/128 bits per weight; GPTQ
+    # with no grouping keeps one scale and zero per output column (~0 per weight).
+    "gptq-int4-g128": 4 + 20 / 128,
+    "gptq-int8-g128": 8 + 20 / 128,
+    "gptq-int4": 4.0,
+    "gptq-int8": 8.0,
+    "awq-int4-g128": 4 + 20 / 128,
     # GGUF files as measured on Llama-3.1-8B (ggml-org/llama.cpp tools/quantize/README.md, NA §1.5)
     "q2_k": 3.1593,
     "q4_k_m": 4.8944,
@@ -83,6 +111,13 @@ WEIGHT_BITS: dict[str, float] = {
     "f16": 16.0005,
 }
 """Bits per weight by storage format."""
+
+WHOLE_FILE_FORMATS = frozenset({"q2_k", "q4_k_m", "q5_k_m", "q8_0", "f16"})
+"""Formats whose bits were measured on the whole file (embeddings and head included). Every other
+format below 16 bits quantises the linear layers only: bitsandbytes, GPTQ, AWQ, and the FP8/INT8/INT4
+schemes of vLLM and TensorRT-LLM skip the embeddings and the LM head (`lm_head` is in every
+library's default skip list: transformers `llm_int8_skip_modules`, AutoGPTQ, AutoAWQ `modules_to_not_convert`),
+which stay 16-bit; charging them at 4 bits undercounts a 4-bit 7B model by ~0.4 GB."""
 
 KV_BITS: dict[str, float] = {
     "fp32": 32.0,
@@ -97,6 +132,9 @@ KV_BITS: dict[str, float] = {
 }
 """Bits per KV-cache element by cache dtype."""
 
+ENGINES = ("vllm", "hf")
+"""Inference engines: a serving engine (vLLM and its peers) or Hugging Face transformers `generate`."""
+
 PRECISIONS = ("bf16-mixed", "fp16-mixed", "bf16", "fp32", "fp8-mixed")
 OPTIMIZERS = ("adamw", "adamw-8bit", "sgd", "adafactor")
 STRATEGIES = ("single", "ddp", "zero1", "zero2", "zero3", "fsdp")
@@ -107,6 +145,18 @@ DEFAULT_SEQ: dict[str, int] = {"pretrain": 4096, "finetune": 2048, "lora": 2048,
 """Training sequence length when the user gives none. Pretraining: 4096 — Llama 2 pretrained at 4K
 and Llama 3 at 8K, so 4K is the modern floor; fine-tuning: 2048, the common SFT length (Alpaca-style
 data fits; longer data needs the user's figure). Capped at the model's max context."""
+
+def COMPILE_SAVED_BYTES(shape: Shape, e: int) -> float:
+    """Bytes per token per layer torch.compile no longer saves in a HF/torchtune decoder layer: the
+    fused RMSNorm keeps its 16-bit input instead of the fp32 upcast (2 norms x (4 - e)·h), and the
+    fused SwiGLU saves its two inputs, not SiLU's output as well (e·f). Checked on torchtune's
+    optimisation table (Llama 3.2 3B, 2 x 4096 tokens: 60.0 -> 51.0 GiB with compile; this gives
+    -8.9 GiB)."""
+    return 2 * (4 - e) * shape.hidden + (e * shape.ffn if shape.gated_mlp else 0)
+
+
+CHUNKED_LOSS_CHUNKS = 8
+"""torchtune `CEWithChunkedOutputLoss(num_output_chunks=8)`."""
 
 ZERO_STAGE = {"single": 0, "ddp": 0, "zero1": 1, "zero2": 2, "zero3": 3, "fsdp": 3}
 """FSDP FULL_SHARD shards parameters, gradients and optimizer state like ZeRO-3 (llm-analysis README, NA §1.2)."""
@@ -128,7 +178,7 @@ class StateBytes(NamedTuple):
         return self.weights + self.gradients + self.optimizer
 
 
-def state_bytes_per_param(precision: str, optimizer: str, *, fp32_grads: bool = False) -> StateBytes:
+def state_bytes_per_param(precision: str, optimizer: str, *, fp32_grads: bool = False, amp: bool = False) -> StateBytes:
     """Model-state bytes per parameter.
 
     Mixed precision (`bf16-mixed`, `fp16-mixed`): 16-bit weights (2) and gradients (2), fp32 master
@@ -142,6 +192,11 @@ def state_bytes_per_param(precision: str, optimizer: str, *, fp32_grads: bool = 
     Optimizers: AdamW keeps two moments; 8-bit AdamW (bitsandbytes) two 1-byte moments ("2 bytes *
     number of parameters", ml-engineering); SGD with momentum one; Adafactor a factored second
     moment (rows + columns, ~0 per parameter; we charge 0.05 byte to cover vectors and norms).
+    `amp=True` is PyTorch autocast on an fp32 model (Hugging Face Trainer `fp16=True`/`bf16=True`
+    without DeepSpeed or FSDP): the fp32 weights are the master copy (4), autocast caches a 16-bit
+    cast of every weight for the step (2), gradients are fp32 (4), AdamW's moments fp32 (8): 18 bytes
+    (the HF "Methods and tools for efficient training" guide: "18 bytes per parameter" for mixed
+    precision AdamW).
     """
     if precision not in PRECISIONS:
         raise ValueError(f"unknown precision {precision!r}; choose among {', '.join(PRECISIONS)}")
@@ -155,6 +210,8 @@ def state_bytes_per_param(precision: str, optimizer: str, *, fp32_grads: bool = 
         w, g, master, moment = 2.0, 2.0, 4.0, 4.0
         if precision == "fp8-mixed":
             w += 1.0
+    if amp and precision in ("bf16-mixed", "fp16-mixed"):
+        w, g, master = 4.0 + 2.0, 4.0, 0.0
     if fp32_grads:
         g = 4.0
     if optimizer == "adamw":
@@ -430,6 +487,10 @@ def activation_bytes(
     microbatches: int | None = None,
     element_bytes: int = 2,
     lora: tuple[frozenset[str], int, bool] | None = None,
+    chunked_loss: bool = False,
+    activation_offload: bool = False,
+    compiled: bool = False,
+    quantized_base: bool = False,
 ) -> Activations:
     """Activations for one micro-batch of `batch` sequences of `seq` tokens on the most loaded GPU.
 
@@ -487,6 +548,8 @@ def activation_bytes(
         )
         if checkpointing == "selective" and attention == "eager":
             per_layer -= (4 + e) * shape.heads * s_eff  # recompute the score path only
+        if compiled:
+            per_layer -= COMPILE_SAVED_BYTES(shape, e)
         first_layer_free = 0.0
         if lora is not None:
             targets, rank, autocast = lora
@@ -507,14 +570,29 @@ def activation_bytes(
     saved = tokens * (per_layer * layers_held + ends)
     if model == "hf" and lora is not None:
         saved -= tokens * first_layer_free
+        if quantized_base and checkpointing != "full":
+            # bitsandbytes' MatMul4Bit (and AutoGPTQ's training kernels) keep each frozen layer's input
+            # as a context attribute whenever it needs an input gradient: q/k/v's and gate/up's
+            # inputs and down_proj's (o_proj's input is the attention output, already kept)
+            saved += tokens * e * (2 * h + shape.ffn * (max(1, shape.experts_per_token) if shape.experts else 1)) * L
         if lora[2] and checkpointing != "full":  # autocast keeps a 16-bit cast of each adapter weight
             saved += 2.0 * _lora_params_per_layer(shape, lora[0], lora[1]) * L
     if framework != "megatron" and shape.kind in ("decoder", "moe") and checkpointing != "full":
         saved += 2.0 * s_eff * shape.head_dim * e  # RoPE cos and sin, shared by the batch and the layers
     # Transients: the loss (16-bit logits + fp32 upcast) or, with full recompute, one rebuilt layer.
     loss_transient = 0.0 if pp > 1 else tokens * ((e + (4 if e < 4 else 0)) * V) / max(1, tp)
-    recompute_transient = tokens * full_layer if checkpointing == "full" else 0.0
-    return Activations(saved, max(loss_transient, recompute_transient))
+    if chunked_loss and model == "hf" and V:
+        # 16-bit logits kept for the whole micro-batch instead of the fp32 log-softmax; the fp32
+        # upcast and its log-softmax exist one chunk (of 8) at a time
+        saved -= tokens * (4.0 - e) * V
+        loss_transient /= CHUNKED_LOSS_CHUNKS
+    if activation_offload and model == "hf":
+        # only about two layers' saved tensors stay on the GPU; the ends (loss, head) stay
+        saved -= tokens * per_layer * max(0.0, layers_held - 2)
+    # The rebuilt layer exists in backward, after the loss and the head have freed what they kept
+    # (the ends): it adds to the peak only beyond them.
+    recompute_transient = tokens * (full_layer - ends) if checkpointing == "full" else 0.0
+    return Activations(saved, max(loss_transient, recompute_transient, 0.0))
 
 
 def _lora_params_per_layer(shape: Shape, targets, rank: int) -> float:
@@ -583,12 +661,24 @@ def lora_activation_bytes_per_token(
 # Inference
 
 
-def weight_bytes(params: float, dtype: str) -> float:
-    """Weights at a storage format (`WEIGHT_BITS`), bytes."""
+def weight_bytes(params: float, dtype: str, linear_params: float | None = None) -> float:
+    """Weights at a storage format (`WEIGHT_BITS`), bytes. With `linear_params` (the quantisable
+    linear layers, `Shape.linear_params`) a format below 16 bits applies to those only and the rest
+    (embeddings, LM head, norms) stays 16-bit, as every quantisation library does (`WHOLE_FILE_FORMATS`
+    excepted: their bits were measured on whole files)."""
     try:
-        return params * WEIGHT_BITS[dtype] / 8
+        bits = WEIGHT_BITS[dtype]
     except KeyError:
         raise ValueError(f"unknown weights dtype {dtype!r}; choose among {', '.join(WEIGHT_BITS)}") from None
+    if linear_params and bits < 16 and dtype not in WHOLE_FILE_FORMATS:
+        linear = min(float(linear_params), float(params))
+        return linear * bits / 8 + (params - linear) * 2
+    return params * bits / 8
+
+
+def shape_weight_bytes(shape: Shape, dtype: str) -> float:
+    """`weight_bytes` of a whole model shape (linear layers quantised, the rest 16-bit)."""
+    return weight_bytes(shape.params, dtype, shape.linear_params or None)
 
 
 def kv_bytes_per_token(shape: Shape, kv_dtype: str = "fp16", tp: int = 1) -> float:
@@ -612,21 +702,78 @@ INFERENCE_PREFILL_CHUNK_TOKENS = 2048
 in its defaults for chunked prefill). Sets the forward workspace the engine profiles before sizing KV."""
 
 
-def inference_workspace_bytes(shape: Shape, tp: int = 1, element_bytes: int = 2) -> float:
-    """Forward working set of one prefill chunk: one layer's live tensors (hidden states, q/k/v,
-    MLP intermediates) plus the logits the sampler reads (fp32). Engines profile this before sizing KV."""
+def inference_workspace_bytes(
+    shape: Shape, tp: int = 1, element_bytes: int = 2, *, tokens: int | None = None, logits_rows: int | None = None
+) -> float:
+    """Forward working set of one prefill step of `tokens` tokens (default one chunk of
+    `INFERENCE_PREFILL_CHUNK_TOKENS`): one layer's live tensors (hidden states, q/k/v, MLP
+    intermediates) plus the fp32 logits the sampler reads, for `logits_rows` positions (default every
+    token of the chunk). Engines profile this before sizing KV."""
     if not shape.is_transformer:
         return 0.0
-    c = INFERENCE_PREFILL_CHUNK_TOKENS
+    c = INFERENCE_PREFILL_CHUNK_TOKENS if tokens is None else tokens
+    rows = c if logits_rows is None else logits_rows
     h, f = shape.hidden, shape.ffn
     layer = element_bytes * (4 * h + (3 if shape.gated_mlp else 2) * f / max(1, tp))
     logits = 4.0 * shape.vocab / max(1, tp)
-    return c * (layer + logits)
+    return c * layer + rows * logits
 
 
 def usable_bytes(memory_gb: float) -> int:
     """What one process can allocate on a card sold as `memory_gb` GB (read as GiB, x 0.985)."""
     return int(memory_gb * GIB * USABLE_FRACTION)
+
+
+# ------------------------------------------------------------------------------------------------
+# The framework's choices
+
+
+STACKS = ("hf", "torchtune", "litgpt")
+"""Fine-tuning stacks with different memory defaults (`Stack.preset`)."""
+
+
+class Stack(NamedTuple):
+    """How the user's software stack spends memory, where the common stacks differ (the calculator's
+    flags; the defaults are Hugging Face transformers + PEFT + a serving engine)."""
+
+    adapter_bytes: float = 4.0  # LoRA adapters: fp32 in PEFT; bf16 (2) in torchtune and LitGPT
+    paged_optimizer: bool = False  # bitsandbytes paged optimizer state (unified memory)
+    optimizer_in_backward: bool = False
+    chunked_loss: bool = False
+    activation_offload: bool = False
+    compiled: bool = False  # torch.compile (fuses norms and SwiGLU: fewer saved tensors)
+    keeps_quantized_inputs: bool = True  # 4-bit layers keep their input (bitsandbytes: yes; torchao: no)
+    engine: str = "vllm"  # inference: vllm (a serving engine) | hf (transformers generate)
+    prompt_tokens: int | None = None  # inference with hf: tokens prefilled at once per sequence
+
+    @classmethod
+    def preset(cls, name: str, **overrides) -> Stack:
+        """The defaults of a stack: `hf` (transformers + PEFT + bitsandbytes: fp32 adapters, 4-bit
+        layers keep their inputs), `torchtune` (bf16 adapters, torchao NF4 whose backward needs only
+        the weight), `litgpt` (bf16 adapters under bf16-true, bitsandbytes)."""
+        if name not in STACKS:
+            raise ValueError(f"unknown stack {name!r}; choose among {', '.join(STACKS)}")
+        base = {
+            "hf": {},
+            "torchtune": {"adapter_bytes": 2.0, "keeps_quantized_inputs": False},
+            "litgpt": {"adapter_bytes": 2.0},
+        }[name]
+        return cls(**{**base, **overrides})
+
+    def training_kwargs(self, task: str, weights_dtype: str) -> dict:
+        """The `training_memory` keywords for these choices; under QLoRA a quantised `weights_dtype`
+        names the frozen base's format (default NF4 with double quantisation)."""
+        base = weights_dtype if task == "qlora" and WEIGHT_BITS.get(weights_dtype, 16) < 16 else "nf4-dq"
+        return {
+            "adapter_bytes": self.adapter_bytes,
+            "paged_optimizer": self.paged_optimizer,
+            "optimizer_in_backward": self.optimizer_in_backward,
+            "chunked_loss": self.chunked_loss,
+            "activation_offload": self.activation_offload,
+            "compiled": self.compiled,
+            "keeps_quantized_inputs": self.keeps_quantized_inputs,
+            "base_dtype": base,
+        }
 
 
 # ------------------------------------------------------------------------------------------------
@@ -645,6 +792,7 @@ class TrainingMemory(NamedTuple):
     communication: float
     allocator_margin: float
     host_ram: float = 0.0  # CPU RAM the offloaded state needs on each node
+    nccl: float = 0.0  # the part of `communication` NCCL allocates outside PyTorch's allocator
 
     @property
     def overhead(self) -> float:
@@ -652,7 +800,24 @@ class TrainingMemory(NamedTuple):
 
     @property
     def total(self) -> float:
+        """What the card must hold: the reserved peak plus the CUDA context and NCCL (= `smi`)."""
         return self.weights + self.gradients + self.optimizer + self.activations + self.overhead
+
+    @property
+    def allocated(self) -> float:
+        """`torch.cuda.max_memory_allocated`: the tensors alive at the peak."""
+        states = self.weights + self.gradients + self.optimizer
+        return states + self.activations + self.transient + self.communication - self.nccl
+
+    @property
+    def reserved(self) -> float:
+        """`torch.cuda.max_memory_reserved`: the allocated peak plus the caching allocator's slack."""
+        return self.allocated + self.allocator_margin
+
+    @property
+    def smi(self) -> float:
+        """What nvidia-smi shows for the process: reserved + CUDA context + NCCL's own buffers."""
+        return self.total
 
 
 def communication_bytes(strategy: str, count: int, grads_bytes: float, hidden: int) -> float:
@@ -697,6 +862,12 @@ def training_memory(
     fp32_grads: bool = False,
     adapter_bytes: float = 4.0,
     paged_optimizer: bool = False,
+    base_dtype: str = "nf4-dq",
+    optimizer_in_backward: bool = False,
+    chunked_loss: bool = False,
+    activation_offload: bool = False,
+    compiled: bool = False,
+    keeps_quantized_inputs: bool = True,
 ) -> TrainingMemory:
     """Per-GPU peak training memory of one configuration, term by term.
 
@@ -717,6 +888,19 @@ def training_memory(
     CPU offload (DeepSpeed): ZeRO-2 keeps 16-bit weights on the GPU and moves gradients and
     optimizer to the CPU; ZeRO-3 moves parameters too and keeps the gathered layers. Host RAM per
     node: ZeRO-2 P·max(4·gpus_per_node, 16)·1.5; ZeRO-3 P·18·1.5·(node share) (DeepSpeed estimators).
+    With LoRA, `offload` is FSDP's CPU offload of the (frozen) parameters: the base lives in host RAM
+    and one gathered layer at a time on the GPU (Answer.AI fsdp_qlora's `--use_cpu_offload`).
+    Mixed precision on one GPU or DDP is PyTorch autocast over an fp32 model: 18 bytes/param
+    (`state_bytes_per_param(amp=True)`); ZeRO/FSDP/Megatron keep the ZeRO paper's 16.
+    `base_dtype`: the frozen base's format under QLoRA (nf4-dq = QLoRA's NF4 with double
+    quantisation; nf4, fp4, or a GPTQ/AWQ checkpoint such as gptq-int4-g128); linear layers only.
+    Memory-saving techniques of the common fine-tuning stacks (torchtune recipes):
+    `optimizer_in_backward` steps each parameter as soon as its gradient exists and frees it, so only
+    about one layer's gradients are alive (torchtune `optimizer_in_bwd`); `chunked_loss` projects and
+    upcasts the logits a chunk at a time (torchtune `CEWithChunkedOutputLoss`, 8 chunks): the 16-bit
+    logits stay, the fp32 copies exist one chunk at a time; `activation_offload` streams the saved
+    activations to CPU memory (torchtune `enable_activation_offloading`), keeping about two layers'
+    worth on the GPU.
     """
     if batch < 1 or seq < 1 or count < 1 or tp < 1 or pp < 1:
         raise ValueError("batch, seq, GPU count, tp and pp must all be at least 1")
@@ -736,7 +920,8 @@ def training_memory(
         raise ValueError(f"unknown strategy {strategy!r}; choose among {', '.join(STRATEGIES)}")
     if sp is None:
         sp = tp > 1
-    state = state_bytes_per_param(precision, optimizer, fp32_grads=fp32_grads)
+    amp = stage == 0 and not megatron and not offload
+    state = state_bytes_per_param(precision, optimizer, fp32_grads=fp32_grads, amp=amp)
     element = 4 if precision == "fp32" else 2
 
     # Parameters on the most loaded model-parallel shard.
@@ -751,11 +936,13 @@ def training_memory(
     if lora:
         T = float(trainable_params or 0) / (tp * pp)
         if task == "qlora":
-            lin = shape.linear_params or P
-            frozen = (lin * QLORA_NF4_BITS / 8 + (P - lin) * 2) * shard / P
+            frozen = weight_bytes(P, base_dtype, shape.linear_params or P) * shard / P
         else:
             frozen = shard * (4 if precision == "fp32" else 2)
-        adapter_opt = {"adamw": 8.0, "adamw-8bit": 2.0, "sgd": 4.0, "adafactor": 0.05}[optimizer]
+        # AdamW keeps its moments in the adapters' dtype (fp32: 8 bytes; bf16 adapters: 4)
+        adapter_opt = {"adamw": 2 * adapter_bytes, "adamw-8bit": 2.0, "sgd": adapter_bytes, "adafactor": 0.05}[
+            optimizer
+        ]
         w, g, o = frozen + adapter_bytes * T, adapter_bytes * T, adapter_opt * T
         if stage >= 1:
             o /= dp
@@ -766,8 +953,13 @@ def training_memory(
     else:
         w, g, o = zero_model_states(shard, state, stage, dp)
     host_ram = 0.0
-    if lora and paged_optimizer:
+    if paged_optimizer:  # cudaMallocManaged pages: outside PyTorch's allocator, evicted to the CPU under pressure
         host_ram, o = o, 0.0
+    if optimizer_in_backward and not lora:
+        g = min(g, state.gradients * shape.largest_layer_params / tp)
+    if offload and lora:  # FSDP CPU offload of the parameters: the base waits in host RAM
+        host_ram += w
+        w = adapter_bytes * T / dp
     if offload and not lora:
         per_node = min(count, 8)
         if stage >= 3:
@@ -782,6 +974,8 @@ def training_memory(
     gathered = 0.0
     if stage >= 3 and (dp > 1 or offload):
         gathered = 4.0 * shape.largest_layer_params / tp  # DeepSpeed estimate_zero3: 4 x largest layer
+        if lora and task == "qlora":  # a gathered NF4 layer is dequantised one projection at a time
+            gathered = weight_bytes(shape.largest_layer_params, base_dtype, shape.largest_layer_params) / tp
 
     # Activations
     lora_spec = (targets, lora_rank, precision.endswith("mixed")) if lora and shape.is_transformer else None
@@ -797,11 +991,17 @@ def training_memory(
         sp=sp,
         element_bytes=element,
         lora=lora_spec,
+        chunked_loss=chunked_loss,
+        activation_offload=activation_offload,
+        compiled=compiled,
+        quantized_base=task == "qlora" and keeps_quantized_inputs,
     )
     comm = communication_bytes(strategy if not megatron else "zero1", count, g, shape.hidden)
+    nccl = float(NCCL_BYTES) if count > 1 else 0.0
     transient = max(acts.transient, gathered)
-    subtotal = w + g + o + acts.saved + transient + comm
-    margin = ALLOCATOR_MARGIN * subtotal
+    allocated = w + g + o + acts.saved + transient + comm - nccl
+    sharded = stage >= 3 and dp > 1
+    margin = (SHARDED_RESERVED_SLACK if sharded else TRAINING_RESERVED_SLACK) * allocated
     return TrainingMemory(
         weights=w,
         gradients=g,
@@ -812,6 +1012,7 @@ def training_memory(
         communication=comm,
         allocator_margin=margin,
         host_ram=host_ram,
+        nccl=nccl,
     )
 
 
@@ -831,7 +1032,20 @@ class InferenceMemory(NamedTuple):
 
     @property
     def total(self) -> float:
+        """What the card must hold (= `smi`)."""
         return self.weights + self.kv_cache + self.overhead
+
+    @property
+    def allocated(self) -> float:
+        return self.weights + self.kv_cache + self.workspace
+
+    @property
+    def reserved(self) -> float:
+        return self.allocated + self.allocator_margin
+
+    @property
+    def smi(self) -> float:
+        return self.total
 
 
 def inference_memory(
@@ -842,17 +1056,33 @@ def inference_memory(
     weights_dtype: str = "bf16",
     kv_dtype: str = "fp16",
     tp: int = 1,
+    engine: str = "vllm",
+    prompt_tokens: int | None = None,
 ) -> InferenceMemory:
     """Per-GPU memory of one replica sharded over `tp` GPUs serving `concurrency` sequences of
-    `context` tokens: weights/tp, KV cache, one prefill chunk's workspace, CUDA context, NCCL when
-    tp > 1, 5 % allocator margin."""
+    `context` tokens: weights/tp (linear layers at `weights_dtype`, the rest 16-bit), KV cache,
+    the forward workspace, CUDA context, NCCL when tp > 1, the allocator's slack.
+
+    `engine="vllm"` (a serving engine: vLLM, TensorRT-LLM, SGLang) prefills in chunks of
+    `INFERENCE_PREFILL_CHUNK_TOKENS`; `engine="hf"` (transformers `generate`) prefills the whole
+    prompt of every sequence in one forward pass (`prompt_tokens`, default the whole context)."""
     if context < 1 or concurrency < 1 or tp < 1:
         raise ValueError("context, concurrency and tp must all be at least 1")
-    w = weight_bytes(shape.params, weights_dtype) / tp
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; choose among {', '.join(ENGINES)}")
+    w = shape_weight_bytes(shape, weights_dtype) / tp
     kv = kv_cache_bytes(shape, context, concurrency, kv_dtype, tp) if shape.generates else 0.0
-    work = inference_workspace_bytes(shape, tp)
+    if engine == "hf":
+        prompt = context if prompt_tokens is None else min(prompt_tokens, context)
+        work = inference_workspace_bytes(shape, tp, tokens=max(1, prompt) * concurrency, logits_rows=concurrency)
+        if concurrency > 1:
+            # generate grows the cache by concatenation: every extra sequence costs about a second
+            # copy of its cache at the peak (Qwen's README, Qwen-7B bf16, batch 1 -> 4 -> 16 -> 32)
+            work += kv * (concurrency - 1) / concurrency
+    else:
+        work = inference_workspace_bytes(shape, tp)
     comm = float(NCCL_BYTES) if tp > 1 else 0.0
-    margin = ALLOCATOR_MARGIN * (w + kv + work + comm)
+    margin = ALLOCATOR_MARGIN * (w + kv + work)
     return InferenceMemory(w, kv, work, float(CUDA_CONTEXT_BYTES), comm, margin)
 
 
@@ -870,7 +1100,7 @@ def max_sequences(
     base = inference_memory(
         shape, context=context, concurrency=1, weights_dtype=weights_dtype, kv_dtype=kv_dtype, tp=tp
     )
-    fixed = (base.weights + base.workspace + base.communication) * (1 + ALLOCATOR_MARGIN) + base.cuda_context
+    fixed = (base.weights + base.workspace) * (1 + ALLOCATOR_MARGIN) + base.communication + base.cuda_context
     per_seq = kv_cache_bytes(shape, context, 1, kv_dtype, tp) * (1 + ALLOCATOR_MARGIN)
     room = capacity_bytes - fixed
     if room < per_seq or per_seq <= 0:
@@ -889,7 +1119,7 @@ def max_context(
 ) -> int:
     """Longest context (tokens) each of `concurrency` sequences can have inside `capacity_bytes` per GPU."""
     base = inference_memory(shape, context=1, concurrency=1, weights_dtype=weights_dtype, kv_dtype=kv_dtype, tp=tp)
-    fixed = (base.weights + base.workspace + base.communication) * (1 + ALLOCATOR_MARGIN) + base.cuda_context
+    fixed = (base.weights + base.workspace) * (1 + ALLOCATOR_MARGIN) + base.communication + base.cuda_context
     per_token = kv_bytes_per_token(shape, kv_dtype, tp) * concurrency * (1 + ALLOCATOR_MARGIN)
     room = capacity_bytes - fixed
     if room <= 0 or per_token <= 0:

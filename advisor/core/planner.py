@@ -215,6 +215,7 @@ class Workload:
     utilization: float | None = None  # share of the horizon the GPUs work (None: training 0.2, serving 1)
     runs: int | None = None  # training: runs like this one over the horizon (1: a one-off job)
     spec: Any = field(default=None, compare=False, repr=False)  # the ModelSpec (adapter counts for other methods)
+    stack: memory.Stack = memory.Stack()  # the framework's memory choices (calculator flags; defaults: HF + PEFT)
     max_gpus: int = 1024
     assumptions: tuple[tuple[str, str], ...] = ()
     _cache: dict = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
@@ -341,6 +342,11 @@ MAX_GPUS = {"pretrain": 16384, "finetune": 512, "lora": 128, "qlora": 64, "infer
 """The largest configuration the sweep considers per task."""
 
 
+def stack(name: str = "hf", **choices) -> memory.Stack:
+    """The memory choices of a fine-tuning stack (`memory.Stack.preset`), for the calculator's flags."""
+    return memory.Stack.preset(name, **choices)
+
+
 def workload_for(
     spec,
     *,
@@ -367,6 +373,7 @@ def workload_for(
     utilization: float | None = None,
     runs: int | None = None,
     serving_precision_given: bool = True,
+    stack: memory.Stack | None = None,
 ) -> Workload:
     """A `Workload` with every choice given: what `workload_from_profile` builds for the advisor and
     `gpu-advisor estimate` builds from its flags. Trainable parameters follow the task (LoRA: the
@@ -414,6 +421,7 @@ def workload_for(
         utilization=utilization,
         runs=runs,
         serving_precision_given=serving_precision_given,
+        stack=stack or memory.Stack(),
     )
     return workload
 
@@ -532,6 +540,7 @@ def _training_memory(w: Workload, count: int, strategy: str, tp: int, pp: int, v
             lora_targets=w.lora_targets,
             trainable_params=w.trainable_params,
             offload=v.offload,
+            **w.stack.training_kwargs(w.task, w.weights_dtype),
         )
         w._cache[key] = hit
     return hit
@@ -785,7 +794,7 @@ def _inference_tp(w: Workload, tp: int, wdt: str, kvdt: str) -> tuple:
         kv_seq = memory.kv_cache_bytes(shape, w.context_tokens, 1, kvdt, tp) if shape.generates else 0.0
         kv_tok = memory.kv_bytes_per_token(shape, kvdt, tp=1) if shape.generates else 0.0
         m = memory.ALLOCATOR_MARGIN
-        fixed = (base.weights + base.workspace + base.communication) * (1 + m) + base.cuda_context
+        fixed = (base.weights + base.workspace) * (1 + m) + base.communication + base.cuda_context
         hit = (base, kv_seq, kv_tok, fixed)
         w._cache[key] = hit
     return hit
@@ -831,7 +840,7 @@ def _inference_option(w: Workload, gpu, tp: int, wdt: str | None = None, kvdt: s
         else None
     )
     dk = compute.decode_constants(
-        shape, gpu, weights_bytes=memory.weight_bytes(shape.params, wdt), kv_bytes_per_token=kv_tok, tp=tp
+        shape, gpu, weights_bytes=memory.shape_weight_bytes(shape, wdt), kv_bytes_per_token=kv_tok, tp=tp
     )
     value = (tp, base, kv_seq, kv_tok, fixed, max_seq, ttft, dk, wdt, kvdt)
     w._cache[key] = (gpu, value)
@@ -1003,6 +1012,8 @@ def evaluate_inference(w: Workload, count: int, tp: int = 1, gpu=None) -> Infere
         weights_dtype=w.weights_dtype,
         kv_dtype=w.kv_dtype,
         tp=tp,
+        engine=w.stack.engine,
+        prompt_tokens=w.stack.prompt_tokens,
     )
     kv_tok = memory.kv_bytes_per_token(shape, w.kv_dtype) if shape.generates else 0.0
     if gpu is None:

@@ -65,8 +65,13 @@ def test_more_batch_or_longer_sequences_never_need_less(shape, task, attention, 
 @settings(max_examples=40, deadline=None)
 @given(shape=shapes(), dp=st.sampled_from([2, 4, 8, 16, 64]))
 def test_zero_stages_and_checkpointing_order(shape, dp) -> None:
-    totals = [memory.training_memory(shape, count=dp, strategy=s).total for s in ("ddp", "zero1", "zero2", "zero3")]
-    assert totals[1] < totals[0] and totals[2] < totals[1] and totals[3] < totals[2]
+    # ZeRO's ordering is about the model states (Rajbhandari et al. Fig. 1); the allocator's slack and
+    # the gathered layer are measured overheads on top and may reverse it for a tiny model
+    states = []
+    for s in ("ddp", "zero1", "zero2", "zero3"):
+        m = memory.training_memory(shape, count=dp, strategy=s)
+        states.append(m.weights + m.gradients + m.optimizer)
+    assert states[1] < states[0] and states[2] < states[1] and states[3] < states[2]
     ck = [memory.training_memory(shape, seq=4096, checkpointing=c, attention="eager", count=8, tp=8)
           for c in ("none", "selective", "full")]
     # saved activations shrink with each level; the peak does too against no recompute. (Full recompute
