@@ -144,6 +144,9 @@ class ModelSpec(Frozen):
     norm: Literal["rmsnorm", "layernorm"] = Field(
         default="rmsnorm", description="Normalisation: RMSNorm (weight only) or LayerNorm (weight and bias)."
     )
+    norm_bias: bool = Field(
+        default=True, description="LayerNorm has its bias (False: MPT, whose checkpoints dropped every bias)."
+    )
     norms_per_layer: int = Field(
         default=2, ge=0, description="Norms in each block (Gemma 2 and OLMo 2 have 4 or 2 around sublayers)."
     )
@@ -165,6 +168,8 @@ class ModelSpec(Frozen):
     embedding_norm: bool = Field(default=False, description="A norm right after the embeddings (BERT, BLOOM).")
     final_norm: bool = Field(default=True, description="A norm after the last block (absent in BERT).")
     pooler: bool = Field(default=False, description="BERT pooler: one h x h dense layer with bias.")
+    lm_head_bias: bool = Field(default=False, description="The LM head has a bias (Phi-1, Phi-1.5, Phi-2).")
+
     moe_intermediate_size: int | None = Field(
         default=None, gt=0, description="MoE: width of each routed expert (default: intermediate_size)."
     )
