@@ -4,8 +4,8 @@ Everything downstream (weights, gradients, optimizer state, FLOPs, cost) scales 
 parameter count, so it has to be exact, not "about 7B". The count is computed term by term from
 the architecture (the form of Megatron-LM `theoretical_memory_usage.py`, extended to the details
 that make real checkpoints differ: GQA and multi-query attention, gated MLPs, QKV biases,
-LayerNorm biases, learned positions, token-type embeddings, tied embeddings and head biases,
-parallel attention+MLP blocks, MoE experts and routers). Tests compare it
+LayerNorm biases, learned and relative positions, token-type embeddings, tied embeddings and head
+biases, parallel attention+MLP blocks, encoder-decoders, MoE experts and routers). Tests compare it
 with independently published totals (shared/reference/numeric-anchors.md §4) and, for architectures
 without one, with transformers' own count of the same config.json (tools/hf_param_counts.py).
 
@@ -171,8 +171,35 @@ def _lm_head_params(spec: ModelSpec) -> int:
     return (0 if spec.tie_embeddings else vocab * h) + (vocab if spec.lm_head_bias else 0)
 
 
+def _seq2seq_params(spec: ModelSpec) -> int:
+    """An encoder-decoder (T5, mT5; transformers `T5ForConditionalGeneration`, Raffel et al.
+    arXiv:1910.10683): one shared embedding; encoder blocks of self-attention + MLP, decoder blocks
+    with a cross-attention (q, k, v, o like self-attention, own norm) between them; each stack a
+    final norm and, in its first block only, a relative-position table of buckets x heads
+    (`has_relative_attention_bias=bool(i == 0)`); then the LM head unless tied.
+
+    `num_layers` counts the blocks of both stacks and `decoder_layers` the decoder's; the encoder
+    gets the rest. `norms_per_layer` is the encoder block's count (T5: 2); a decoder block has one more.
+    """
+    h = spec.hidden_size or 0
+    layers = spec.num_layers or 0
+    decoder = spec.decoder_layers or 0
+    encoder = layers - decoder
+    attention = _attention_params(spec)
+    norm = _norm_params(spec, h)
+    encoder_block = attention + _mlp_params(spec, spec.intermediate_size or 4 * h) + spec.norms_per_layer * norm
+    decoder_block = encoder_block + attention + norm
+    total = (spec.vocab_size or 0) * h + encoder * encoder_block + decoder * decoder_block
+    stacks = (encoder > 0) + (decoder > 0)
+    if spec.position == "relative":
+        total += stacks * (spec.relative_attention_buckets or 32) * (spec.num_heads or 0)
+    if spec.final_norm:
+        total += stacks * norm
+    return total + _lm_head_params(spec)
+
+
 def param_count(spec: ModelSpec) -> int:
-    """Total parameters, exact from the dimensions for transformers (decoder, MoE, encoder, ViT).
+    """Total parameters, exact from the dimensions for transformers (decoder, MoE, encoder, seq2seq, ViT).
 
     CNNs, diffusion UNets, entries without dimensions and stand-ins for a bare size return the
     published `spec.params`. Rotary `inv_freq` buffers are not parameters and are not counted
@@ -182,6 +209,8 @@ def param_count(spec: ModelSpec) -> int:
         return spec.params
     if spec.kind == "vit":
         return _vit_params(spec) if (_has_dims(spec) and spec.patch_size) else spec.params
+    if spec.kind == "seq2seq":
+        return _seq2seq_params(spec) if (_has_dims(spec) and spec.vocab_size) else spec.params
     if spec.kind in ("decoder", "moe", "encoder") and _has_dims(spec) and spec.vocab_size:
         return _transformer_params(spec, None)
     return spec.params
@@ -205,13 +234,15 @@ def lora_trainable_params(spec: ModelSpec, rank: int, targets: Iterable[str]) ->
     accepted). GQA: k and v project h -> kv_heads·head_dim. A plain GELU MLP has no gate (skipped).
     Fused matrices (`fused_qkv`: GPT-2 c_attn, Phi-3 qkv_proj; `fused_gate_up`: Phi-3 gate_up_proj)
     are one module to PEFT: naming any of their parts adapts the whole, with one shared A.
-    MoE: gate/up/down are adapted in every expert and in the shared expert.
+    MoE: gate/up/down are adapted in every expert and in the shared expert. seq2seq (T5): q, k, v, o
+    are adapted in the decoder's cross-attention too (PEFT matches the module names `q`, `k`, `v`,
+    `o` in both `SelfAttention` and `EncDecAttention`); gate, up, down are T5's wi_0, wi_1, wo.
     Raises ValueError for a rank < 1, an unknown target or a model without transformer dimensions.
     """
     if isinstance(rank, bool) or not isinstance(rank, int) or rank < 1:
         raise ValueError(f"LoRA rank must be a positive whole number, got {rank!r}")
     wanted = _lora_targets(targets)
-    if not (_has_dims(spec) and spec.kind in ("decoder", "moe", "encoder", "vit")):
+    if not (_has_dims(spec) and spec.kind in ("decoder", "moe", "encoder", "seq2seq", "vit")):
         raise ValueError(f"LoRA needs a transformer's dimensions; {spec.name} ({spec.kind}) has none")
     h = spec.hidden_size
     a = spec.num_heads
@@ -227,6 +258,7 @@ def lora_trainable_params(spec: ModelSpec, rank: int, targets: Iterable[str]) ->
                 per_layer += rank * (h + d_out)  # type: ignore[operator]
     if "o" in wanted:
         per_layer += rank * (q_out + h)  # type: ignore[operator]
+    cross_attention = per_layer * (spec.decoder_layers or 0) if spec.kind == "seq2seq" else 0
 
     def mlp_lora(ffn: int) -> int:
         total = 0
@@ -248,7 +280,7 @@ def lora_trainable_params(spec: ModelSpec, rank: int, targets: Iterable[str]) ->
             per_layer += mlp_lora(spec.shared_expert_intermediate_size)
     else:
         per_layer += mlp_lora(spec.intermediate_size or 4 * h)  # type: ignore[operator]
-    return per_layer * spec.num_layers  # type: ignore[operator]
+    return per_layer * spec.num_layers + cross_attention  # type: ignore[operator]
 
 
 def _lora_targets(targets: Iterable[str]) -> set[str]:
@@ -373,6 +405,8 @@ _MODEL_TYPES: dict[str, tuple[str, str, str]] = {
     "falcon": ("falcon", "decoder", "falcon"),
     "bloom": ("bloom", "decoder", "bloom"),
     "mpt": ("mpt", "decoder", "mpt"),
+    "t5": ("t5", "seq2seq", "t5"),
+    "mt5": ("t5", "seq2seq", "t5"),
     "bert": ("bert", "encoder", "bert"),
     "vit": ("vit", "vit", "vit"),
 }
@@ -441,7 +475,7 @@ def spec_from_hf_config(config: dict, name: str = "custom") -> ModelSpec:
     """A `ModelSpec` from a Hugging Face `config.json` dict.
 
     model_type llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, gemma, gemma2, phi3, olmo2,
-    gpt2, gpt_bigcode, phi, stablelm, gpt_neox, falcon, bloom, mpt, bert, vit. `params`
+    gpt2, gpt_bigcode, phi, stablelm, gpt_neox, falcon, bloom, mpt, t5, mt5, bert, vit. `params`
     is the exact count from the dimensions (each reader names the transformers modules it mirrors).
     Raises `ConfigError` naming every missing key, a bad value, an unknown model_type (with the
     supported ones) or a variant whose extra parameters we do not count.
@@ -934,6 +968,58 @@ def _read_mpt(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
     }
 
 
+def _read_t5(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
+    """T5, T5 v1.1, mT5, T0, mT0 (transformers `T5ForConditionalGeneration`, Raffel et al.,
+    arXiv:1910.10683; Xue et al., arXiv:2010.11934): see `_seq2seq_params` for the blocks. Weight-only
+    RMS norms (T5LayerNorm), no biases, attention width num_heads·d_kv (3B: 32 x 128 = 4096 on a
+    1024-wide model), MLP per `feed_forward_proj`: 'relu' (T5 v1.0: wi, wo) or 'gated-gelu'
+    (v1.1, mT5: wi_0, wi_1, wo). The head is tied unless tie_word_embeddings is false (T5 v1.1, mT5,
+    T0: their checkpoints hold their own lm_head; MT5Config defaulted to untied before transformers 5).
+
+    Memory and time treat the model as one stack of encoder + decoder blocks (`num_layers` holds
+    both), which is how advisor/core/memory.py approximates a seq2seq model's activations: each block
+    at the same sequence length, cross-attention and the encoder/decoder length split not modelled.
+    """
+    dims = _require(
+        config,
+        {
+            "hidden_size": ("d_model", "hidden_size"),
+            "encoder_layers": ("num_layers",),
+            "num_heads": ("num_heads", "num_attention_heads"),
+            "head_dim": ("d_kv",),
+            "intermediate_size": ("d_ff",),
+            "vocab_size": ("vocab_size",),
+        },
+        model_type,
+    )
+    encoder_layers = dims.pop("encoder_layers")
+    decoder_layers = _int_field(config, "num_decoder_layers") or encoder_layers
+    projection = config.get("feed_forward_proj", "gated-gelu" if model_type == "mt5" else "relu")
+    parts = projection.split("-") if isinstance(projection, str) else []
+    if not parts or len(parts) > 2 or (len(parts) == 2 and parts[0] != "gated"):
+        raise ConfigError(
+            f"config.json: feed_forward_proj must be an activation or 'gated-<activation>', got {projection!r}",
+            "config_error.bad_value",
+            field="feed_forward_proj",
+            value=repr(projection),
+        )
+    if len(parts) == 1:
+        mlp = "gelu"  # two matrices (the 'gelu' shape), whatever the activation
+    else:
+        mlp = "swiglu" if parts[1] in ("silu", "swish") else "geglu"
+    return {
+        **dims,
+        "num_layers": encoder_layers + decoder_layers,
+        "decoder_layers": decoder_layers,
+        "num_kv_heads": dims["num_heads"],
+        "max_context": _int_field(config, "n_positions"),
+        "tie_embeddings": _bool_field(config, "tie_word_embeddings", model_type == "t5"),
+        "mlp": mlp,
+        "position": "relative",
+        "relative_attention_buckets": _int_field(config, "relative_attention_num_buckets") or 32,
+    }
+
+
 # reader name in _MODEL_TYPES -> the function that reads such a config.json into ModelSpec fields.
 _READERS: dict[str, Callable[[Mapping[str, Any], str], dict[str, Any]]] = {
     "llama": _read_llama,
@@ -945,6 +1031,7 @@ _READERS: dict[str, Callable[[Mapping[str, Any], str], dict[str, Any]]] = {
     "falcon": _read_falcon,
     "bloom": _read_bloom,
     "mpt": _read_mpt,
+    "t5": _read_t5,
     "bert": _read_bert,
     "vit": _read_vit,
 }
