@@ -121,11 +121,15 @@ class ModelSpec(Frozen):
     name: str
     aliases: tuple[str, ...] = ()
     family: str = Field(description="llama, mistral, mixtral, qwen2, gemma, phi3, gpt2, bert, resnet, vit, unet, ...")
-    kind: Literal["decoder", "moe", "encoder", "cnn", "vit", "diffusion"]
+    kind: Literal["decoder", "moe", "encoder", "seq2seq", "cnn", "vit", "diffusion"] = Field(
+        description="seq2seq: an encoder-decoder (T5, mT5) with cross-attention in its decoder blocks."
+    )
     params: int = Field(gt=0, description="Total parameters (published or exact count).")
     active_params: int | None = Field(default=None, description="Parameters used per token (MoE).")
     hidden_size: int | None = None
-    num_layers: int | None = None
+    num_layers: int | None = Field(
+        default=None, description="Transformer blocks; seq2seq: encoder and decoder blocks together."
+    )
     num_heads: int | None = None
     num_kv_heads: int | None = None
     head_dim: int | None = None
@@ -139,10 +143,14 @@ class ModelSpec(Frozen):
     # --- What exact parameter counting needs beyond the basic shape (advisor/core/params.py).
     # The defaults describe a Llama-style decoder, so older entries keep their meaning.
     mlp: Literal["swiglu", "geglu", "gelu"] = Field(
-        default="swiglu", description="MLP shape: gated SwiGLU/GeGLU (three matrices) or plain GELU (two)."
+        default="swiglu",
+        description="MLP shape: gated SwiGLU/GeGLU (three matrices) or plain (two: GELU, or ReLU in T5 v1.0).",
     )
     norm: Literal["rmsnorm", "layernorm"] = Field(
         default="rmsnorm", description="Normalisation: RMSNorm (weight only) or LayerNorm (weight and bias)."
+    )
+    norm_bias: bool = Field(
+        default=True, description="LayerNorm has its bias (False: MPT, whose checkpoints dropped every bias)."
     )
     norms_per_layer: int = Field(
         default=2, ge=0, description="Norms in each block (Gemma 2 and OLMo 2 have 4 or 2 around sublayers)."
@@ -155,16 +163,24 @@ class ModelSpec(Frozen):
         default=False, description="Biases on q, k, v and the output projection (GPT-2, BERT, ViT, BLOOM)."
     )
     mlp_bias: bool = Field(default=False, description="Biases on the MLP projections.")
-    position: Literal["rope", "learned", "alibi", "none"] = Field(
-        default="rope", description="Position encoding; only 'learned' carries parameters."
+    position: Literal["rope", "learned", "alibi", "relative", "none"] = Field(
+        default="rope",
+        description="Position encoding; 'learned' (a table) and 'relative' (T5 buckets) carry parameters.",
     )
     max_position_embeddings: int | None = Field(
         default=None, gt=0, description="Rows of a learned position table (default: max_context)."
+    )
+    relative_attention_buckets: int | None = Field(
+        default=None, gt=0, description="T5 relative positions: buckets x heads in the first block of each stack."
     )
     type_vocab_size: int = Field(default=0, ge=0, description="BERT token-type embeddings.")
     embedding_norm: bool = Field(default=False, description="A norm right after the embeddings (BERT, BLOOM).")
     final_norm: bool = Field(default=True, description="A norm after the last block (absent in BERT).")
     pooler: bool = Field(default=False, description="BERT pooler: one h x h dense layer with bias.")
+    lm_head_bias: bool = Field(default=False, description="The LM head has a bias (Phi-1, Phi-1.5, Phi-2).")
+    decoder_layers: int | None = Field(
+        default=None, gt=0, description="seq2seq: how many of the num_layers blocks are decoder blocks."
+    )
     moe_intermediate_size: int | None = Field(
         default=None, gt=0, description="MoE: width of each routed expert (default: intermediate_size)."
     )

@@ -124,7 +124,7 @@ def training_flops_per_token(shape: Shape, seq: int, *, task: str = "pretrain", 
     arXiv:2204.02311 App. B), +4·L·s·(a·d) when recomputed; the same for LoRA (attention has no weights).
     """
     n = float(shape.active_params)
-    if shape.vocab and shape.kind in ("decoder", "moe") and not shape.tied or shape.kind == "encoder":
+    if shape.vocab and shape.kind in ("decoder", "moe", "seq2seq") and not shape.tied or shape.kind == "encoder":
         n -= shape.embedding_params
     lora = task in ("lora", "qlora")
     weight_factor = 4.0 if lora else 6.0

@@ -249,7 +249,7 @@ def zero_model_states(params: float, state: StateBytes, stage: int, dp: int) -> 
 class Shape(NamedTuple):
     """A model reduced to the numbers the arithmetic needs; built once per model (`shape_from_spec`)."""
 
-    kind: str  # decoder, moe, encoder, vit, cnn, diffusion
+    kind: str  # decoder, moe, encoder, seq2seq, vit, cnn, diffusion
     params: int  # total parameters
     active_params: int  # per token (MoE), else = params
     layers: int = 0
@@ -271,7 +271,7 @@ class Shape(NamedTuple):
 
     @property
     def is_transformer(self) -> bool:
-        return self.kind in ("decoder", "moe", "encoder", "vit") and self.layers > 0 and self.hidden > 0
+        return self.kind in ("decoder", "moe", "encoder", "seq2seq", "vit") and self.layers > 0 and self.hidden > 0
 
     @property
     def generates(self) -> bool:
@@ -304,7 +304,7 @@ def shape_from_spec(spec) -> Shape:  # spec: advisor.models.ModelSpec
     vocab = spec.vocab_size or 0
     gated = getattr(spec, "mlp", "swiglu") != "gelu"
     embed = vocab * h
-    head = 0 if (spec.tie_embeddings or spec.kind not in ("decoder", "moe")) else vocab * h
+    head = 0 if (spec.tie_embeddings or spec.kind not in ("decoder", "moe", "seq2seq")) else vocab * h
     per_layer = (total - embed - head) / max(1, layers)
     tokens_per_sample = 0
     if spec.kind == "vit":
@@ -453,7 +453,8 @@ def pipeline_inflight_factor(pp: int, microbatches: int | None = None, interleav
 def activation_model(shape: Shape, tp: int = 1, pp: int = 1, framework: str = "hf") -> str:
     """Which activation model applies: 'per-sample' (CNNs, diffusion UNets, ViTs with a measured figure,
     anything without transformer dimensions), 'megatron' (tensor/pipeline parallelism — a Megatron-style
-    stack — and encoders/ViTs, whose LayerNorm/GELU blocks are Korthikanti's), else 'hf' (a Hugging Face
+    stack — and encoders/ViTs, whose LayerNorm/GELU blocks are Korthikanti's; seq2seq: all its encoder and
+    decoder blocks as one such stack, an approximation), else 'hf' (a Hugging Face
     decoder, DESIGN.md's reference)."""
     if (
         not shape.is_transformer
@@ -461,7 +462,7 @@ def activation_model(shape: Shape, tp: int = 1, pp: int = 1, framework: str = "h
         or (shape.kind == "vit" and shape.activation_bytes_per_sample)
     ):
         return "per-sample"
-    if framework == "megatron" or tp > 1 or pp > 1 or shape.kind in ("encoder", "vit"):
+    if framework == "megatron" or tp > 1 or pp > 1 or shape.kind in ("encoder", "seq2seq", "vit"):
         return "megatron"
     return "hf"
 
@@ -537,7 +538,7 @@ def activation_bytes(
             shape, s_eff, attention=attention, tp=tp, sp=sp, recompute="selective" if rec == "selective" else "none"
         )
         ends = 0.0
-        if shape.kind in ("decoder", "moe") and V:
+        if shape.kind in ("decoder", "moe", "seq2seq") and V:
             ends = 4.0 * h * (1 + V / h) / max(1, tp) + 8.0  # output layer + CE; token ids
         elif shape.kind in ("encoder", "vit"):
             ends = 2.0 * h + 8.0

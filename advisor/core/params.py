@@ -3,9 +3,11 @@
 Everything downstream (weights, gradients, optimizer state, FLOPs, cost) scales with the
 parameter count, so it has to be exact, not "about 7B". The count is computed term by term from
 the architecture (the form of Megatron-LM `theoretical_memory_usage.py`, extended to the details
-that make real checkpoints differ: GQA, gated MLPs, QKV biases, LayerNorm biases, learned
-positions, token-type embeddings, tied embeddings, MoE experts and routers). Tests compare it with
-independently published totals (shared/reference/numeric-anchors.md §4).
+that make real checkpoints differ: GQA and multi-query attention, gated MLPs, QKV biases,
+LayerNorm biases, learned and relative positions, token-type embeddings, tied embeddings and head
+biases, parallel attention+MLP blocks, encoder-decoders, MoE experts and routers). Tests compare it
+with independently published totals (shared/reference/numeric-anchors.md §4) and, for architectures
+without one, with transformers' own count of the same config.json (tools/hf_param_counts.py).
 
 Users name a model in three ways and this module turns each into a `ModelSpec`:
 a catalogue name (resolved in `advisor.knowledge`), a Hugging Face `config.json`
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -70,8 +72,8 @@ def _has_dims(spec: ModelSpec) -> bool:
 
 
 def _norm_params(spec: ModelSpec, width: int) -> int:
-    """One norm over `width` features: RMSNorm has a weight, LayerNorm a weight and a bias."""
-    return 2 * width if spec.norm == "layernorm" else width
+    """One norm over `width` features: RMSNorm has a weight, LayerNorm a weight and a bias (MPT: none)."""
+    return 2 * width if spec.norm == "layernorm" and spec.norm_bias else width
 
 
 def _mlp_params(spec: ModelSpec, ffn: int) -> int:
@@ -157,13 +159,47 @@ def _transformer_params(spec: ModelSpec, experts_used: int | None) -> int:
     if spec.pooler:
         total += h * h + h
     # An encoder (BERT) has no LM head here; a decoder has one unless it reuses the embedding.
-    if spec.kind in ("decoder", "moe") and not spec.tie_embeddings:
-        total += vocab * h
+    if spec.kind in ("decoder", "moe"):
+        total += _lm_head_params(spec)
     return total
 
 
+def _lm_head_params(spec: ModelSpec) -> int:
+    """The output projection: vocab x h unless tied to the embedding, plus a bias where there is one
+    (Phi's lm_head is `nn.Linear(h, vocab, bias=True)`; a tied head still has its own bias)."""
+    vocab, h = spec.vocab_size or 0, spec.hidden_size or 0
+    return (0 if spec.tie_embeddings else vocab * h) + (vocab if spec.lm_head_bias else 0)
+
+
+def _seq2seq_params(spec: ModelSpec) -> int:
+    """An encoder-decoder (T5, mT5; transformers `T5ForConditionalGeneration`, Raffel et al.
+    arXiv:1910.10683): one shared embedding; encoder blocks of self-attention + MLP, decoder blocks
+    with a cross-attention (q, k, v, o like self-attention, own norm) between them; each stack a
+    final norm and, in its first block only, a relative-position table of buckets x heads
+    (`has_relative_attention_bias=bool(i == 0)`); then the LM head unless tied.
+
+    `num_layers` counts the blocks of both stacks and `decoder_layers` the decoder's; the encoder
+    gets the rest. `norms_per_layer` is the encoder block's count (T5: 2); a decoder block has one more.
+    """
+    h = spec.hidden_size or 0
+    layers = spec.num_layers or 0
+    decoder = spec.decoder_layers or 0
+    encoder = layers - decoder
+    attention = _attention_params(spec)
+    norm = _norm_params(spec, h)
+    encoder_block = attention + _mlp_params(spec, spec.intermediate_size or 4 * h) + spec.norms_per_layer * norm
+    decoder_block = encoder_block + attention + norm
+    total = (spec.vocab_size or 0) * h + encoder * encoder_block + decoder * decoder_block
+    stacks = (encoder > 0) + (decoder > 0)
+    if spec.position == "relative":
+        total += stacks * (spec.relative_attention_buckets or 32) * (spec.num_heads or 0)
+    if spec.final_norm:
+        total += stacks * norm
+    return total + _lm_head_params(spec)
+
+
 def param_count(spec: ModelSpec) -> int:
-    """Total parameters, exact from the dimensions for transformers (decoder, MoE, encoder, ViT).
+    """Total parameters, exact from the dimensions for transformers (decoder, MoE, encoder, seq2seq, ViT).
 
     CNNs, diffusion UNets, entries without dimensions and stand-ins for a bare size return the
     published `spec.params`. Rotary `inv_freq` buffers are not parameters and are not counted
@@ -173,6 +209,8 @@ def param_count(spec: ModelSpec) -> int:
         return spec.params
     if spec.kind == "vit":
         return _vit_params(spec) if (_has_dims(spec) and spec.patch_size) else spec.params
+    if spec.kind == "seq2seq":
+        return _seq2seq_params(spec) if (_has_dims(spec) and spec.vocab_size) else spec.params
     if spec.kind in ("decoder", "moe", "encoder") and _has_dims(spec) and spec.vocab_size:
         return _transformer_params(spec, None)
     return spec.params
@@ -196,13 +234,15 @@ def lora_trainable_params(spec: ModelSpec, rank: int, targets: Iterable[str]) ->
     accepted). GQA: k and v project h -> kv_heads·head_dim. A plain GELU MLP has no gate (skipped).
     Fused matrices (`fused_qkv`: GPT-2 c_attn, Phi-3 qkv_proj; `fused_gate_up`: Phi-3 gate_up_proj)
     are one module to PEFT: naming any of their parts adapts the whole, with one shared A.
-    MoE: gate/up/down are adapted in every expert and in the shared expert.
+    MoE: gate/up/down are adapted in every expert and in the shared expert. seq2seq (T5): q, k, v, o
+    are adapted in the decoder's cross-attention too (PEFT matches the module names `q`, `k`, `v`,
+    `o` in both `SelfAttention` and `EncDecAttention`); gate, up, down are T5's wi_0, wi_1, wo.
     Raises ValueError for a rank < 1, an unknown target or a model without transformer dimensions.
     """
     if isinstance(rank, bool) or not isinstance(rank, int) or rank < 1:
         raise ValueError(f"LoRA rank must be a positive whole number, got {rank!r}")
     wanted = _lora_targets(targets)
-    if not (_has_dims(spec) and spec.kind in ("decoder", "moe", "encoder", "vit")):
+    if not (_has_dims(spec) and spec.kind in ("decoder", "moe", "encoder", "seq2seq", "vit")):
         raise ValueError(f"LoRA needs a transformer's dimensions; {spec.name} ({spec.kind}) has none")
     h = spec.hidden_size
     a = spec.num_heads
@@ -218,6 +258,7 @@ def lora_trainable_params(spec: ModelSpec, rank: int, targets: Iterable[str]) ->
                 per_layer += rank * (h + d_out)  # type: ignore[operator]
     if "o" in wanted:
         per_layer += rank * (q_out + h)  # type: ignore[operator]
+    cross_attention = per_layer * (spec.decoder_layers or 0) if spec.kind == "seq2seq" else 0
 
     def mlp_lora(ffn: int) -> int:
         total = 0
@@ -239,7 +280,7 @@ def lora_trainable_params(spec: ModelSpec, rank: int, targets: Iterable[str]) ->
             per_layer += mlp_lora(spec.shared_expert_intermediate_size)
     else:
         per_layer += mlp_lora(spec.intermediate_size or 4 * h)  # type: ignore[operator]
-    return per_layer * spec.num_layers  # type: ignore[operator]
+    return per_layer * spec.num_layers + cross_attention  # type: ignore[operator]
 
 
 def _lora_targets(targets: Iterable[str]) -> set[str]:
@@ -344,7 +385,7 @@ def spec_from_param_count(n: int) -> ModelSpec:
 # --------------------------------------------------------------------------------------------
 # Hugging Face config.json
 
-# model_type -> (family, kind). Each is read by `_read_<reader>` below.
+# model_type -> (family, kind, reader). Each is read by `_read_<reader>` below (`_READERS`).
 _MODEL_TYPES: dict[str, tuple[str, str, str]] = {
     "llama": ("llama", "decoder", "llama"),
     "mistral": ("mistral", "decoder", "llama"),
@@ -357,6 +398,15 @@ _MODEL_TYPES: dict[str, tuple[str, str, str]] = {
     "phi3": ("phi3", "decoder", "llama"),
     "olmo2": ("olmo", "decoder", "llama"),
     "gpt2": ("gpt2", "decoder", "gpt2"),
+    "gpt_bigcode": ("starcoder", "decoder", "gpt_bigcode"),
+    "phi": ("phi", "decoder", "phi"),
+    "stablelm": ("stablelm", "decoder", "stablelm"),
+    "gpt_neox": ("gpt-neox", "decoder", "gpt_neox"),
+    "falcon": ("falcon", "decoder", "falcon"),
+    "bloom": ("bloom", "decoder", "bloom"),
+    "mpt": ("mpt", "decoder", "mpt"),
+    "t5": ("t5", "seq2seq", "t5"),
+    "mt5": ("t5", "seq2seq", "t5"),
     "bert": ("bert", "encoder", "bert"),
     "vit": ("vit", "vit", "vit"),
 }
@@ -425,8 +475,10 @@ def spec_from_hf_config(config: dict, name: str = "custom") -> ModelSpec:
     """A `ModelSpec` from a Hugging Face `config.json` dict.
 
     model_type llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, gemma, gemma2, phi3, olmo2,
-    gpt2, bert, vit. `params` is the exact count from the dimensions. Raises `ConfigError` naming
-    every missing key, a bad value, or an unknown model_type (with the supported ones).
+    gpt2, gpt_bigcode, phi, stablelm, gpt_neox, falcon, bloom, mpt, t5, mt5, bert, vit. `params`
+    is the exact count from the dimensions (each reader names the transformers modules it mirrors).
+    Raises `ConfigError` naming every missing key, a bad value, an unknown model_type (with the
+    supported ones) or a variant whose extra parameters we do not count.
     """
     if not isinstance(config, Mapping):
         raise ConfigError(
@@ -455,14 +507,7 @@ def spec_from_hf_config(config: dict, name: str = "custom") -> ModelSpec:
         )
     family, kind, reader = _MODEL_TYPES[model_type]
     fields: dict[str, Any] = {"family": family, "kind": kind}
-    if reader == "llama":
-        fields.update(_read_llama(config, model_type))
-    elif reader == "gpt2":
-        fields.update(_read_gpt2(config))
-    elif reader == "bert":
-        fields.update(_read_bert(config))
-    else:
-        fields.update(_read_vit(config))
+    fields.update(_READERS[reader](config, model_type))
     ident = "custom-" + "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-") if name else "custom"
     draft = ModelSpec.model_construct(
         id=ident, name=name or "custom", source="Hugging Face config.json", params=1, **fields
@@ -482,6 +527,44 @@ def spec_from_hf_config(config: dict, name: str = "custom") -> ModelSpec:
         raise ConfigError(
             f"config.json has values the advisor cannot use: {exc}", "config_error.invalid", problem=str(exc)
         ) from None
+
+
+def _heads(
+    config: Mapping[str, Any], dims: Mapping[str, int], kv_key: str = "num_key_value_heads", kv: int | None = None
+) -> tuple[int, int]:
+    """(KV heads, head_dim): `kv`, else `kv_key` (default: one per query head); head_dim as given,
+    else hidden / heads, which must then divide. Heads must be a multiple of KV heads (GQA groups)."""
+    kv = kv or _int_field(config, kv_key) or dims["num_heads"]
+    head_dim = _int_field(config, "head_dim")
+    if head_dim is None:
+        if dims["hidden_size"] % dims["num_heads"]:
+            raise ConfigError(
+                f"config.json: hidden_size {dims['hidden_size']} is not divisible by num_attention_heads "
+                f"{dims['num_heads']} and no head_dim is given",
+                "config_error.bad_value",
+                field="head_dim",
+                value="null",
+            )
+        head_dim = dims["hidden_size"] // dims["num_heads"]
+    if dims["num_heads"] % kv:
+        raise ConfigError(
+            f"config.json: num_attention_heads {dims['num_heads']} is not a multiple of {kv_key} {kv}",
+            "config_error.bad_value",
+            field=kv_key,
+            value=kv,
+        )
+    return kv, head_dim
+
+
+def _unsupported(model_type: str, key: str, value: Any, why: str) -> ConfigError:
+    """A variant whose extra (or missing) parameters the count does not model: better refused than miscounted."""
+    return ConfigError(
+        f"config.json ({model_type}): {key} = {value!r} is not supported ({why})",
+        "config_error.unsupported_variant",
+        model_type=model_type,
+        field=key,
+        value=repr(value),
+    )
 
 
 def _read_llama(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
@@ -506,25 +589,7 @@ def _read_llama(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
         )
     if model_type == "mixtral":
         dims.update(_require(config, {"num_experts": ("num_local_experts",)}, model_type))
-    kv = _int_field(config, "num_key_value_heads") or dims["num_heads"]
-    head_dim = _int_field(config, "head_dim")
-    if head_dim is None:
-        if dims["hidden_size"] % dims["num_heads"]:
-            raise ConfigError(
-                f"config.json: hidden_size {dims['hidden_size']} is not divisible by num_attention_heads "
-                f"{dims['num_heads']} and no head_dim is given",
-                "config_error.bad_value",
-                field="head_dim",
-                value="null",
-            )
-        head_dim = dims["hidden_size"] // dims["num_heads"]
-    if dims["num_heads"] % kv:
-        raise ConfigError(
-            f"config.json: num_attention_heads {dims['num_heads']} is not a multiple of num_key_value_heads {kv}",
-            "config_error.bad_value",
-            field="num_key_value_heads",
-            value=kv,
-        )
+    kv, head_dim = _heads(config, dims)
     out: dict[str, Any] = {
         **dims,
         "num_kv_heads": kv,
@@ -566,7 +631,7 @@ def _read_llama(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
     return out
 
 
-def _read_gpt2(config: Mapping[str, Any]) -> dict[str, Any]:
+def _read_gpt2(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
     dims = _require(
         config,
         {
@@ -595,7 +660,7 @@ def _read_gpt2(config: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _read_bert(config: Mapping[str, Any]) -> dict[str, Any]:
+def _read_bert(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
     dims = _require(
         config,
         {
@@ -627,7 +692,7 @@ def _read_bert(config: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _read_vit(config: Mapping[str, Any]) -> dict[str, Any]:
+def _read_vit(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
     dims = _require(
         config,
         {
@@ -655,6 +720,321 @@ def _read_vit(config: Mapping[str, Any]) -> dict[str, Any]:
         "position": "learned",
     }
 
+
+def _read_gpt_bigcode(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
+    """StarCoder, SantaCoder-style GPT-2 with multi-query attention (transformers `GPTBigCodeModel`):
+    learned positions `wpe` (n_positions x h), `c_attn` h -> h + 2·kv_dim with bias (kv_dim = head_dim
+    under multi_query, else h), `c_proj`, `c_fc`/`c_proj` MLP (n_inner, default 4h) with biases,
+    LayerNorms ln_1, ln_2, ln_f; head tied by default (GPTBigCodeConfig)."""
+    dims = _require(
+        config,
+        {
+            "hidden_size": ("n_embd", "hidden_size"),
+            "num_layers": ("n_layer", "num_hidden_layers"),
+            "num_heads": ("n_head", "num_attention_heads"),
+            "vocab_size": ("vocab_size",),
+            "max_context": ("n_positions", "max_position_embeddings"),
+        },
+        model_type,
+    )
+    multi_query = _bool_field(config, "multi_query", True)
+    kv, head_dim = _heads({}, dims, kv=1 if multi_query else None)
+    return {
+        **dims,
+        "num_kv_heads": kv,
+        "head_dim": head_dim,
+        "intermediate_size": _int_field(config, "n_inner") or 4 * dims["hidden_size"],
+        "max_position_embeddings": dims["max_context"],
+        "tie_embeddings": _bool_field(config, "tie_word_embeddings", True),
+        "mlp": "gelu",
+        "norm": "layernorm",
+        "attention_bias": True,
+        "mlp_bias": True,
+        "position": "learned",
+        "fused_qkv": True,  # c_attn
+    }
+
+
+def _read_phi(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
+    """Phi-1, Phi-1.5, Phi-2 (transformers `PhiModel`): one LayerNorm per block feeding attention and
+    MLP in parallel; q, k, v and `dense` with biases; `fc1`/`fc2` GELU MLP with biases; partial
+    rotary (no parameters); optional per-head q/k LayerNorms; untied `lm_head` with a bias."""
+    dims = _require(
+        config,
+        {
+            "hidden_size": ("hidden_size",),
+            "num_layers": ("num_hidden_layers",),
+            "num_heads": ("num_attention_heads",),
+            "intermediate_size": ("intermediate_size",),
+            "vocab_size": ("vocab_size",),
+        },
+        model_type,
+    )
+    kv, head_dim = _heads(config, dims)
+    return {
+        **dims,
+        "num_kv_heads": kv,
+        "head_dim": head_dim,
+        "max_context": _int_field(config, "max_position_embeddings"),
+        "tie_embeddings": _bool_field(config, "tie_word_embeddings", False),
+        "mlp": "gelu",
+        "norm": "layernorm",
+        "norms_per_layer": 1,  # input_layernorm only: attention and MLP read the same normalised input
+        "qk_norm": "head" if _bool_field(config, "qk_layernorm", False) else "none",
+        "attention_bias": True,
+        "mlp_bias": True,
+        "lm_head_bias": True,
+    }
+
+
+def _read_stablelm(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
+    """StableLM-3B-4E1T, StableLM 2 (transformers `StableLmModel`): a Llama block with LayerNorms
+    (weight and bias), optional q/k/v biases (`use_qkv_bias`), partial rotary; with
+    `use_parallel_residual` the post-attention norm is absent. Untied head by default."""
+    dims = _require(
+        config,
+        {
+            "hidden_size": ("hidden_size",),
+            "num_layers": ("num_hidden_layers",),
+            "num_heads": ("num_attention_heads",),
+            "intermediate_size": ("intermediate_size",),
+            "vocab_size": ("vocab_size",),
+        },
+        model_type,
+    )
+    if _bool_field(config, "qk_layernorm", False):
+        # StableLmLayerNormPerHead: one bias-free LayerNorm per head (q and k), not modelled here.
+        raise _unsupported(model_type, "qk_layernorm", True, "per-head q/k LayerNorms without bias")
+    # StableLmAttention: head_dim is always hidden / heads (o_proj is h x h), whatever the config says.
+    kv, head_dim = _heads({}, dims, kv=_int_field(config, "num_key_value_heads"))
+    return {
+        **dims,
+        "num_kv_heads": kv,
+        "head_dim": head_dim,
+        "max_context": _int_field(config, "max_position_embeddings"),
+        "tie_embeddings": _bool_field(config, "tie_word_embeddings", False),
+        "norm": "layernorm",
+        "norms_per_layer": 1 if _bool_field(config, "use_parallel_residual", False) else 2,
+        "qkv_bias": _bool_field(config, "use_qkv_bias", False),
+    }
+
+
+def _read_gpt_neox(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
+    """GPT-NeoX, Pythia, StableLM-Alpha (transformers `GPTNeoXModel`): fused `query_key_value`
+    h -> 3h and `dense`, biased unless `attention_bias` is false; GELU MLP with biases; two LayerNorms
+    per block even with the parallel residual; partial rotary; untied `embed_out` by default."""
+    dims = _require(
+        config,
+        {
+            "hidden_size": ("hidden_size",),
+            "num_layers": ("num_hidden_layers",),
+            "num_heads": ("num_attention_heads",),
+            "intermediate_size": ("intermediate_size",),
+            "vocab_size": ("vocab_size",),
+        },
+        model_type,
+    )
+    _, head_dim = _heads({}, dims)
+    return {
+        **dims,
+        "num_kv_heads": dims["num_heads"],
+        "head_dim": head_dim,
+        "max_context": _int_field(config, "max_position_embeddings"),
+        "tie_embeddings": _bool_field(config, "tie_word_embeddings", False),
+        "mlp": "gelu",
+        "norm": "layernorm",
+        "attention_bias": _bool_field(config, "attention_bias", True),
+        "mlp_bias": True,
+        "fused_qkv": True,  # query_key_value
+    }
+
+
+def _read_falcon(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
+    """Falcon (transformers `FalconModel`). Attention `query_key_value` projects h -> (a + 2·kv)·d:
+    the new decoder architecture (Falcon-40B/180B) has `num_kv_heads` KV heads, the old one multi-query
+    (1 KV head, Falcon-7B) or full multi-head. Norms per block: 2 (ln_attn, ln_mlp) in the new
+    architecture (`num_ln_in_parallel_attn` 2, its default there) or without parallel attention,
+    else 1. GELU MLP `ffn_hidden_size` (default 4h); `bias` applies to every linear layer; LayerNorms
+    have biases; rotary or ALiBi (no parameters); head tied by default (FalconConfig)."""
+    dims = _require(
+        config,
+        {
+            "hidden_size": ("hidden_size", "n_embed"),
+            "num_layers": ("num_hidden_layers",),
+            "num_heads": ("num_attention_heads",),
+            "vocab_size": ("vocab_size",),
+        },
+        model_type,
+    )
+    new_architecture = _bool_field(config, "new_decoder_architecture", False)
+    if new_architecture:
+        kv, head_dim = _heads({}, dims, "num_kv_heads", _int_field(config, "num_kv_heads"))
+    else:  # FalconAttention: num_kv_heads only counts in the new architecture
+        kv, head_dim = _heads({}, dims, kv=1 if _bool_field(config, "multi_query", True) else None)
+    norms_in_parallel = _int_field(config, "num_ln_in_parallel_attn") or (2 if new_architecture else 1)
+    parallel = _bool_field(config, "parallel_attn", True)
+    bias = _bool_field(config, "bias", False)
+    return {
+        **dims,
+        "num_kv_heads": kv,
+        "head_dim": head_dim,
+        "intermediate_size": _int_field(config, "ffn_hidden_size") or 4 * dims["hidden_size"],
+        "max_context": _int_field(config, "max_position_embeddings") or 2048,  # FalconConfig default
+        "tie_embeddings": _bool_field(config, "tie_word_embeddings", True),
+        "mlp": "gelu",
+        "norm": "layernorm",
+        "norms_per_layer": 2 if (not parallel or norms_in_parallel == 2) else 1,
+        "attention_bias": bias,
+        "mlp_bias": bias,
+        "position": "alibi" if _bool_field(config, "alibi", False) else "rope",
+        "fused_qkv": True,  # query_key_value
+    }
+
+
+def _read_bloom(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
+    """BLOOM, BLOOMZ (transformers `BloomModel`; Le Scao et al., arXiv:2211.05100): LayerNorm right
+    after the embedding, fused `query_key_value` h -> 3h and `dense` with biases, GELU MLP 4h with
+    biases, two LayerNorms per block, ALiBi (no parameters), tied head."""
+    dims = _require(
+        config,
+        {
+            "hidden_size": ("hidden_size", "n_embed"),
+            "num_layers": ("n_layer", "num_hidden_layers"),
+            "num_heads": ("n_head", "num_attention_heads"),
+            "vocab_size": ("vocab_size",),
+        },
+        model_type,
+    )
+    _, head_dim = _heads({}, dims)
+    return {
+        **dims,
+        "num_kv_heads": dims["num_heads"],
+        "head_dim": head_dim,
+        "intermediate_size": 4 * dims["hidden_size"],  # BloomMLP: dense_h_to_4h
+        # ALiBi has no table to read a window from; BLOOM was trained on 2048-token sequences.
+        "max_context": _int_field(config, "seq_length") or 2048,
+        "tie_embeddings": _bool_field(config, "tie_word_embeddings", True),
+        "mlp": "gelu",
+        "norm": "layernorm",
+        "attention_bias": True,
+        "mlp_bias": True,
+        "position": "alibi",
+        "embedding_norm": True,
+        "fused_qkv": True,  # query_key_value
+    }
+
+
+def _read_mpt(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
+    """MPT (transformers `MptModel`; MosaicML llm-foundry): fused `Wqkv` h -> 3h and `out_proj`,
+    GELU MLP of expansion_ratio·h, no biases anywhere — not even in the LayerNorms (`no_bias`:
+    llm-foundry removes every bias, and transformers sets `norm.bias = None` to match the
+    checkpoints) — ALiBi, tied head. Variants transformers' MPT does not build (biases, learned
+    positions instead of ALiBi, q/k LayerNorms, multi-query attention) are refused."""
+    dims = _require(
+        config,
+        {
+            "hidden_size": ("d_model", "hidden_size"),
+            "num_layers": ("n_layers", "num_hidden_layers"),
+            "num_heads": ("n_heads", "num_attention_heads"),
+            "vocab_size": ("vocab_size",),
+        },
+        model_type,
+    )
+    raw_attn = config.get("attn_config")
+    attn: Mapping[str, Any] = raw_attn if isinstance(raw_attn, Mapping) else {}
+    if not _bool_field(config, "no_bias", True):
+        raise _unsupported(model_type, "no_bias", False, "biases in every linear layer and LayerNorm")
+    if not _bool_field(attn, "alibi", True):
+        raise _unsupported(model_type, "attn_config.alibi", False, "a learned position table instead of ALiBi")
+    if _bool_field(attn, "qk_ln", False):
+        raise _unsupported(model_type, "attn_config.qk_ln", True, "LayerNorms on queries and keys")
+    attn_type = attn.get("attn_type", "multihead_attention")
+    if attn_type != "multihead_attention":
+        raise _unsupported(model_type, "attn_config.attn_type", attn_type, "fewer key/value heads than query heads")
+    ratio = _int_field(config, "expansion_ratio") or 4
+    _, head_dim = _heads({}, dims)
+    return {
+        **dims,
+        "num_kv_heads": dims["num_heads"],
+        "head_dim": head_dim,
+        "intermediate_size": ratio * dims["hidden_size"],  # MptMLP up_proj / down_proj
+        "max_context": _int_field(config, "max_seq_len"),
+        "tie_embeddings": _bool_field(config, "tie_word_embeddings", True),
+        "mlp": "gelu",
+        "norm": "layernorm",
+        "norm_bias": False,
+        "position": "alibi",
+        "fused_qkv": True,  # Wqkv
+    }
+
+
+def _read_t5(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
+    """T5, T5 v1.1, mT5, T0, mT0 (transformers `T5ForConditionalGeneration`, Raffel et al.,
+    arXiv:1910.10683; Xue et al., arXiv:2010.11934): see `_seq2seq_params` for the blocks. Weight-only
+    RMS norms (T5LayerNorm), no biases, attention width num_heads·d_kv (3B: 32 x 128 = 4096 on a
+    1024-wide model), MLP per `feed_forward_proj`: 'relu' (T5 v1.0: wi, wo) or 'gated-gelu'
+    (v1.1, mT5: wi_0, wi_1, wo). The head is tied unless tie_word_embeddings is false (T5 v1.1, mT5,
+    T0: their checkpoints hold their own lm_head; MT5Config defaulted to untied before transformers 5).
+
+    Memory and time treat the model as one stack of encoder + decoder blocks (`num_layers` holds
+    both), which is how advisor/core/memory.py approximates a seq2seq model's activations: each block
+    at the same sequence length, cross-attention and the encoder/decoder length split not modelled.
+    """
+    dims = _require(
+        config,
+        {
+            "hidden_size": ("d_model", "hidden_size"),
+            "encoder_layers": ("num_layers",),
+            "num_heads": ("num_heads", "num_attention_heads"),
+            "head_dim": ("d_kv",),
+            "intermediate_size": ("d_ff",),
+            "vocab_size": ("vocab_size",),
+        },
+        model_type,
+    )
+    encoder_layers = dims.pop("encoder_layers")
+    decoder_layers = _int_field(config, "num_decoder_layers") or encoder_layers
+    projection = config.get("feed_forward_proj", "gated-gelu" if model_type == "mt5" else "relu")
+    parts = projection.split("-") if isinstance(projection, str) else []
+    if not parts or len(parts) > 2 or (len(parts) == 2 and parts[0] != "gated"):
+        raise ConfigError(
+            f"config.json: feed_forward_proj must be an activation or 'gated-<activation>', got {projection!r}",
+            "config_error.bad_value",
+            field="feed_forward_proj",
+            value=repr(projection),
+        )
+    if len(parts) == 1:
+        mlp = "gelu"  # two matrices (the 'gelu' shape), whatever the activation
+    else:
+        mlp = "swiglu" if parts[1] in ("silu", "swish") else "geglu"
+    return {
+        **dims,
+        "num_layers": encoder_layers + decoder_layers,
+        "decoder_layers": decoder_layers,
+        "num_kv_heads": dims["num_heads"],
+        "max_context": _int_field(config, "n_positions"),
+        "tie_embeddings": _bool_field(config, "tie_word_embeddings", model_type == "t5"),
+        "mlp": mlp,
+        "position": "relative",
+        "relative_attention_buckets": _int_field(config, "relative_attention_num_buckets") or 32,
+    }
+
+
+# reader name in _MODEL_TYPES -> the function that reads such a config.json into ModelSpec fields.
+_READERS: dict[str, Callable[[Mapping[str, Any], str], dict[str, Any]]] = {
+    "llama": _read_llama,
+    "gpt2": _read_gpt2,
+    "gpt_bigcode": _read_gpt_bigcode,
+    "phi": _read_phi,
+    "stablelm": _read_stablelm,
+    "gpt_neox": _read_gpt_neox,
+    "falcon": _read_falcon,
+    "bloom": _read_bloom,
+    "mpt": _read_mpt,
+    "t5": _read_t5,
+    "bert": _read_bert,
+    "vit": _read_vit,
+}
 
 def load_hf_config(path: str | Path) -> ModelSpec:
     """Read a Hugging Face `config.json` (or a folder holding one) into a `ModelSpec`.

@@ -261,7 +261,7 @@ def workload_from_profile(profile, kb) -> Workload:
     if task is None:
         task = DEFAULT_TASK
         notes.append(("task", DEFAULT_TASK))
-    llm = spec.kind in ("decoder", "moe", "encoder")
+    llm = spec.kind in ("decoder", "moe", "encoder", "seq2seq")
     seq = profile.seq_len
     if seq is None:
         seq = default_seq_len(task, spec.max_context)

@@ -255,6 +255,178 @@ def test_dense_active_equals_total() -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# StarCoder, Phi, StableLM, GPT-NeoX, Falcon, BLOOM, MPT, T5/mT5: transformers' own count
+
+# Figures from tools/hf_param_counts.py, run with transformers 5.24.0 and torch 2.14.1: each fixture
+# config built by `AutoModelForCausalLM.from_config` (`AutoModelForSeq2SeqLM` for t5/mt5) inside
+# `with torch.device("meta")`, then `sum(p.numel() for p in model.parameters())` (a tied tensor is
+# yielded once). T0 and mT0 set tie_word_embeddings false: transformers 5 ties T5 heads at
+# from_config but unties them in from_pretrained, their checkpoints holding their own lm_head; the
+# script gives the head its own tensor as loading does. transformers 4.57.6, which builds those
+# heads untied itself, gives the same figure for every row.
+HF_META = [
+    ("starcoder.json", 15_517_456_384),  # bigcode/starcoder; bigcode/octocoder has the same config
+    ("phi-1_5.json", 1_418_270_720),  # microsoft/phi-1_5; microsoft/phi-1 has the same dimensions
+    ("phi-2.json", 2_779_683_840),
+    ("stablelm-3b-4e1t.json", 2_795_443_200),
+    ("stablelm-2-1_6b.json", 1_644_515_328),
+    ("stablelm-base-alpha-3b.json", 3_637_321_728),  # gpt_neox
+    ("pythia-6.9b.json", 6_857_302_016),  # gpt_neox
+    ("falcon-7b.json", 6_921_720_704),
+    ("falcon-40b.json", 41_303_293_952),
+    ("bloomz-7b1.json", 7_069_016_064),
+    ("mpt-7b.json", 6_649_286_656),
+    ("t5-3b.json", 2_851_598_336),  # T5 v1.0: ReLU MLP, tied head
+    ("t0-3b.json", 2_849_757_184),  # bigscience/T0_3B: T5 v1.1 XL shape, gated-GELU, untied head
+    ("mt0-xxl.json", 12_921_057_280),  # mt5-xxl shape
+]
+
+
+@pytest.mark.parametrize(("fixture", "expected"), HF_META, ids=[row[0].removesuffix(".json") for row in HF_META])
+def test_param_count_matches_transformers_meta_count(fixture: str, expected: int) -> None:
+    spec = load_hf_config(CONFIGS / fixture)
+    assert spec.params == param_count(spec) == expected
+
+
+def test_new_architectures_match_published_figures() -> None:
+    """Outside the code and transformers: StarCoder paper (arXiv:2305.06161) "15.5B parameter models";
+    Phi-2 Hugging Face page 2.78B; Falcon-7B 6.92B (Hugging Face); BLOOM-7b1 model card "7,069,016,064
+    parameters" (BLOOMZ-7b1 is its fine-tune, same shape); mT5 paper (arXiv:2010.11934) mT5-XXL 13B;
+    T5 paper (arXiv:1910.10683) "3B"."""
+    assert round(param_count(load_hf_config(CONFIGS / "starcoder.json")) / 1e8) == 155
+    assert round(param_count(load_hf_config(CONFIGS / "phi-2.json")) / 1e7) == 278
+    assert round(param_count(load_hf_config(CONFIGS / "falcon-7b.json")) / 1e7) == 692
+    assert param_count(load_hf_config(CONFIGS / "bloomz-7b1.json")) == 7_069_016_064
+    assert round(param_count(load_hf_config(CONFIGS / "mt0-xxl.json")) / 1e9) == 13
+    assert round(param_count(load_hf_config(CONFIGS / "t5-3b.json")) / 1e9) == 3
+
+
+@pytest.mark.parametrize(
+    ("label", "dims", "total", "non_embedding"),
+    [
+        ("pythia-160m", {"hidden_size": 768, "num_hidden_layers": 12, "num_attention_heads": 12,
+                         "intermediate_size": 3072, "vocab_size": 50304}, 162_322_944, None),
+        ("pythia-1b", {"hidden_size": 2048, "num_hidden_layers": 16, "num_attention_heads": 8,
+                       "intermediate_size": 8192, "vocab_size": 50304}, 1_011_781_632, None),
+        ("pythia-6.9b", {}, 6_857_302_016, 6_444_163_072),
+    ],
+)
+def test_pythia_matches_paper_table(label: str, dims: dict, total: int, non_embedding: int | None) -> None:
+    """Pythia paper (Biderman et al., arXiv:2304.01373) Table 1, total parameters (and non-embedding:
+    the total less the untied input and output embeddings)."""
+    spec = spec_from_hf_config({**cfg("pythia-6.9b.json"), **dims}, label)
+    assert param_count(spec) == total
+    if non_embedding is not None:
+        assert total - 2 * spec.vocab_size * spec.hidden_size == non_embedding
+
+
+def test_mt0_large_matches_peft_readme() -> None:
+    """PEFT README quick start: bigscience/mt0-large (mt5-large: d_model 1024, d_ff 2816, 16 heads of
+    64, 24 + 24 layers, vocabulary 250112, untied head), LoRA r=8 on the default T5 targets q and v:
+    "trainable params: 2359296 || all params: 1231940608". By hand for the adapters: q and v in 24
+    encoder self-attentions, 24 decoder self-attentions and 24 cross-attentions = 144 matrices
+    x 8 x (1024 + 1024) = 2,359,296."""
+    config = {**cfg("mt0-xxl.json"), "d_model": 1024, "d_ff": 2816, "num_heads": 16}
+    spec = spec_from_hf_config(config, "mt0-large")
+    trainable = lora_trainable_params(spec, 8, ["q", "v"])
+    assert trainable == 2_359_296
+    assert param_count(spec) + trainable == 1_231_940_608
+
+
+def test_falcon_old_and_new_decoder_architecture() -> None:
+    """Falcon-7B: multi-query (query_key_value 4544 -> 4544 + 2 x 64), one LayerNorm per parallel block.
+    Falcon-40B (new_decoder_architecture): 8 KV heads (8192 -> (128 + 16) x 64), ln_attn and ln_mlp."""
+    small = load_hf_config(CONFIGS / "falcon-7b.json")
+    assert (small.num_kv_heads, small.norms_per_layer, small.tie_embeddings) == (1, 1, True)
+    big = load_hf_config(CONFIGS / "falcon-40b.json")
+    assert (big.num_kv_heads, big.norms_per_layer) == (8, 2)
+    # Without the new architecture num_kv_heads is ignored (FalconAttention): multi-query again.
+    old = spec_from_hf_config({**cfg("falcon-40b.json"), "new_decoder_architecture": False})
+    assert old.num_kv_heads == 1 and old.norms_per_layer == 1
+
+
+def test_phi_head_bias_survives_tying() -> None:
+    """Phi-2's lm_head is nn.Linear(2560, 51200, bias=True): tying would share the weight, not the bias."""
+    untied = load_hf_config(CONFIGS / "phi-2.json")
+    assert untied.lm_head_bias and untied.norms_per_layer == 1
+    tied = spec_from_hf_config({**cfg("phi-2.json"), "tie_word_embeddings": True})
+    assert param_count(untied) - param_count(tied) == 51200 * 2560
+
+
+def test_mpt_layernorms_have_no_bias() -> None:
+    """MPT-7B checkpoints have no biases, the LayerNorms' included (transformers sets norm.bias = None):
+    with biases the count would grow by one per norm: (2 x 32 + 1) x 4096."""
+    spec = load_hf_config(CONFIGS / "mpt-7b.json")
+    assert not spec.norm_bias
+    assert param_count(spec.model_copy(update={"norm_bias": True})) - param_count(spec) == 65 * 4096
+
+
+@pytest.mark.parametrize(
+    ("patch", "key"),
+    [
+        ({"no_bias": False}, "no_bias"),
+        ({"attn_config": {"alibi": False}}, "attn_config.alibi"),
+        ({"attn_config": {"qk_ln": True}}, "attn_config.qk_ln"),
+        ({"attn_config": {"attn_type": "multiquery_attention"}}, "attn_config.attn_type"),
+    ],
+)
+def test_mpt_variants_we_do_not_count_are_refused(patch: dict, key: str) -> None:
+    with pytest.raises(ConfigError, match=key) as err:
+        spec_from_hf_config({**cfg("mpt-7b.json"), **patch})
+    assert err.value.key == "config_error.unsupported_variant"
+
+
+def test_stablelm_qk_layernorm_refused() -> None:
+    """StableLM 2 12B's per-head q/k LayerNorms (no bias) are not modelled: refused, not miscounted."""
+    with pytest.raises(ConfigError, match="qk_layernorm") as err:
+        spec_from_hf_config({**cfg("stablelm-2-1_6b.json"), "qk_layernorm": True})
+    assert err.value.key == "config_error.unsupported_variant"
+
+
+def test_t5_encoder_decoder_shape() -> None:
+    """T0_3B: 24 encoder + 24 decoder blocks in num_layers; untied head (its config), so tying it
+    removes exactly vocab x d_model; the relative-position tables are 32 buckets x 32 heads in the
+    first block of each stack; a gated-GELU MLP has three matrices."""
+    spec = load_hf_config(CONFIGS / "t0-3b.json")
+    assert (spec.kind, spec.num_layers, spec.decoder_layers, spec.mlp) == ("seq2seq", 48, 24, "geglu")
+    assert (spec.head_dim, spec.position, spec.relative_attention_buckets) == (64, "relative", 32)
+    tied = spec.model_copy(update={"tie_embeddings": True})
+    assert param_count(spec) - param_count(tied) == 32128 * 2048
+    no_tables = spec.model_copy(update={"position": "none"})
+    assert param_count(spec) - param_count(no_tables) == 2 * 32 * 32
+    v1 = load_hf_config(CONFIGS / "t5-3b.json")  # T5 v1.0: ReLU MLP (two matrices), 32 heads x 128 on 1024
+    assert (v1.mlp, v1.tie_embeddings, v1.num_heads * v1.head_dim, v1.hidden_size) == ("gelu", True, 4096, 1024)
+
+
+def test_mt5_head_untied_by_default() -> None:
+    """MT5Config defaulted to an untied head before transformers 5 (and every mT5 checkpoint has its own
+    lm_head); a T5 config without the key ties (T5 v1.0)."""
+    config = {k: v for k, v in cfg("mt0-xxl.json").items() if k != "tie_word_embeddings"}
+    assert not spec_from_hf_config(config).tie_embeddings
+    assert spec_from_hf_config({**config, "model_type": "t5"}).tie_embeddings
+
+
+def test_t5_bad_feed_forward_proj() -> None:
+    with pytest.raises(ConfigError, match="feed_forward_proj") as err:
+        spec_from_hf_config({**cfg("t0-3b.json"), "feed_forward_proj": "gelu-gated"})
+    assert err.value.key == "config_error.bad_value"
+
+
+def test_seq2seq_spec_feeds_memory_as_one_stack() -> None:
+    """memory.py reads a seq2seq model as one encoder-style stack of all its blocks (its approximation):
+    a transformer shape of 48 layers, Korthikanti's activation model, positive activations, and the
+    untied head left out of the quantisable linear layers like a decoder's. No KV cache is modelled."""
+    from advisor.core import memory
+
+    spec = load_hf_config(CONFIGS / "mt0-xxl.json")
+    shape = memory.shape_from_spec(spec)
+    assert shape.is_transformer and shape.layers == 48 and not shape.generates
+    assert memory.activation_model(shape) == "megatron"
+    assert memory.activation_bytes(shape, 1, 512).saved > 0
+    assert shape.linear_params == spec.params - 2 * 250112 * 4096 - 48 * 2 * 4096  # embedding, head, norms out
+
+
+# --------------------------------------------------------------------------------------------
 # LoRA
 
 
@@ -361,9 +533,10 @@ def test_missing_keys_are_all_named() -> None:
 
 def test_unknown_model_type_lists_supported() -> None:
     with pytest.raises(ConfigError) as err:
-        spec_from_hf_config({"model_type": "t5", "d_model": 512})
-    assert "'t5'" in str(err.value)
-    for supported in ("llama", "mistral", "mixtral", "qwen2", "gemma", "gemma2", "phi3", "gpt2", "bert"):
+        spec_from_hf_config({"model_type": "mamba", "d_model": 512})
+    assert "'mamba'" in str(err.value)
+    for supported in ("llama", "mistral", "mixtral", "qwen2", "gemma", "gemma2", "phi3", "gpt2", "bert",
+                      "gpt_bigcode", "phi", "stablelm", "gpt_neox", "falcon", "bloom", "mpt", "t5", "mt5"):
         assert supported in str(err.value)
         assert supported in SUPPORTED_MODEL_TYPES
     assert err.value.key == "config_error.unknown_model_type"
@@ -433,8 +606,8 @@ def test_config_error_messages_exist_in_three_languages(tmp_path: Path) -> None:
     ui = _load_ui(data_dir("knowledge") / "ui")
 
     errors = []
-    for bad in ({"model_type": "t5"}, {"model_type": "llama"}, {**cfg("gpt2.json"), "n_layer": "x"}, [1],
-                {**cfg("llama-2-7b.json"), "num_key_value_heads": 5}):
+    for bad in ({"model_type": "mamba"}, {"model_type": "llama"}, {**cfg("gpt2.json"), "n_layer": "x"}, [1],
+                {**cfg("llama-2-7b.json"), "num_key_value_heads": 5}, {**cfg("mpt-7b.json"), "no_bias": False}):
         try:
             spec_from_hf_config(bad)  # type: ignore[arg-type]
         except ConfigError as exc:
@@ -445,8 +618,8 @@ def test_config_error_messages_exist_in_three_languages(tmp_path: Path) -> None:
             load_hf_config(path)
         except ConfigError as exc:
             errors.append(exc)
-    assert len(errors) == 7
-    assert len({exc.key for exc in errors}) == 6
+    assert len(errors) == 8
+    assert len({exc.key for exc in errors}) == 7
     for exc in errors:
         for locale in ("en", "zh-Hans", "zh-Hant"):
             text = ui[exc.key].get(locale).format(**exc.values)
