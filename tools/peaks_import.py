@@ -53,13 +53,24 @@ MODELS: dict[str, list[str]] = {
     "Qwen/Qwen-14B-Chat": ["--config", f"{CONFIGS}/qwen-14b-chat.json"],
     "Qwen/Qwen-72B-Chat": ["--config", f"{CONFIGS}/qwen-72b-chat.json"],
     "deepseek-ai/deepseek-coder-33b-base": ["--config", f"{CONFIGS}/deepseek-coder-33b-base.json"],
+    # architectures read by advisor/core/params.py, fixtures checked against transformers (tests/core/configs)
+    "tiiuae/falcon-7b": ["--config", "tests/core/configs/falcon-7b.json"],
+    "tiiuae/falcon-40b": ["--config", "tests/core/configs/falcon-40b.json"],
+    "microsoft/phi-1_5": ["--config", "tests/core/configs/phi-1_5.json"],
+    "microsoft/phi-2": ["--config", "tests/core/configs/phi-2.json"],
+    "stabilityai/stablelm-base-alpha-3b": ["--config", "tests/core/configs/stablelm-base-alpha-3b.json"],
+    "bigcode/octocoder": ["--config", "tests/core/configs/starcoder.json"],
+    "bigscience/T0_3B": ["--config", "tests/core/configs/t0-3b.json"],
+    "bigscience/mt0-xxl": ["--config", "tests/core/configs/mt0-xxl.json"],
+    "bigscience/bloomz-7b1": ["--config", "tests/core/configs/bloomz-7b1.json"],
+    "mosaicml/mpt-7b": ["--config", "tests/core/configs/mpt-7b.json"],
 }
 
 TARGETS = {
     "query": "q", "key": "k", "value": "v", "projection": "o", "q_proj": "q", "k_proj": "k", "v_proj": "v",
     "o_proj": "o", "output_proj": "o", "gate_proj": "gate", "up_proj": "up", "down_proj": "down",
     "c_attn": "q,k,v", "c_proj": "o,down", "w1": "gate", "w2": "up", "mlp": "gate,up,down", "q": "q", "v": "v",
-    "all-linear": "all-linear",
+    "all-linear": "all-linear", "query_key_value": "q,k,v",
 }  # fmt: skip
 """Source module names -> ours. Qwen v1's `c_proj` names both the attention output and the MLP's
 down projection (its fine-tuning script adapts both); LitGPT's `mlp` is the whole MLP."""
