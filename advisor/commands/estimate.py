@@ -679,7 +679,15 @@ def render_text(r: dict[str, Any]) -> str:
     for key, value in r.get("overhead_detail", {}).items():
         if value:
             lines.append(f"    {key.replace('_', ' '):<24}{_gb(value)}  {_gib(value):>12}")
-    lines.append(f"  {'total':<26}{_gb(mem['total'])}  {_gib(mem['total']):>12}")
+    measure = r["config"].get("measure")
+    lines.append(f"  {'total' + (f' ({measure})' if measure else ''):<26}{_gb(mem['total'])}  {_gib(mem['total']):>12}")
+    peak = r.get("peak_bytes")
+    if peak:
+        lines.append(
+            "  peaks: allocated {} GiB, reserved {} GiB, nvidia-smi {} GiB".format(
+                *(f"{peak[k] / 2**30:.2f}" for k in ("allocated", "reserved", "smi"))
+            )
+        )
     if r.get("host_ram_bytes"):
         lines.append(f"  CPU RAM per node for offload: {r['host_ram_bytes'] / 1e9:.1f} GB")
     if "gpu" in r:
