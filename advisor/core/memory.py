@@ -146,7 +146,8 @@ DEFAULT_SEQ: dict[str, int] = {"pretrain": 4096, "finetune": 2048, "lora": 2048,
 and Llama 3 at 8K, so 4K is the modern floor; fine-tuning: 2048, the common SFT length (Alpaca-style
 data fits; longer data needs the user's figure). Capped at the model's max context."""
 
-def COMPILE_SAVED_BYTES(shape: Shape, e: int) -> float:
+
+def compile_saved_bytes(shape: Shape, e: int) -> float:
     """Bytes per token per layer torch.compile no longer saves in a HF/torchtune decoder layer: the
     fused RMSNorm keeps its 16-bit input instead of the fp32 upcast (2 norms x (4 - e)·h), and the
     fused SwiGLU saves its two inputs, not SiLU's output as well (e·f). Checked on torchtune's
@@ -550,7 +551,7 @@ def activation_bytes(
         if checkpointing == "selective" and attention == "eager":
             per_layer -= (4 + e) * shape.heads * s_eff  # recompute the score path only
         if compiled:
-            per_layer -= COMPILE_SAVED_BYTES(shape, e)
+            per_layer -= compile_saved_bytes(shape, e)
         first_layer_free = 0.0
         if lora is not None:
             targets, rank, autocast = lora
@@ -1041,6 +1042,11 @@ class InferenceMemory(NamedTuple):
         return self.weights + self.kv_cache + self.workspace
 
     @property
+    def fixed(self) -> float:
+        """Everything but the KV cache, slack included: what is left of a card for sequences."""
+        return (self.weights + self.workspace) * (1 + ALLOCATOR_MARGIN) + self.communication + self.cuda_context
+
+    @property
     def reserved(self) -> float:
         return self.allocated + self.allocator_margin
 
@@ -1101,7 +1107,7 @@ def max_sequences(
     base = inference_memory(
         shape, context=context, concurrency=1, weights_dtype=weights_dtype, kv_dtype=kv_dtype, tp=tp
     )
-    fixed = (base.weights + base.workspace) * (1 + ALLOCATOR_MARGIN) + base.communication + base.cuda_context
+    fixed = base.fixed
     per_seq = kv_cache_bytes(shape, context, 1, kv_dtype, tp) * (1 + ALLOCATOR_MARGIN)
     room = capacity_bytes - fixed
     if room < per_seq or per_seq <= 0:
@@ -1120,7 +1126,7 @@ def max_context(
 ) -> int:
     """Longest context (tokens) each of `concurrency` sequences can have inside `capacity_bytes` per GPU."""
     base = inference_memory(shape, context=1, concurrency=1, weights_dtype=weights_dtype, kv_dtype=kv_dtype, tp=tp)
-    fixed = (base.weights + base.workspace) * (1 + ALLOCATOR_MARGIN) + base.communication + base.cuda_context
+    fixed = base.fixed
     per_token = kv_bytes_per_token(shape, kv_dtype, tp) * concurrency * (1 + ALLOCATOR_MARGIN)
     room = capacity_bytes - fixed
     if room <= 0 or per_token <= 0:

@@ -437,6 +437,16 @@ def _first(config: Mapping[str, Any], *keys: str) -> tuple[str, Any]:
     return keys[0], None
 
 
+_DECODER_DIMS: dict[str, tuple[str, ...]] = {
+    "hidden_size": ("hidden_size",),
+    "num_layers": ("num_hidden_layers",),
+    "num_heads": ("num_attention_heads",),
+    "intermediate_size": ("intermediate_size",),
+    "vocab_size": ("vocab_size",),
+}
+"""The dimensions every Llama-style config.json names the same way (transformers `PretrainedConfig`)."""
+
+
 def _require(config: Mapping[str, Any], wanted: dict[str, tuple[str, ...]], model_type: str) -> dict[str, int]:
     """Read each required dimension (any of its spellings); name every missing one at once."""
     out: dict[str, int] = {}
@@ -568,17 +578,7 @@ def _unsupported(model_type: str, key: str, value: Any, why: str) -> ConfigError
 
 
 def _read_llama(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
-    dims = _require(
-        config,
-        {
-            "hidden_size": ("hidden_size",),
-            "num_layers": ("num_hidden_layers",),
-            "num_heads": ("num_attention_heads",),
-            "intermediate_size": ("intermediate_size",),
-            "vocab_size": ("vocab_size",),
-        },
-        model_type,
-    )
+    dims = _require(config, _DECODER_DIMS, model_type)
     if model_type == "qwen2_moe":
         dims.update(
             _require(
@@ -759,17 +759,7 @@ def _read_phi(config: Mapping[str, Any], model_type: str) -> dict[str, Any]:
     """Phi-1, Phi-1.5, Phi-2 (transformers `PhiModel`): one LayerNorm per block feeding attention and
     MLP in parallel; q, k, v and `dense` with biases; `fc1`/`fc2` GELU MLP with biases; partial
     rotary (no parameters); optional per-head q/k LayerNorms; untied `lm_head` with a bias."""
-    dims = _require(
-        config,
-        {
-            "hidden_size": ("hidden_size",),
-            "num_layers": ("num_hidden_layers",),
-            "num_heads": ("num_attention_heads",),
-            "intermediate_size": ("intermediate_size",),
-            "vocab_size": ("vocab_size",),
-        },
-        model_type,
-    )
+    dims = _require(config, _DECODER_DIMS, model_type)
     kv, head_dim = _heads(config, dims)
     return {
         **dims,
@@ -791,17 +781,7 @@ def _read_stablelm(config: Mapping[str, Any], model_type: str) -> dict[str, Any]
     """StableLM-3B-4E1T, StableLM 2 (transformers `StableLmModel`): a Llama block with LayerNorms
     (weight and bias), optional q/k/v biases (`use_qkv_bias`), partial rotary; with
     `use_parallel_residual` the post-attention norm is absent. Untied head by default."""
-    dims = _require(
-        config,
-        {
-            "hidden_size": ("hidden_size",),
-            "num_layers": ("num_hidden_layers",),
-            "num_heads": ("num_attention_heads",),
-            "intermediate_size": ("intermediate_size",),
-            "vocab_size": ("vocab_size",),
-        },
-        model_type,
-    )
+    dims = _require(config, _DECODER_DIMS, model_type)
     if _bool_field(config, "qk_layernorm", False):
         # StableLmLayerNormPerHead: one bias-free LayerNorm per head (q and k), not modelled here.
         raise _unsupported(model_type, "qk_layernorm", True, "per-head q/k LayerNorms without bias")
@@ -823,17 +803,7 @@ def _read_gpt_neox(config: Mapping[str, Any], model_type: str) -> dict[str, Any]
     """GPT-NeoX, Pythia, StableLM-Alpha (transformers `GPTNeoXModel`): fused `query_key_value`
     h -> 3h and `dense`, biased unless `attention_bias` is false; GELU MLP with biases; two LayerNorms
     per block even with the parallel residual; partial rotary; untied `embed_out` by default."""
-    dims = _require(
-        config,
-        {
-            "hidden_size": ("hidden_size",),
-            "num_layers": ("num_hidden_layers",),
-            "num_heads": ("num_attention_heads",),
-            "intermediate_size": ("intermediate_size",),
-            "vocab_size": ("vocab_size",),
-        },
-        model_type,
-    )
+    dims = _require(config, _DECODER_DIMS, model_type)
     _, head_dim = _heads({}, dims)
     return {
         **dims,

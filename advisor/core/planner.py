@@ -793,9 +793,7 @@ def _inference_tp(w: Workload, tp: int, wdt: str, kvdt: str) -> tuple:
         )
         kv_seq = memory.kv_cache_bytes(shape, w.context_tokens, 1, kvdt, tp) if shape.generates else 0.0
         kv_tok = memory.kv_bytes_per_token(shape, kvdt, tp=1) if shape.generates else 0.0
-        m = memory.ALLOCATOR_MARGIN
-        fixed = (base.weights + base.workspace) * (1 + m) + base.communication + base.cuda_context
-        hit = (base, kv_seq, kv_tok, fixed)
+        hit = (base, kv_seq, kv_tok, base.fixed)
         w._cache[key] = hit
     return hit
 
