@@ -372,8 +372,8 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
 
 _ACQ = [
     ("either", _c(r"\beither\b|buy\s+or\s+rent|rent\s+or\s+buy|both\s+options|买或租|租或买|買或租|租或買|买还是租|買還是租|租还是买|租還是買|都可以考虑|都可以考慮")),
-    ("rent", _c(r"\brent(?:ing|al)?\b|\blease\b|\bleasing\b|租用|租赁|租賃|租(?!或)")),
-    ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bown\s+the\s+hardware|买|買|购买|購買|采购|採購|购置|購置|加购|加購|"
+    ("rent", _c(r"\brent(?:ed|ing|al)?\b|\blease\b|\bleasing\b|租用|租赁|租賃|租(?!或)")),
+    ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bown\s+the\s+hardware|买(?!了)|買(?!了)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|"
                r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
                r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|"
@@ -1534,19 +1534,31 @@ def _set_params(w: _Work, ex: Extraction, v: float, m: re.Match[str]) -> None:
 
 _OWN_CUE = _c(
     r"\bhave\b|\bhas\b|\bown\b|\bowned\b|\bgot\b|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
-    r"手上|手头|手頭|现有|現有|已有|已经有|已經有|我们有|我們有|我有|有|拥有|擁有|闲置|閒置|在用|"
-    r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備"
+    r"手上|手头|手頭|现有|現有|已有|已经有|已經有|我们有|我們有|我有|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
+    r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備|"
+    r"已经买了|已經買了|买了|買了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|桌机|桌機|我的|我们的|我們的|"
+    r"\bin\s+(?:my|our)\b|\bon\s+(?:my|our)\b|gaming\s+pc|\btower\b|\brig\b|(?:uni|university|our|research)\s+lab\b|实验室|實驗室"
 )
+_NOT_OWNED = _c(  # a GPU said with intent or as an option: to rent, to buy, to compare, to quote
+    r"\brent(?:ed|ing|al)?\b|\blease|租|\bbuy(?:ing)?\b|\bpurchas|\bget\b|买(?!了)|買(?!了)|购|購|采购|採購|quote|报价|報價|"
+    r"想|打算|准备|準備|计划|計劃|考虑|考慮|塞|\bplan|\bwant|\bwould\b|\bconsider|组|組|攒|攢|\bbuild|\bassemble|"
+    r"或|还是|還是|\bor\b|\bvs\.?(?![a-z])|versus|比较|比較|对比|對比|\bcompare|how\s+many|几张|幾張|多少|需要|\bneed|"
+    r"\bcloud\b|云|雲|\bon\s+(?:aws|gcp|azure|lambda|runpod|vast)"
+)
+_HYPOTHETICAL = _c(r"[?？]|吗|嗎|能不能|可不可以|够不够|夠不夠|行不行|是否|\bpossible\b|\benough\b|\bcan\s+(?:i|we|it|they)\b|"
+                   r"\bcould\b|how\s+(?:long|much|many)|多久|多少")
+_OWNED_TAIL = _c(r"^[^,;.!?，；。！？]*")
+_SENTENCE_REST = _c(r"[^.!?。！？]*[.!?。！？]?")
 _COUNT_BEFORE = _c(
-    rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:x|×|\*|张|張|块|塊|片|个|個|台|卡|pcs|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
-    r"(?:nvidia|amd|intel|英伟达|英偉達|輝達|geforce|radeon|instinct|rtx|tesla)?\s*(?:geforce\s*)?$"
+    rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:x|×|\*|张|張|块|塊|片|颗|顆|个|個|台|卡|pcs|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
+    r"(?:nvidia|amd|intel|英伟达|英偉達|輝達|geforce|radeon|instinct|rtx|tesla|dgx|hgx)?\s*(?:geforce\s*)?$"
 )
 _NODES_BEFORE = _c(
     rf"{_num('nodes')}\s*(?:nodes?|servers?|machines?|boxes|台(?:服务器|伺服器|机器|機器|主机|主機)?|个节点|個節點)\s*"
     r"(?:of|with|each\s+with|,|，|×|x|\*)?\s*(?:每台|每个|每個|各|each)?\s*"
     rf"{_num('per')}\s*(?:x|×|\*|张|張|块|塊|卡|gpus?\s+of|cards?\s+of)?\s*(?:nvidia|amd|英伟达|輝達|geforce|rtx|tesla)?\s*$"
 )
-_COUNT_LATER = _c(rf"^\s*(?:有|共|共有|是|各)?\s*[（(]?\s*{NUM}\s*(?:张|張|块|塊|片|颗|顆|卡|gpus?\b|cards?\b)\s*[）)]?")
+_COUNT_LATER = _c(rf"^\s*[）)]?\s*(?:有|共|共有|是|各)?\s*[（(]?\s*{NUM}\s*(?:张|張|块|塊|片|颗|顆|卡|gpus?\b|cards?\b)\s*[）)]?")
 _SYSTEM = _c(r"(?:dgx|hgx)\s*$")
 GPUS_PER_SYSTEM = 8
 """One DGX/HGX system of the GPU named: eight on its baseboard (the 4-GPU HGX boards are named with a count)."""
@@ -1582,10 +1594,10 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
             consume_to += mem.end()
             ident = _with_memory(ident, int(mem.group(1)))  # "V100 32G" is the 32 GB V100
         later = _COUNT_LATER.match(text[consume_to: consume_to + 16])  # "A100 40G 八张", "H100 有 16 张", "（8 顆）"
-        if later and count is None:
+        system = _SYSTEM.search(text[max(0, start - 6): start])  # a DGX/HGX system holds eight
+        if later and (count is None or system):  # "一台 HGX H200（8 顆）": the GPUs counted, not the systems
             count = number_value(later.group("num"))
             consume_to += later.end()
-        system = _SYSTEM.search(text[max(0, start - 6): start])  # a DGX/HGX system holds eight
         if system:
             count = (count or 1) * GPUS_PER_SYSTEM if not later else count
             consume_from = min(consume_from, max(0, start - 6) + system.start())
@@ -1613,15 +1625,26 @@ def _whole_count(count: float | None) -> int | None:
 
 
 def _gpus(w: _Work, ex: Extraction) -> None:
+    """GPUs named, and those the writer has. A GPU is owned when a cue says so ("手上有", "we have", "in my
+    tower", "已經買了"), when it continues a list of owned ones, or when it is stated with a count as a plain
+    fact ("8 卡 A100 40G，两周内", "三台機器每台 4 張 A6000", "Uni lab: 4x A100 40GB") — unless its clause
+    says it is an option (to rent, buy, build, compare, quote) or its sentence asks whether it would do."""
     owned: dict[str, int] = {}
     last_owned_end = -1
     for ident, count, _start, end, consume_from, consume_to in _gpu_spans(w.text):
         ex.gpu_mentions.append(ident)
-        clause = re.split(r"[,;.!?]|\bbut\b|，|；", w.text[max(0, consume_from - 80):consume_from])[-1]
+        clause = re.split(r"[,;.!?]|\bbut\b|，|；|。", w.text[max(0, consume_from - 80):consume_from])[-1]
+        tail_match = _OWNED_TAIL.match(w.text[consume_to: consume_to + 40])
+        tail = tail_match.group(0) if tail_match else ""
+        sentence = re.split(r"[.!?。！？]\s", w.text[:consume_from] + " ")[-1] + \
+            _SENTENCE_REST.match(w.text[consume_to:]).group(0)  # type: ignore[union-attr]
         # "A100 40G 八张、V100 32G 四张", "4x A100 + 2x V100": a list continues what the first item said
-        listed = last_owned_end >= 0 and re.fullmatch(r"[\s,、+&和及與与]*(?:and|plus)?[\s\dx×*张張块塊]*",
+        listed = last_owned_end >= 0 and re.fullmatch(r"[\s,、+&和及與与跟]*(?:and|plus|加上?)?[\s\dx×*张張块塊颗顆a]*",
                                                        w.text[last_owned_end:consume_from]) is not None
-        if listed or _OWN_CUE.search(clause) or _OWN_CUE.search(w.text[end: end + 16]):
+        cue = _OWN_CUE.search(clause) or _OWN_CUE.search(w.text[end: end + 16])
+        stated = (_whole_count(count) is not None and not _NOT_OWNED.search(clause + " " + tail)
+                  and not _HYPOTHETICAL.search(sentence))
+        if listed or cue or stated:
             owned[ident] = owned.get(ident, 0) + (_whole_count(count) or 1)
             last_owned_end = consume_to
         w.consume(consume_from, consume_to)

@@ -311,6 +311,27 @@ def test_gpu_named_without_ownership_is_not_owned() -> None:
     assert "owned_gpus" not in extract("为什么不推荐 4090？", "zh-Hans")
 
 
+@pytest.mark.parametrize(("text", "locale", "owned"), [
+    # a count stated as a plain fact is hardware the writer has
+    ("跑 SFT，6 张 A800 80G，一周内", "zh-Hans", [("a800-80gb", 6)]),
+    ("實驗室兩台伺服器，每台 4 張 L40S", "zh-Hant", [("l40s", 8)]),
+    ("Department cluster: 3x DGX H100, want to pretrain 3B", "en", [("h100-sxm", 24)]),
+    ("one HGX H100 (8 GPUs) in our DC", "en", [("h100-sxm", 8)]),
+    ("2x 4070 Ti in my rig", "en", [("rtx-4070-ti", 2)]),
+    ("家裡一張 3060，想跑 7B", "zh-Hant", [("rtx-3060", 1)]),
+    ("一张 H800 加两张 A800", "zh-Hans", [("h800", 1), ("a800-80gb", 2)]),
+    # named as an option, a purchase, a rental or a question: not owned
+    ("想租 4 张 H800 跑一周", "zh-Hans", None),
+    ("4 張 A6000 夠不夠跑 70B？", "zh-Hant", None),
+    ("quote for 16x B200 or 16x H200", "en", None),
+    ("would 2x 3090 beat 1x 4090 here", "en", None),
+    ("打算组一台 2 张 4090 的机器", "zh-Hans", None),
+])
+def test_owned_hardware_stated_or_optional(text: str, locale: str, owned: list[tuple[str, int]] | None) -> None:
+    got = extract(text, locale).get("owned_gpus")
+    assert (sorted((o["gpu"], o["count"]) for o in got) if got else None) == (sorted(owned) if owned else None)
+
+
 def test_training_context_is_a_sequence_length() -> None:
     assert extract("LoRA with 4k context", "en") == {"task": "lora", "seq_len": 4096}
     assert extract("8k context", "en", task="lora") == {"seq_len": 8192}
