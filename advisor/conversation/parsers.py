@@ -118,6 +118,8 @@ def _c(pattern: str) -> re.Pattern[str]:
 
 _NEG = _c(
     r"(?:\bnot\b|\bisn't\b|\bno longer\b|\binstead of\b|\brather than\b|\bdon't use\b|\bwithout\b|"
+    r"\bno\b(?!\s+(?:more|less|later|longer|earlier|sooner|fewer)\b)|(?<!有)(?:没有|沒有)|\bcan'?t\s+use\b|\bnot\s+allowed\b|"
+    r"不(?:能|准|可|想|打算|考虑|考慮|会|會)?(?:自建|上云|上雲|用云|用雲|上公有云|上公有雲)|"
     r"不是|不要|不用|而不是|而非|别用|別用|并非|並非|不再是|不再用)(?:\s*(?:用|使用|use\b|using\b|the\b|an?\b))?"
 )
 _NEG_STOP = _c(r"[,;.!?]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是|是|改|换成|換成|用|要|，|；|but|\band\b")
@@ -192,7 +194,7 @@ _SUF_CUR = (
 )
 _SIGN = r"(?:(?P<sign>-|−|负|負|minus\s)\s*)?"
 _MONEY = _c(
-    rf"{_SIGN}(?:{_PRE_CUR}\s*{_num('num1')}(?:\s*{_SUF_CUR.replace('SUF', 'suf1')})?"
+    rf"{_SIGN}(?:{_PRE_CUR}\s*(?P<sign2>-|−)?\s*{_num('num1')}(?:\s*{_SUF_CUR.replace('SUF', 'suf1')})?"
     rf"|{_num('num2')}\s*{_SUF_CUR.replace('SUF', 'suf2')})(?![a-z])"
 )
 _PER_ENERGY = _c(r"^\s*(?:/|per|每|一)\s*(?:kwh|kw·h|kw-h|度|千瓦时|千瓦時)")
@@ -200,8 +202,17 @@ _PER_HOUR = _c(r"^\s*(?:/|per|an?|每|一)\s*(?:h|hr|hour|gpu[\s-]?h(?:ou)?r|小
 _ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度)")
 _BUDGET_CUE = _c(r"budget|预算|預算|spend|经费|經費|资金|資金|\bcap\b|最多|不超过|不超過|花费|花費|投入|capex|预计花|預計花")
 _BUDGET_BARE = _c(
-    rf"(?:budget|预算|預算|经费|經費|资金|資金)[^0-9一二两兩三四五六七八九十$¥€\-−负負]{{0,14}}?{_SIGN}{NUM}(?![a-z%])"
+    rf"(?:budget|预算|預算|经费|經費|资金|資金)[^0-9一二两兩三四五六七八九十$¥€\-−负負,.;，。；]{{0,36}}?{_SIGN}{NUM}(?![a-z%])"
+    r"(?!\s*(?:台|张|張|个|個|块|塊|卡|人|位|天|日|月|年|周|週|小时|小時|gpus?\b|cards?\b|users?\b|people\b|days?\b|weeks?\b|"
+    r"months?\b|years?\b|tokens?\b|b\b))"
 )
+_AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|经费|經費|to\s+spend|可以花|能花)")
+_AMOUNT_RANGE = _c(  # "$5-6k", "~100-150k", "80 到 100 萬": the middle of the range
+    r"(?P<pre>us\s?\$|nt\s?\$|\$|¥)?\s*(?P<a>\d+(?:\.\d+)?)\s*(?:-|–|~|to|到|至)\s*(?:us\s?\$|nt\s?\$|\$|¥)?\s*"
+    r"(?P<b>\d+(?:\.\d+)?)\s*(?P<mag>k|m|mil|万|萬)(?![a-z])"
+)
+_PER_MONTH = _c(r"^\s*(?:/\s*(?:month|mo|月)|per\s+month|a\s+month|monthly)|(?:每月|每个月|每個月|月预算|月預算|monthly)\s*(?:预算|預算)?\s*$")
+_TERM = _c(r"(?:签|簽|合约|合約|commit(?:ment)?|contract|term)\s*(?:of\s+)?(?P<n>\d+|an?|one|two|three|four|five|[一二两兩三四五六七八九十])\s*(?:-\s*)?(?P<u>年|个月|個月|years?|yrs?|months?)")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _SELF_CORRECTION = _c(
     rf"(?:認真說|认真说|說真的|说真的|其實|其实|正經|正经|actually|seriously|jk|j/k|lol|kidding)[^0-9一二两兩三四五六七八九十]{{0,12}}{NUM}"
@@ -290,6 +301,18 @@ def _tariff(w: _Work, ex: Extraction, locale: Locale) -> None:
 
 def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
     candidates: list[tuple[float, str, int, int]] = []
+    # A bare amount is in the writer's own money: yuan or NT dollars when they write Chinese, dollars when
+    # they write English (also in a Chinese session: "budget 40k").
+    local = default_currency(locale) if _CJK.search(w.orig) else "USD"
+    if _BUDGET_CUE.search(w.text):
+        for m in w.finditer(_AMOUNT_RANGE):
+            a, b = float(m.group("a")), float(m.group("b"))
+            mag = {"k": 1e3, "m": 1e6, "mil": 1e6, "万": 1e4, "萬": 1e4}[m.group("mag").lower()]
+            if 0 < a < b:
+                cur = _currency(m.group("pre"), locale) or local
+                ex.currency_assumed = not m.group("pre")
+                candidates.append(((a + b) / 2 * mag, cur, m.start(), m.end()))
+                w.consume(m.start(), m.end())
     for m in w.finditer(_MONEY):
         value = number_value(_numtext(m) or "")
         pre, suf = m.group("pre"), m.group("suf1") or m.group("suf2")
@@ -297,7 +320,7 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
         if value is None or cur is None:
             continue
         after = w.text[m.end(): m.end() + 20]
-        before = w.text[max(0, m.start() - 12): m.start()]
+        before = w.text[max(0, m.start() - 20): m.start()]
         if _PER_ENERGY.match(after) or (_ENERGY_CUE.search(before) and value < 50):
             if m.group("sign") or value <= 0:
                 ex.problem("conv.problem.electricity_positive")
@@ -309,12 +332,9 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
         if _PER_HOUR.match(after):
             w.consume(m.start(), m.end())
             continue
-        if m.group("sign"):
+        if m.group("sign") or m.group("sign2"):
             value = -value
         candidates.append((value, cur, m.start(), m.end()))
-    # A bare amount is in the writer's own money: yuan or NT dollars when they write Chinese, dollars when
-    # they write English (also in a Chinese session: "budget 40k").
-    local = default_currency(locale) if _CJK.search(w.orig) else "USD"
     if not candidates and (locale != "en" or _BUDGET_CUE.search(w.text)):
         # "预算 5w", "1 个 w", "80w 人民币": w is 万 in mainland and Taiwan shorthand (never watts next to money)
         for m in w.finditer(_WAN_AMOUNT):
@@ -327,6 +347,12 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
             cur = _currency(m.group("cur"), locale) or local
             ex.currency_assumed = not m.group("cur")
             candidates.append((value, cur, m.start(), m.end()))
+    if not candidates:
+        for m in w.finditer(_AMOUNT_BEFORE_BUDGET):
+            value = number_value(_numtext(m) or "")
+            if value is not None:
+                candidates.append((-value if m.group("sign") else value, local, m.start(), m.end()))
+                ex.currency_assumed = True
     if not candidates:
         for m in w.finditer(_BUDGET_BARE):
             value = number_value(_numtext(m) or "")
@@ -362,18 +388,34 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
     if round(usd, 2) <= 0:
         ex.problem("conv.problem.budget_positive")
         return
-    if usd > 1e13:
+    if usd > MAX_BUDGET_USD:
         ex.problem("conv.problem.budget_huge")
         return
+    monthly = _PER_MONTH.search(w.text[end: end + 12]) or _PER_MONTH.search(w.text[max(0, start - 8): start])
+    if monthly:  # "预算每月3万，签一年": the budget is the month's amount over the term
+        term = _TERM.search(w.orig.lower())
+        if not term:
+            return  # a monthly figure with no term is no total budget; the question will ask
+        n = _EN_WORD_NUMBERS.get(term.group("n")) or number_value(term.group("n"))
+        months = n * (12 if re.match(r"年|y", term.group("u")) else 1)
+        if not months:
+            return
+        value, usd = value * months, usd * months
     ex.fields["budget_amount"] = float(value)
     ex.fields["budget_currency"] = cur
     ex.fields["budget_usd"] = round(usd, 2)
 
 
+MAX_BUDGET_USD = 1e12
+"""A budget above a trillion dollars is a typo or a joke (the largest announced AI build-outs are a few hundred
+billion over several years); it is re-asked."""
+
 _ACQ = [
     ("either", _c(r"\beither\b|buy\s+or\s+rent|rent\s+or\s+buy|both\s+options|买或租|租或买|買或租|租或買|买还是租|買還是租|租还是买|租還是買|都可以考虑|都可以考慮")),
     ("rent", _c(r"\brent(?:ed|ing|al)?\b|\blease\b|\bleasing\b|租用|租赁|租賃|租(?!或)")),
-    ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bown\s+the\s+hardware|买(?!了)|買(?!了)|购买|購買|采购|採購|购置|購置|加购|加購|"
+    ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
+               r"\bused\s+(?:cards?|gpus?)|second[\s-]?hand|二手|\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|home\s*lab|"
+               r"买(?!了)|買(?!了)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|"
                r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
                r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|"
@@ -385,12 +427,18 @@ _CLOUD_ONLY = _c(r"直接用云|直接用雲|直接上云|直接上雲|只用云
                  r"不想管硬件|不想管硬體|没有机房|沒有機房|no\s+(?:server\s+)?room")
 _PLACED = _c(r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|系上|实验室|實驗室|桌下|身边|身邊)|家里|家裡|办公室|辦公室|工作站|桌机|桌機|"
              r"\bat\s+home\b|\bhome\b|\boffice\b|\bdesk|workstation|\bbuild\b|组一台|組一台|攒一台|攢一台|自己组|自己組|自己攒|自己攢")
+_RENT_ALLOWED = _c(r"(?:rent(?:ing|al)?|cloud)\s+(?:is|would\s+be|'s)\s+(?:also\s+)?(?:fine|ok|okay|an\s+option|acceptable)|"
+                   r"(?:ok|fine|open)\s+(?:to|with)\s+rent|could\s+(?:also\s+)?rent|"
+                   r"租(?:的|用|卡|云端|雲端|云|雲)?\s*也(?:可以|行|ok|可|能接受)|也可以租|也可(?:以)?考虑租|也可(?:以)?考慮租|租的也可以考[虑慮]")
+_RENT_THEN_BUY = _c(r"rent\b.{0,40}\bthen\s+buy|租.{0,20}(?:再买|再買|然后买|然後買|之后买|之後買)")
 _ACQ_QUESTION = _c(r"(?:should\s+(?:we|i)\s+(?:just\s+)?rent|要不要租|是不是租|租比较好吗|租比較好嗎)")
 
 
 def _acquisition(w: _Work) -> str | None:
-    if _ACQ_QUESTION.search(w.text):
-        return "either"  # "should we just rent?" asks, it does not decide
+    if _ACQ_QUESTION.search(w.text) or _RENT_ALLOWED.search(w.text):
+        return "either"  # "should we just rent?" asks, "renting is fine" allows: neither decides
+    if _RENT_THEN_BUY.search(w.text):
+        return "rent"  # "rent for the pilot, then buy if it works": this consultation rents
     for name, pattern in _ACQ:
         if pattern.search(w.text):
             if name == "rent" and _ACQ[2][1].search(w.text):
@@ -411,11 +459,18 @@ _PHASE1 = _c(r"single[\s-]?phase|1[\s-]?phase|单相|單相")
 _CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z])|{_num('n2')}\s*(?:circuits|路|条线路|條線路|个回路|個迴路)")
 _FACILITY_CUE = _c(r"rack|cabinet|circuit|机柜|機櫃|机架|機架|供电|供電|电路|電路|功率|电力|電力|power|room|机房|機房")
 _LIQUID = _c(r"liquid|water[\s-]?cool|direct[\s-]?to[\s-]?chip|immersion|液冷|水冷|冷板|浸没|浸沒|浸沒式")
+_NO_LIQUID = _c(r"(?:液冷|水冷|liquid(?:\s+cooling)?)\s*(?:也|都|是)?\s*(?:上不了|做不到|做不了|装不了|裝不了|不行|不可能|不能|没有|沒有|"
+                r"没办法|沒辦法|不支持|不支援|isn'?t\s+(?:possible|an\s+option|available)|is\s+not|not\s+(?:possible|available))")
 _AIR = _c(r"\bair\b|air[\s-]?cool|风冷|風冷|氣冷|空冷")
-_CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda\s+labs\b|runpod|云|雲|\bcloud[\s-]?based")
+_CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bcolab\b|\bkaggle\b|coreweave|"
+            r"paperspace|autodl|恒源云|云|雲|\bcloud[\s-]?based|租\s*[\d一二两兩三四五六七八九十]*\s*(?:张|張|台)?\s*[\d一二两兩三四五六七八九十]*\s*卡|租(?:用)?\s*(?:gpu|算力)")
+_NO_CLOUD = _c(r"\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
+               r"不(?:能|准|可|会|會)?(?:上云|上雲|用云|用雲|上公有云|上公有雲)|禁止上[云雲]")
 _ONPREM = _c(
     r"on[\s-]?prem|in[\s-]?house|self[\s-]?host|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc)|"
-    r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|\bour\s+(?:dc|server\s+room|racks?|cluster\s+room)\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|\bidc\b|托管|託管|自己的服务器|自己的伺服器"
+    r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|\bour\s+(?:dc|server\s+room|racks?|cluster\s+room)\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|\bidc\b|托管|託管|自己的服务器|自己的伺服器|"
+    r"home\s*lab|\bat\s+home\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
+    r"gaming\s+pc|leave\s+the\s+building|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)"
 )
 _EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|云或|雲或|或云|或雲|都行|都可以|either|both")
 _PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
@@ -470,11 +525,15 @@ def _facility(w: _Work, ex: Extraction) -> None:
             ex.fields["rack_kw"] = round(kw, 3)
     elif (volts and not amps) or (amps and not volts):
         ex.problem("conv.problem.circuit_incomplete")
+    for m in _NO_LIQUID.finditer(w.orig.lower()):  # "液冷上不了", "liquid isn't possible": what they cannot have
+        w.consume(m.start(), m.end())
     if _LIQUID.search(w.text):
         ex.fields["cooling"] = "liquid"
     elif _AIR.search(w.text):
         ex.fields["cooling"] = "air"
     cloud, onprem = bool(_CLOUD.search(w.text)), bool(_ONPREM.search(w.text))
+    if _NO_CLOUD.search(w.orig.lower()):
+        cloud, onprem = False, True  # "No cloud allowed (NDA)", "不能上云": where it runs is theirs
     if (cloud and onprem) or (_EITHER_DEPLOY.search(w.text) and (cloud or onprem)):
         ex.fields["deployment"] = "either"
     elif cloud:
@@ -1719,6 +1778,7 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     if len(text) > 4000:
         text = text[:4000]
     w = _Work(text)
+    said = _Work(text)  # the message before any slot takes its words: "组一台 4090 主机" still says "buy"
     said_task = _task(w, bare_train=task is None)
     if said_task:
         ex.fields["task"] = said_task
@@ -1744,11 +1804,13 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     if effective_task == "inference":  # "每次回覆 400 token", "15 tokens a reply": a service has no training data
         for key in ("tokens", "epochs"):
             ex.fields.pop(key, None)
-    acq = _acquisition(w)
+    acq = _acquisition(said)
     if acq is None and ex.fields.get("deployment") == "cloud" and _CLOUD_ONLY.search(w.text):
         acq = "rent"  # "直接用雲端", "cheapest cloud gpu": renting is what the cloud is
     if acq:
         ex.fields["acquisition"] = acq
+    if acq == "either" and ex.fields.get("deployment") == "on-prem" and _RENT_ALLOWED.search(w.text):
+        ex.fields["deployment"] = "either"  # "我們有機房，但用租的也可以": the room or the cloud
     if acq == "buy" and "deployment" not in ex.fields and _PLACED.search(w.text):
         ex.fields["deployment"] = "on-prem"  # bought and put somewhere of their own
     prec = _precision(w)

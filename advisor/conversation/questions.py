@@ -17,7 +17,7 @@ from typing import Any
 
 from advisor import format as fmt
 from advisor.conversation.numbers import normalize_text, parse_number, strip_approx
-from advisor.conversation.parsers import Extraction
+from advisor.conversation.parsers import MAX_BUDGET_USD, Extraction
 from advisor.core import planner
 from advisor.currency import RATES_DATE, default_currency, to_usd
 from advisor.i18n import t
@@ -193,7 +193,8 @@ def complete_partial(key: str, profile: Profile, ex: Extraction) -> dict[str, An
 # ---------------------------------------------------------------------------- bare answers
 
 _BARE = re.compile(
-    r"^\s*[-+−]?\s*[\d.,一二两兩三四五六七八九十百千万萬亿億零〇]+\s*(?:[kmbt]|bn|k\s*tokens?)?\s*$", re.IGNORECASE
+    r"^\s*[-+−]?\s*(?=[\d.一二两兩三四五六七八九十])[\d.,]*\s*[一二两兩三四五六七八九十百千万萬亿億零〇]*\s*"
+    r"(?:[kmbt]|bn|mil|million|billion|thousand|k\s*tokens?)?\s*$", re.IGNORECASE
 )
 
 
@@ -258,9 +259,9 @@ def _read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], s
     if key == "budget":
         if round(value, 2) <= 0:
             return {}, "conv.problem.budget_positive"
-        if value > 1e13:
-            return {}, "conv.problem.budget_huge"
         currency = default_currency(profile.language)  # a bare amount is in the writer's own money
+        if to_usd(float(value), currency) > MAX_BUDGET_USD:
+            return {}, "conv.problem.budget_huge"
         return {
             "budget_usd": round(to_usd(float(value), currency), 2),
             "budget_amount": float(value),

@@ -490,3 +490,52 @@ def test_a_past_date_is_asked_again(monkeypatch) -> None:
     monkeypatch.setenv("GPU_ADVISOR_TODAY", "2026-12-01")
     ex = extract_detailed("deadline 2026-11-15", "en")
     assert "deadline_days" not in ex.fields and ex.problems[0][0] == "conv.problem.deadline_past"
+
+
+@pytest.mark.parametrize(("text", "locale", "amount", "currency"), [
+    ("budget is roughly $8-12k", "en", 10_000, "USD"),           # a range: its middle
+    ("预算 30 到 50 万", "zh-Hans", 400_000, "CNY"),
+    ("about 2 grand to spend", "en", 2_000, "USD"),              # "grand" is a thousand dollars
+    ("公司批了 3 个亿的预算", "zh-Hans", 300_000_000, "CNY"),      # 个 between the number and 亿
+    ("20 萬預算夠嗎", "zh-Hant", 200_000, "TWD"),                 # the amount before the budget word
+    ("budget for the whole project is maybe 40k", "en", 40_000, "USD"),
+    ("云上预算每月 2 万，合约两年", "zh-Hans", 480_000, "CNY"),      # a month's amount over the term
+])
+def test_budget_phrasings(text: str, locale: str, amount: float, currency: str) -> None:
+    got = extract(text, locale)
+    assert (got.get("budget_amount"), got.get("budget_currency")) == (amount, currency)
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("预算 2 台机器就够", "zh-Hans"),      # a count of machines is no amount of money
+    ("每月预算 1 万", "zh-Hans"),          # a month's amount with no term is no total
+    ("budget: 8 GPUs at most", "en"),
+])
+def test_no_budget_read(text: str, locale: str) -> None:
+    assert "budget_amount" not in extract(text, locale)
+
+
+def test_absurd_budget_is_re_asked() -> None:
+    ex = extract_detailed("budget 3 trillion dollars", "en")
+    assert "budget_amount" not in ex.fields and ex.problems
+
+
+@pytest.mark.parametrize(("text", "locale", "acquisition", "deployment"), [
+    ("機房有，但租雲端也行", "zh-Hant", "either", "either"),          # renting allowed, not required
+    ("we own a server room, though renting would be fine too", "en", "either", "either"),
+    ("先租两个月验证，之后再买", "zh-Hans", "rent", None),            # rent now, buy later
+    ("合规要求不能上云", "zh-Hans", None, "on-prem"),
+    ("cannot use the cloud for this, data is confidential", "en", None, "on-prem"),
+    ("租 4 卡 A100 跑一周", "zh-Hans", "rent", "cloud"),               # renting cards is the cloud
+    ("we'd rather own the hardware", "en", "buy", None),
+    ("looking at a used card for my home lab", "en", "buy", "on-prem"),
+])
+def test_acquisition_and_deployment(text: str, locale: str, acquisition: str | None, deployment: str | None) -> None:
+    got = extract(text, locale)
+    assert (got.get("acquisition"), got.get("deployment")) == (acquisition, deployment)
+
+
+@pytest.mark.parametrize("text", ["液冷没有，只能风冷", "liquid cooling is not possible here, air only", "水冷做不到"])
+def test_cooling_that_cannot_be_had(text: str) -> None:
+    assert extract(text, "zh-Hans").get("cooling") == "air" if "风冷" in text or "air" in text else \
+        "cooling" not in extract(text, "zh-Hans")
