@@ -309,9 +309,9 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
             a, b = float(m.group("a")), float(m.group("b"))
             mag = {"k": 1e3, "m": 1e6, "mil": 1e6, "万": 1e4, "萬": 1e4}[m.group("mag").lower()]
             if 0 < a < b:
-                cur = _currency(m.group("pre"), locale) or local
-                ex.currency_assumed = not m.group("pre")
-                candidates.append(((a + b) / 2 * mag, cur, m.start(), m.end()))
+                said_cur = _currency(m.group("pre"), locale)
+                ex.currency_assumed = said_cur is None
+                candidates.append(((a + b) / 2 * mag, said_cur or local, m.start(), m.end()))
                 w.consume(m.start(), m.end())
     for m in w.finditer(_MONEY):
         value = number_value(_numtext(m) or "")
@@ -396,7 +396,7 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
         term = _TERM.search(w.orig.lower())
         if not term:
             return  # a monthly figure with no term is no total budget; the question will ask
-        n = _EN_WORD_NUMBERS.get(term.group("n")) or number_value(term.group("n"))
+        n = _EN_WORD_NUMBERS.get(term.group("n")) or number_value(term.group("n")) or 0
         months = n * (12 if re.match(r"年|y", term.group("u")) else 1)
         if not months:
             return
