@@ -179,8 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kind")
     parser.add_argument("--half", choices=("even", "odd"), help="cases whose number is even or odd")
     parser.add_argument("--fails", action="store_true", help="print every failing case")
+    parser.add_argument("--file", type=Path, default=CASES, help="another table of the same schema")
     args = parser.parse_args(argv)
-    cases = load_cases()
+    cases = load_cases(args.file)
     if args.case:
         cases = [c for c in cases if c["id"] == args.case]
     if args.locale:

@@ -621,7 +621,7 @@ class _Work:
             bare, problem = Q.read_bare(key, text, self.profile)
             if bare.says_anything() or problem:
                 return bare, ([(problem, {})] if problem else [])
-        ex = extract_detailed(text, self.locale, task=self.profile.task)
+        ex = extract_detailed(text, self.locale, task=self.profile.task, question=key)
         problems = list(ex.problems)
         said = bool(ex.fields)
         if key == "data" and "samples" not in ex.fields and "tokens" not in ex.fields:

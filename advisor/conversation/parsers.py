@@ -1107,14 +1107,23 @@ _CONC_BEFORE = _c(
 )
 _CONC_AFTER = _c(
     rf"(?:concurrency|concurrent\s+(?:users|sessions|requests)|simultaneous\s+users|并发(?:数|量|用户数?|請求數)?|並發(?:數|量|使用者數?|用戶數?)?|"
-    rf"同时在线(?:人数|用户)?|同時在線(?:人數|使用者)?)\s*(?:of|[:=]|为|為|是|约|約|大约|大約|达到|達到|about|around|~|up\s+to)?\s*{NUM}"
+    rf"同时在线(?:人数|用户)?|同時在線(?:人數|使用者)?)\s*(?:of|[:=]|为|為|是|约|約|大约|大約|达到|達到|about|around|~|up\s+to|按|按照|算)?\s*{NUM}"
 )
 _CONC_WORD_FIRST = _c(  # "同时 100 人", "同時上線改成 80 人", "同时大概 60 个用户在用", "尖峰同時 40 人"
     r"(?:同时在线|同時在線|同时上线|同時上線|同时使用|同時使用|同时在用|同時在用|同时|同時|并发|並發)\s*"
     r"(?:数|數|量|人数|人數|用户|用戶|使用者)?\s*"
-    r"(?:改成|改为|改為|调到|調到|调整为|調整為|提高到|降到|增加到|约|約|大约|大約|大概|最多|最高|有|达|達|到|会有|會有|预计|預計|估计|估計)*\s*"
+    r"(?:改成|改为|改為|调到|調到|调整为|調整為|提高到|降到|增加到|约|約|大约|大約|大概|最多|最高|有|达|達|到|会有|會有|预计|預計|估计|估計|"
+    r"只有|只|就|按|按照|算|应该|應該|不超过|不超過|差不多|可能)*\s*"
     rf"{NUM}\s*(?:个|個|位|名|路)?\s*(?:人|用户|用戶|使用者|位使用者|users?|sessions?)?"
 )
+_CONC_PEAK = _c(  # "60-80 concurrent, peak maybe 120", "150 peak concurrent": the peak is what must be served
+    rf"(?:peak|峰值|尖峰|高峰)\s*(?:of|is|at|maybe|probably|around|about|~|大概|可能|约|約|會到|会到|到)*\s*{_num('num1')}(?!\s*(?:qps|rps|%))"
+    rf"|{_num('num2')}\s*(?:at\s+)?peak\s+(?:concurrent|users?|concurrency)")
+_CONC_PLAIN_USERS = _c(  # "10 users", "~30 users", "for 50 ppl", "my team of 8", "1 user each" (a service's users at once)
+    rf"(?<![\d.,]){_num('num1')}\s*(?:users?|ppl|people|persons)\b(?!\s*(?:/|per|a|each\s+day|every)\s*(?:day|d\b|month|week|year))"
+    rf"|\bteam\s+of\s+{_num('num2')}"
+    rf"|(?:给|給|供)\s*[\u4e00-\u9fff]{{0,6}}?\s*{_num('num3')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁)\s*(?:用|使用)"
+    rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者)\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)")
 _CONC_LIKE = _c(rf"(?:concurrency|concurrent\s+users)\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:more\s+like|like|now|closer\s+to)\s+{NUM}")
 _JUST_ME = _c(r"just\s+(?:me|myself)|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
 _HEADCOUNT = _c(
@@ -1128,7 +1137,7 @@ _SHARE = _c(
 _SHARE_CUE = _c(r"at\s+once|concurrent|simultaneous|active|同时|同時|并发|並發|在线|在線|在用|使用")
 _CONC_USERS = _c(  # "to 50 users", "for 500 people", "给 500 个用户", "服務 300 位使用者": serving only
     rf"(?:\bto|\bfor|\bserv(?:e|es|ing))\s+(?:about|around|roughly|up\s+to|~)?\s*{_num('num1')}\s*"
-    r"(?:users?|people|customers?|clients?)\b"
+    r"(?:users?|people|customers?|clients?)\b(?!\s*(?:/|per|a|each|every)\s*(?:day|d\b|month|week|year))"
     rf"|(?:给|給|服务|服務|支撑|支撐|供)\s*(?:约|約|大约|大約)?\s*{_num('num2')}\s*(?:个|個|位|名)?\s*"
     r"(?:用户|用戶|使用者|同事|同仁|工程师|工程師|同学|同學|人)(?:用|使用)?"
 )
@@ -1142,12 +1151,27 @@ _CONTEXT_BEFORE = _c(
     rf"{NUM}\s*(?:tokens?\s*(?:of\s*)?|token\s*的?)?\s*(?:context|ctx|上下文|的上下文|context\s*window|context\s*length)"
 )
 _CONTEXT_AFTER = _c(
-    rf"(?:context(?:\s*window|\s*length)?|ctx|上下文(?:长度|長度|窗口|視窗)?)\s*(?:of|[:=]|为|為|是|长度|長度|要|需要|at|up\s+to|约|約)?\s*{NUM}"
+    rf"(?:context(?:\s*window|\s*length)?|ctx|上下文(?:长度|長度|窗口|視窗)?)\s*(?:of|[:=]|为|為|是|长度|長度|要|需要|at|up\s+to|约|約|"
+    rf"改到|改成|改为|改為|调到|調到|拉到|开到|開到|to)?\s*{NUM}"
 )
 
 
+_PROMPT_OUTPUT = _c(  # "每次输入 2k 输出 500", "平均輸入 3000 token", "2k in / 500 out": a request's context
+    rf"(?:输入|輸入|input|prompt)s?\s*(?:约|約|大概|about|~|of|:)?\s*{_num('inp')}\s*(?:tokens?|个|個)?"
+    rf"(?:\s*[,，、/]?\s*(?:输出|輸出|output)s?\s*(?:约|約|大概|about|~|of|:)?\s*{_num('out')})?")
+
+
+def _request_shape(w: _Work, ex: Extraction) -> None:
+    m = _PROMPT_OUTPUT.search(w.text)
+    if m:
+        tokens = [context_tokens_from(m.group(g)) if m.group(g) else 0 for g in ("inp", "out")]
+        if tokens[0] and all(t is not None for t in tokens):
+            ex.fields["context_tokens"] = sum(t or 0 for t in tokens)
+            w.consume(m.start(), m.end())
+
+
 def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
-    for pattern in (_CONTEXT_BEFORE, _CONTEXT_AFTER):
+    for pattern in () if "context_tokens" in ex.fields else (_CONTEXT_BEFORE, _CONTEXT_AFTER):
         found = False
         for m in w.finditer(pattern):
             v = context_tokens_from(_numtext(m) or "")
@@ -1177,7 +1201,8 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
         break
     if not training_task and _share_of_headcount(w, ex):
         return
-    for pattern in (_CONC_BEFORE, _CONC_AFTER, _CONC_WORD_FIRST, _CONC_LIKE) + (() if training_task else (_CONC_USERS,)):
+    serving_only = () if training_task else (_CONC_USERS, _CONC_PLAIN_USERS)
+    for pattern in (_CONC_PEAK, _CONC_BEFORE, _CONC_AFTER, _CONC_WORD_FIRST, _CONC_LIKE) + serving_only:
         found = False
         for m in w.finditer(pattern):
             users = number_value(_numtext(m) or "")
@@ -1266,10 +1291,13 @@ _KV_VALUE = r"(?P<d>fp8|int8|bf16|fp16|8[\s-]?bits?|16[\s-]?bits?|8\s*(?:位元|
 _KV_PATTERNS = (
     _c(rf"{_A0}{_KV_VALUE}\s*(?:的\s*)?{_KV_WORD}"),
     _c(rf"{_KV_WORD}\s*(?:也|还|還|都)?\s*(?:in|at|as|of|=|:|：|用|使用|采用|採用|为|為|是|改成|改为|改為|换成|換成|设为|設為|"
+       r"维持|維持|保持|keep|stays?\s+(?:at|in)?|"
        rf"量化(?:为|為|到|成)?)?\s*{_KV_VALUE}{_A1}"),
 )
 _WEIGHTS = [
     ("fp8", _c(rf"{_A0}(?:fp8|float8|e4m3){_A1}|8[\s-]?bit\s+float")),
+    ("bf16", _c(rf"{_A0}(?:bf16|bfloat16){_A1}")),
+    ("fp16", _c(rf"{_A0}(?:fp16|float16){_A1}|half\s+precision|半精度")),
     ("int4", _c(_bits_pattern("4") + rf"|{_A0}(?:w4a16|q4(?:_k(?:_[ms])?|_[01])){_A1}")),
     ("int8", _c(_bits_pattern("8") + rf"|{_A0}(?:w8a16|w8a8|q8(?:_0)?){_A1}")),
 ]
@@ -1769,9 +1797,23 @@ def parse_relative(text: str) -> dict[str, float]:
 # The whole message
 
 
-def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = None) -> Extraction:
+_SERVING_SIGNAL = _c(  # what only a service has: users at once, request rates, a KV cache, a served weight format
+    r"concurren|simultaneous|\bqps\b|\brps\b|req(?:uest)?s?\s*(?:/|per)\s*s|kv[\s-]*(?:cache|缓存|快取)|"
+    r"并发|並發|同时在线|同時在線|同时使用|同時使用|同時用|同时用|同时上线|同時上線|"
+    r"\b\d+\s*(?:users?|ppl|people)\b|\bteam\s+of\s+\d+|(?:给|給)\s*\d+\s*(?:个|個|位)?\s*(?:人|用户|用戶|使用者)|"
+    r"tok(?:ens?)?\s*/\s*s|(?<![a-z])(?:awq|gptq|gguf|exl2|q4|q5|q8)(?![a-z])|首\s*token|首字|\bttft\b|"
+    r"\brun\s+(?:\S+\s+){0,3}locally|\bcan\s+i\s+run\b|跑得动|跑得動|跑不动|跑不動|running\s+on[\s-]?prem")
+_TRAINING_SIGNAL = _c(r"train|tun(?:e|ing)|\bft\b|\bsft\b|lora|epoch|训|訓|微调|微調|调优|調優|语料|語料|数据集|資料集")
+QUESTIONS_THAT_SET_TASK = (None, "task")
+"""Answers to these questions may say the task by implication ("awq, 30 users" is a service); an answer to
+another question (precision, data) fills that question and leaves the task to its own."""
+
+
+def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = None,
+                     question: str | None = None) -> Extraction:
     """Everything `text` says, with problems. `task` (the conversation's task so far) decides
-    whether a context length is a training sequence length or a serving context."""
+    whether a context length is a training sequence length or a serving context; `question` is the
+    question being answered, if any."""
     ex = Extraction()
     if not isinstance(text, str) or not text.strip():
         return ex
@@ -1780,9 +1822,14 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     w = _Work(text)
     said = _Work(text)  # the message before any slot takes its words: "组一台 4090 主机" still says "buy"
     said_task = _task(w, bare_train=task is None)
+    implied = None
+    if not said_task and task is None and _SERVING_SIGNAL.search(w.text) and not _TRAINING_SIGNAL.search(w.text):
+        implied = "inference"  # "qwen 72b awq, 50 QPS", "128k context for 3 ppl": a service, said without the word
+        if question in QUESTIONS_THAT_SET_TASK:
+            said_task = implied
     if said_task:
         ex.fields["task"] = said_task
-    effective_task = said_task or task
+    effective_task = said_task or task or implied
     training = effective_task in ("pretrain", "finetune", "lora", "qlora")
     steps: list[Callable[[], None]] = [
         lambda: _quantization(w, ex) if effective_task == "inference" else None,
@@ -1792,6 +1839,7 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         lambda: _gpus(w, ex),
         lambda: _slo(w, ex) if not training else None,
         lambda: _daily_requests(w, ex) if not training else None,
+        lambda: _request_shape(w, ex) if not training else None,
         lambda: _data(w, ex, training),
         lambda: _serving(w, ex, training),
         lambda: _usage(w, ex),

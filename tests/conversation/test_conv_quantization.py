@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from advisor.consultation import Consultation as Conversation
-from advisor.conversation.parsers import extract
+from advisor.conversation.parsers import extract, extract_detailed
 from advisor.models import Profile
 from advisor.report import profile_rows
 
@@ -50,7 +50,6 @@ def test_serving_quantization_is_read(text: str, locale: str, task: str | None, 
     ("4-bit", "en", "finetune", "weights_dtype"),
     ("serve it by Q4", "en", None, "weights_dtype"),                    # a quarter, not a format
     ("部署 Qwen2.5 72B，4 位同事用", "zh-Hans", None, "weights_dtype"),  # "4 位" counts people
-    ("8-bit KV cache", "en", None, "kv_dtype"),                         # task not known yet
 ])
 def test_quantization_words_outside_serving_are_left_alone(text: str, locale: str, task: str | None, absent: str) -> None:
     assert absent not in extract(text, locale, task=task)  # type: ignore[arg-type]
@@ -90,3 +89,16 @@ def test_report_profile_rows_show_serving_precisions() -> None:
         assert rows["kv_dtype"]["value"] == "FP8"
     plain = {r["key"] for r in profile_rows(Profile(task="inference", model="llama-3-70b"), "en")}
     assert not {"weights_dtype", "kv_dtype"} & plain
+
+
+@pytest.mark.parametrize(("text", "locale", "question", "expected"), [
+    # what only a service has says the task when no task word is there
+    ("8-bit KV cache", "en", None, {"task": "inference", "kv_dtype": "int8"}),
+    ("qwen2.5 14b gptq，给 12 个人用", "zh-Hans", None, {"task": "inference", "weights_dtype": "int4", "concurrency": 12}),
+    # an answer to the precision question fills the formats and leaves the task to its own question
+    ("weights fp8, kv cache int8", "en", "precision", {"weights_dtype": "fp8", "kv_dtype": "int8"}),
+])
+def test_serving_implied(text: str, locale: str, question: str | None, expected: dict[str, object]) -> None:
+    got = extract_detailed(text, locale, question=question).fields  # type: ignore[arg-type]
+    keys = ("task", "weights_dtype", "kv_dtype", "concurrency")
+    assert {k: got[k] for k in keys if k in got} == expected
