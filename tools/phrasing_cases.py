@@ -27,7 +27,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-CASES = ROOT / "tests" / "conversation" / "data" / "phrasing_cases.yaml"
+CASES = Path(os.environ.get("PHRASING_CASES", ROOT / "tests" / "conversation" / "data" / "phrasing_cases.yaml"))
 
 TODAY = "2026-12-01"
 """The cases count calendar deadlines from this day (a Tuesday); GPU_ADVISOR_TODAY pins the parser to it."""

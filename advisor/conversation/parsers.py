@@ -431,12 +431,18 @@ _RENT_ALLOWED = _c(r"(?:rent(?:ing|al)?|cloud)\s+(?:is|would\s+be|'s)\s+(?:also\
                    r"(?:ok|fine|open)\s+(?:to|with)\s+rent|could\s+(?:also\s+)?rent|"
                    r"租(?:的|用|卡|云端|雲端|云|雲)?\s*也(?:可以|行|ok|可|能接受)|也可以租|也可(?:以)?考虑租|也可(?:以)?考慮租|租的也可以考[虑慮]")
 _RENT_THEN_BUY = _c(r"rent\b.{0,40}\bthen\s+buy|租.{0,20}(?:再买|再買|然后买|然後買|之后买|之後買)")
-_ACQ_QUESTION = _c(r"(?:should\s+(?:we|i)\s+(?:just\s+)?rent|要不要租|是不是租|租比较好吗|租比較好嗎)")
+_ACQ_QUESTION = _c(r"(?:should\s+(?:we|i)\s+(?:just\s+)?rent|(?:do|would|will)\s+(?:i|we)\s+(?:need|have)\s+to\s+rent|要不要租|是不是租|"
+                   r"租比较好吗|租比較好嗎|还是该租|還是該租|还是要租|還是要租|要租吗|要租嗎|該租嗎|该租吗|buy\s+or\s+cloud|cloud\s+or\s+buy)")
+_RATHER = _c(r"rather\s+(?P<a>rent|buy)\s+than\s+(?:rent|buy)|prefer\s+(?:to\s+)?(?P<b>rent|buy)(?:ing)?|宁可(?P<c>租|买)|寧可(?P<d>租|買)|倾向(?P<e>租|买)|傾向(?P<f>租|買)")
 
 
 def _acquisition(w: _Work) -> str | None:
     if _ACQ_QUESTION.search(w.text) or _RENT_ALLOWED.search(w.text):
         return "either"  # "should we just rent?" asks, "renting is fine" allows: neither decides
+    pref = _RATHER.search(w.text)
+    if pref:  # "I'd rather rent than buy": the preference decides
+        word = next(g for g in pref.groups() if g)
+        return "rent" if word in ("rent", "租") else "buy"
     if _RENT_THEN_BUY.search(w.text):
         return "rent"  # "rent for the pilot, then buy if it works": this consultation rents
     for name, pattern in _ACQ:
@@ -468,11 +474,11 @@ _NO_CLOUD = _c(r"\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?
                r"不(?:能|准|可|会|會)?(?:上云|上雲|用云|用雲|上公有云|上公有雲)|禁止上[云雲]")
 _ONPREM = _c(
     r"on[\s-]?prem|in[\s-]?house|self[\s-]?host|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc)|"
-    r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|\bour\s+(?:dc|server\s+room|racks?|cluster\s+room)\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|\bidc\b|托管|託管|自己的服务器|自己的伺服器|"
+    r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|\bour\s+(?:dc|server\s+room|racks?|cluster\s+room)\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|地端|\bidc\b|托管|託管|自己的服务器|自己的伺服器|"
     r"home\s*lab|\bat\s+home\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
     r"gaming\s+pc|leave\s+the\s+building|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)"
 )
-_EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|云或|雲或|或云|或雲|都行|都可以|either|both")
+_EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|buy\s+or\s+cloud|cloud\s+or\s+buy|云或|雲或|或云|或雲|都行|都可以|either|both")
 _PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
 
 
@@ -987,8 +993,9 @@ _AVG_LEN = _c(
 _EPOCHS = _c(rf"{NUM}\s*(?:epochs?|eps\b|(?:个|個)\s*epochs?|轮|輪|遍|passes|pass\b)")
 _EPOCHS_AFTER = _c(rf"(?:epochs?|轮数|輪數|训练轮数|訓練輪數)\s*(?:[:=]|of|为|為|是)?\s*{NUM}")
 _SEQ = _c(
-    rf"(?:seq(?:uence)?[\s_-]*len(?:gth)?|序列长度|序列長度|max[\s_-]*len(?:gth)?)\s*(?:[:=]|of|为|為|是)?\s*{_num('num1')}"
-    rf"|{_num('num2')}\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|序列长度|序列長度)"
+    rf"(?:seq(?:uence)?[\s_-]*len(?:gth)?|序列长度|序列長度|max[\s_-]*len(?:gth)?|(?<![a-z])seq(?:uence)?s?(?![a-z])|序列|(?<!上下文)(?<!輸入)(?<!输入)长度|(?<!上下文)(?<!輸入)(?<!输入)長度|"
+    rf"cutoff[\s_-]*len)\s*(?:[:=]|of|为|為|是|约|約|大概)?\s*{_num('num1')}(?!\s*(?:条|條|筆|笔|samples?|examples?))"
+    rf"|{_num('num2')}\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|序列长度|序列長度|seq\b)"
 )
 
 
@@ -1123,9 +1130,9 @@ _CONC_PLAIN_USERS = _c(  # "10 users", "~30 users", "for 50 ppl", "my team of 8"
     rf"(?<![\d.,]){_num('num1')}\s*(?:users?|ppl|people|persons)\b(?!\s*(?:/|per|a|each\s+day|every)\s*(?:day|d\b|month|week|year))"
     rf"|\bteam\s+of\s+{_num('num2')}"
     rf"|(?:给|給|供)\s*[\u4e00-\u9fff]{{0,6}}?\s*{_num('num3')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁)\s*(?:用|使用)"
-    rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者)\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)")
+    rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁|员工|員工)\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)")
 _CONC_LIKE = _c(rf"(?:concurrency|concurrent\s+users)\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:more\s+like|like|now|closer\s+to)\s+{NUM}")
-_JUST_ME = _c(r"just\s+(?:me|myself)|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
+_JUST_ME = _c(r"just\s+(?:me|myself)|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
 _HEADCOUNT = _c(
     rf"{_num('head1')}\s*(?:个|個|位|名)?\s*(?:employees?|engineers?|staff|people|users?|人|员工|員工|工程师|工程師|同事|同仁|用户|用戶|使用者)"
     rf"|(?:employees?|staff|员工|員工|工程师|工程師|同事|同仁|全公司|公司)\s*(?:约|約|大约|大約|大概|有|共)?\s*{_num('head2')}\s*(?:人|位|名)?"
@@ -1145,7 +1152,7 @@ _RPS = _c(
     rf"{_num('num1')}\s*(?:requests?|reqs?|queries|calls|次请求|次請求|个请求|個請求|次查询|次查詢|次)?\s*(?:/\s*s(?:ec(?:ond)?)?(?![a-z])|per\s+second|a\s+second|每秒)"
     rf"|{_num('num2')}\s*(?:qps|rps|req/s)(?![a-z])"
     rf"|(?:qps|rps|每秒请求数?|每秒請求數?|requests\s+per\s+second)\s*(?:[:=]|of|约|約|为|為|是|about|~)?\s*{_num('num3')}"
-    rf"|每秒\s*{_num('num4')}\s*(?:个|個|次)?\s*(?:请求|請求|查询|查詢)"
+    rf"|每秒\s*(?:大概|大约|大約|约|約|有|差不多)?\s*{_num('num4')}\s*(?:个|個|次)?\s*(?:请求|請求|查询|查詢)"
 )
 _CONTEXT_BEFORE = _c(
     rf"{NUM}\s*(?:tokens?\s*(?:of\s*)?|token\s*的?)?\s*(?:context|ctx|上下文|的上下文|context\s*window|context\s*length)"
@@ -1620,7 +1627,7 @@ def _set_params(w: _Work, ex: Extraction, v: float, m: re.Match[str]) -> None:
 
 
 _OWN_CUE = _c(
-    r"\bhave\b|\bhas\b|\bown\b|\bowned\b|\bgot\b|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
+    r"\bhave\b|\bhas\b|\bown\b|\bowned\b|\bgot\b(?!\s+(?:quoted|a\s+quote|offered))|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
     r"手上|手头|手頭|现有|現有|已有|已经有|已經有|我们有|我們有|我有|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
     r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備|"
     r"已经买了|已經買了|买了|買了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|桌机|桌機|我的|我们的|我們的|"
@@ -1802,7 +1809,8 @@ _SERVING_SIGNAL = _c(  # what only a service has: users at once, request rates, 
     r"并发|並發|同时在线|同時在線|同时使用|同時使用|同時用|同时用|同时上线|同時上線|"
     r"\b\d+\s*(?:users?|ppl|people)\b|\bteam\s+of\s+\d+|(?:给|給)\s*\d+\s*(?:个|個|位)?\s*(?:人|用户|用戶|使用者)|"
     r"tok(?:ens?)?\s*/\s*s|(?<![a-z])(?:awq|gptq|gguf|exl2|q4|q5|q8)(?![a-z])|首\s*token|首字|\bttft\b|"
-    r"\brun\s+(?:\S+\s+){0,3}locally|\bcan\s+i\s+run\b|跑得动|跑得動|跑不动|跑不動|running\s+on[\s-]?prem")
+    r"\brun\s+(?:\S+\s+){0,3}locally|\bcan\s+i\s+run\b|跑得动|跑得動|跑不动|跑不動|running\s+on[\s-]?prem|"
+    r"跑\s*(?:一下|个|個|起来|起來|得动|得動)?\s*(?:[a-z]|本地|大模型)")
 _TRAINING_SIGNAL = _c(r"train|tun(?:e|ing)|\bft\b|\bsft\b|lora|epoch|训|訓|微调|微調|调优|調優|语料|語料|数据集|資料集")
 QUESTIONS_THAT_SET_TASK = (None, "task")
 """Answers to these questions may say the task by implication ("awq, 30 users" is a service); an answer to
