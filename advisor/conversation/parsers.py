@@ -457,7 +457,7 @@ def _acquisition(w: _Work) -> str | None:
 # Facility: power, circuit, cooling, deployment
 
 _KW = _c(rf"{NUM}\s*(?:kw|kilowatts?|千瓦|kva)(?!\s*h|·h|-h|时|時|[a-z])")
-_W = _c(rf"{NUM}\s*(?:w|watts?|瓦)(?![a-z]|时|時|特)")
+_W = _c(rf"{NUM}\s*(?:w|watts?|瓦)(?![a-z/]|时|時|特)")
 _VOLT = _c(rf"{NUM}\s*(?:v|volts?|伏特?)(?![a-z0-9])")
 _AMP = _c(rf"{NUM}\s*(?:a|amps?|amperes?|安培?)(?![a-z0-9]|装|裝|全|排)")
 _PHASE3 = _c(r"three[\s-]?phase|3[\s-]?phase|\b3ph\b|三相|3\s*相")
@@ -498,8 +498,8 @@ def _facility(w: _Work, ex: Extraction) -> None:
     if kw is None:
         for m in w.finditer(_W):
             v = number_value(_numtext(m) or "")
-            if v is None:
-                continue
+            if v is None or re.search(r"[bmt]\s*$", _numtext(m) or "", re.IGNORECASE):
+                continue  # "8b w/ lora" is a model size, not 8 GW
             if v >= 1000 or _FACILITY_CUE.search(w.orig.lower()):
                 kw = v / 1000
                 w.consume(m.start(), m.end())
@@ -662,8 +662,11 @@ def _duration(w: _Work, ex: Extraction) -> None:
             best = (cue, days, m.start(), m.end())
     if best is None:
         return
-    _, days, start, end = best
+    cue, days, start, end = best
     w.consume(start, end)
+    if not cue and days >= 365 and "horizon_days" not in ex.fields and math.isfinite(days) and days <= 36500:
+        ex.fields["horizon_days"] = float(round(days))  # "NT$350萬，三年，地端": years with no deadline word are use
+        return
     if not math.isfinite(days) or round(days, 3) <= 0:  # ".01 h" rounds to no time at all
         ex.problem("conv.problem.deadline_positive")
     elif days > 36500:
@@ -689,6 +692,17 @@ _HORIZON = [
     _c(rf"(?:未来|未來|接下来|接下來)?\s*{NUM}\s*(?P<unit>年|个月|個月)\s*(?:内|內|之内|之內)?\s*"
        r"(?:都会|都會|都要|持续|持續|一直|会|會)+\s*(?:用|使用|跑|运行|運行)"),
     _c(rf"(?:未来|未來|接下来|接下來)\s*{NUM}\s*(?P<unit>年|个月|個月)"),
+    # a term: 签一年, 合約兩年, a 1-year contract, commit for 12 months
+    _c(rf"(?:签|簽|签约|簽約|合约|合約)\s*{NUM}\s*(?P<unit>年|个月|個月)|"
+       rf"(?:{_num('n2')}|\b(?P<w2>an?|one|two|three|four|five)\b)[\s-]*(?P<unit2>years?|months?)[\s-]+(?:contract|commitment|commit|term|lease)|"
+       rf"commit(?:ted)?\s+(?:for\s+)?(?:{_num('n3')})\s*(?P<unit3>years?|months?)"),
+    # written off over years: 分三年攤提, 3 year depreciation, amortized over 4 years, keep it 5 yrs
+    _c(rf"(?:分)?\s*{NUM}\s*(?P<unit>年)\s*(?:攤提|摊提|攤銷|摊销|折旧|折舊|攤|摊)|"
+       rf"(?:{_num('n2')}|\b(?P<w2>one|two|three|four|five|six|seven|eight|ten)\b)[\s-]*(?P<unit2>years?|yrs?)[\s-]+(?:depreciation|amorti[sz]ation|write[\s-]?off)|"
+       rf"(?:keep|use|run)\s+(?:it|them|the\s+\w+)\s+(?:for\s+)?(?:{_num('n3')}|\b(?P<w3>one|two|three|four|five|six|seven|eight|ten)\b)\s*(?P<unit3>years?|yrs?)"),
+    # a rental period: 先租三个月, rent for the pilot (2 months)
+    _c(rf"租\s*{NUM}\s*(?P<unit>个月|個月|年)|"
+       rf"rent(?:ing)?\s+(?:it\s+)?for\s+(?:the\s+)?(?:pilot|poc|trial|first)?\s*\(?\s*(?:{_num('n3')}|\b(?P<w3>one|two|three|four|six)\b)\s*(?P<unit3>months?|years?)"),
 ]
 _LONG_TERM = _c(r"\blong[\s-]?term\b|for\s+years\b|长期|長期|长久|長久")
 _AROUND_CLOCK = _c(r"24\s*/\s*7|7\s*[x×*]\s*24|24\s*[x×*]\s*7|around\s+the\s+clock|round[\s-]the[\s-]clock|"
@@ -721,9 +735,13 @@ def _usage(w: _Work, ex: Extraction) -> None:
         m = pattern.search(w.text)
         if not m:
             continue
-        said = _numtext(m)
-        value = number_value(said) if said else float(_EN_WORD_NUMBERS.get((m.group("word") or "").lower(), 0) or 0)
-        unit = m.group("unit").lower()
+        if _HYPOTHETICAL.search(w.text[m.end(): m.end() + 8]):
+            continue  # "H800 租一个月够不够？": asks whether it would do
+        g = m.groupdict()
+        said = _numtext(m) or g.get("n2") or g.get("n3")
+        word = g.get("word") or g.get("w2") or g.get("w3") or ""
+        value = number_value(said) if said else float(_EN_WORD_NUMBERS.get(word.lower(), 0) or 0)
+        unit = (g.get("unit") or g.get("unit2") or g.get("unit3") or "").lower()
         if value and value > 0:
             days = value * (30 if unit.startswith("month") or unit in ("个月", "個月") else 365)
             if days <= 36_500:
@@ -804,8 +822,10 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("en_md", _c(rf"\b(?P<mname>{_EN_MONTH_RE})\.?\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b")),
     ("en_dm", _c(rf"\b(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mname>{_EN_MONTH_RE})\b")),
     ("en_month_end", _c(rf"end\s+of\s+(?P<mname>{_EN_MONTH_RE})\b")),
+    ("next_month_day", _c(rf"(?:下个?月|下個?月)\s*(?:{_ZH_DAY}|(?P<mid>中旬|中)|(?P<early>初|上旬)|(?P<late>下旬))|"
+                          r"(?P<mid2>mid[\s-]+next\s+month|middle\s+of\s+next\s+month)|(?P<early2>early\s+next\s+month)")),
     ("next_month_end", _c(r"下个?月底|下個?月底|下个?月末|下個?月末|end\s+of\s+next\s+month")),
-    ("month_end", _c(r"这个?月底|這個?月底|本月底|月底|月末|end\s+of\s+(?:the|this)\s+month")),
+    ("month_end", _c(r"这个?月底|這個?月底|本月底|月底|月末|end\s+of\s+(?:the\s+|this\s+)?month|month[\s-]end|\beom\b")),
     ("year_end", _c(r"年底|今年内|今年內|年末|end\s+of\s+(?:the|this)\s+year|year[\s-]end|by\s+the\s+end\s+of\s+the\s+year")),
     ("zh_weekday", _c(r"(?<![到至\-~])(?P<which>下下|下|这|這|本)?\s*(?:个|個)?\s*(?:周|週|星期|礼拜|禮拜)(?P<wd>[一二三四五六日天])"
                       r"(?!\s*(?:到|至|-|~))")),
@@ -815,6 +835,8 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("day_after", _c(r"后天|後天|day\s+after\s+tomorrow")),
 ]
 _SLASH_CUE = _c(r"前|之前|以前|before|\bby\b|\bdue\b|deadline|截止|完成|交付|交|until|till|放寬|放宽|推到|改到|延到|\bon\b|日期|date")
+_START_CUE = _c(r"\s*(?:前|之前|以前|before|by)?\s*(?:就|要|得|必须|必須|need\s+to|must|we|to|should)?\s*(?:开始|開始|开跑|開跑|start|kick\s*off|begin)")
+_START_BEFORE = _c(r"(?:start|begin|kick\s*off)(?:ing)?\s+(?:it\s+|training\s+|the\s+run\s+)?(?:before|by|on|from)?\s*$")
 _HORIZON_UNTIL = _c(r"用到|使用到|跑到|use\s+(?:it\s+)?until|run\s+(?:it\s+)?until|until\s+(?:the\s+)?end\s+of")
 
 
@@ -877,6 +899,11 @@ def _calendar_date(kind: str, m: re.Match[str], now: date) -> date | None:
             if not month:
                 return None
             return _future(_month_end(now.year, month), now, nxt)
+        if kind == "next_month_day":
+            year, month = now.year + (now.month // 12), now.month % 12 + 1
+            if g.get("day"):
+                return date(year, month, _cn_small(g["day"]) or 1)
+            return date(year, month, 5 if (g.get("early") or g.get("early2")) else 25 if g.get("late") else 15)
         if kind == "next_month_end":
             return _month_end(now.year + (now.month // 12), now.month % 12 + 1)
         if kind == "month_end":
@@ -921,6 +948,8 @@ def _calendar(w: _Work, ex: Extraction) -> None:
             days = (d - now).days
             until = _HORIZON_UNTIL.search(w.text[max(0, m.start() - 8): m.start() + 1])
             w.consume(m.start(), m.end())
+            if _START_CUE.match(w.text[m.end(): m.end() + 10]) or _START_BEFORE.search(w.text[max(0, m.start() - 24): m.start()]):
+                continue  # "下週三前要開始跑": when it starts, not when it must be done
             if days <= 0:
                 ex.problem("conv.problem.deadline_past")
                 return

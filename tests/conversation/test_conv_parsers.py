@@ -539,3 +539,35 @@ def test_acquisition_and_deployment(text: str, locale: str, acquisition: str | N
 def test_cooling_that_cannot_be_had(text: str) -> None:
     assert extract(text, "zh-Hans").get("cooling") == "air" if "风冷" in text or "air" in text else \
         "cooling" not in extract(text, "zh-Hans")
+
+
+@pytest.mark.parametrize(("text", "locale", "field", "days"), [
+    # today is pinned to 2026-12-01 (a Tuesday) by GPU_ADVISOR_TODAY below
+    ("合约签两年，推理服务", "zh-Hans", "horizon_days", 730),          # a term is how long it is used
+    ("machines get a 4 year depreciation schedule", "en", "horizon_days", 1460),
+    ("設備分五年攤提", "zh-Hant", "horizon_days", 1825),
+    ("we plan to use them for 3 years", "en", "horizon_days", 1095),
+    ("先租六个月看看效果", "zh-Hans", "horizon_days", 180),             # a rental period
+    ("預算 200 萬，兩年，地端", "zh-Hant", "horizon_days", 730),        # years with no deadline word
+    ("下个月 20 号前要交付", "zh-Hans", "deadline_days", 50),          # 2027-01-20
+    ("下個月中旬要上線", "zh-Hant", "deadline_days", 45),               # mid-January: the 15th
+    ("need it by the end of month", "en", "deadline_days", 30),
+    ("6 周内训完", "zh-Hans", "deadline_days", 42),
+])
+def test_horizons_and_calendar(text: str, locale: str, field: str, days: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GPU_ADVISOR_TODAY", "2026-12-01")
+    got = extract(text, locale)
+    assert got.get(field) == days, got
+    other = "deadline_days" if field == "horizon_days" else "horizon_days"
+    assert other not in got, got
+
+
+@pytest.mark.parametrize("text", ["下週三前要開始跑", "we need to start before Friday next week"])
+def test_a_start_date_is_no_deadline(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GPU_ADVISOR_TODAY", "2026-12-01")
+    assert "deadline_days" not in extract(text, "zh-Hant")
+
+
+def test_model_size_before_w_slash_is_no_power() -> None:
+    ex = extract_detailed("qlora llama 3 8b w/ 4k context", "en")
+    assert ex.fields.get("model") == "llama-3-8b" and "rack_kw" not in ex.fields and not ex.problems
