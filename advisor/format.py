@@ -182,14 +182,14 @@ def symbol(currency: str, locale: Locale) -> str:
 
 def amount(value: float | None, currency: str, locale: Locale) -> str:
     """An amount already in `currency`, with its symbol: 'NT$600,000', '¥1,200,000', '$12,300', 'US$2.49'.
-    Three significant figures from 1,000 up, whole units from 10 up, cents below."""
+    Three significant figures from 1,000 up, whole units from 10 up, cents below; nothing is 'NT$0'."""
     if value is None:
         return "—"
     sign = "-" if value < 0 else ""
     value = abs(value)
     if value >= 1000:
         text = f"{int(float(sig(value, 3))):,}"
-    elif value >= 10:
+    elif value >= 10 or value == 0:
         text = f"{value:,.0f}"
     else:
         text = f"{value:,.2f}"
