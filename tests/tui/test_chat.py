@@ -72,6 +72,9 @@ async def test_simplified_chinese_consultation_end_to_end(tmp_path) -> None:
         await _send(app, pilot, "/save tmp/r.md")
         report = (tmp_path / "tmp" / "r.md").read_text(encoding="utf-8")
         assert _bubbles(app, "saved")
+        # Lines are broken for the screen only (advisor.tui.wrap): nothing is inserted into what is kept.
+        session_text = (tmp_path / "session.json").read_text(encoding="utf-8")
+        assert "\u200b" not in report and "\u200b" not in session_text and "\\u200b" not in session_text
     assert "# GPU 选型建议" in report and "## 推荐配置" in report
     assert f"{best.count} × {best.gpu_name}" in report
     # Per-GPU memory in GiB, computed here from the bytes (1 GiB = 2^30 bytes).

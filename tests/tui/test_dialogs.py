@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Input, Label, Markdown, RadioButton
+from textual.widgets import Input, Label
 
 from advisor.tui.app import create_app
 from advisor.tui.screens import ConfirmDialog, HelpScreen, SaveDialog
+from advisor.tui.widgets import MarkdownText
 
 from .fakes import FakeConversation
 from .test_chat import SIZE, _send, sync
@@ -115,7 +116,7 @@ async def test_help_screen_in_the_current_language() -> None:
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        text = app.screen.query_one("#help-text", Markdown).source
+        text = app.screen.query_one("#help-text", MarkdownText).source
         for word in ("指令", "快速鍵", "/save", "儲存報告", "Ctrl+S", "F1"):
             assert word in text
         await pilot.press("escape")
