@@ -14,11 +14,12 @@ import gc
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, Static, TabbedContent, TabPane
@@ -266,6 +267,12 @@ class ChatScreen(Screen):
         app = self.app
         if isinstance(app, GpuAdvisorApp):
             app.screen_ready()
+
+
+def key_label(key: str) -> str:
+    """A key as the help writes it: 'ctrl+q' -> 'Ctrl+Q', 'f1' -> 'F1'."""
+    return "+".join(part.upper() if len(part) == 1 or part[0] == "f" and part[1:].isdigit() else part.capitalize()
+                    for part in key.split("+"))
 
 
 def localized_bindings() -> list[BindingType]:
@@ -592,6 +599,21 @@ class GpuAdvisorApp(App[int]):
         panel = self.main.query_one(ProfilePanel)
         panel.set_class(not panel.has_class("-hidden"), "-hidden")
         panel.set_class(not panel.has_class("-shown"), "-shown")
+
+    def action_command_palette(self) -> None:
+        """Textual's command palette, with the search field's placeholder in the user's language."""
+        if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
+            self.push_screen(CommandPalette(id="--command-palette",
+                                            placeholder=t("tui.palette.placeholder", self.locale)))
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C (bound by Textual) no longer quits: say, in the user's language, which key does. (Textual's
+        own notice is in English and looks for a binding to the bare `quit` action, which ours are not.)"""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit") or active.binding.action.endswith("'quit')"):
+                self.notify(t("tui.quit_notice.text", self.locale, keys=f"[b]{key_label(key)}[/b]"),
+                            title=t("tui.quit_notice.title", self.locale))
+                return
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
