@@ -269,6 +269,22 @@ class ChatScreen(Screen):
             app.screen_ready()
 
 
+def save_target(text: str) -> str | None:
+    """The path a typed "/save PATH" names (as the dialogue reads it: quotes stripped), or None."""
+    parts = text.strip().split(None, 1)
+    if len(parts) < 2:
+        return None
+    path = parts[1].strip().strip("\"'“”「」")
+    return path or None
+
+
+def _is_file(path: str) -> bool:
+    try:
+        return Path(path).expanduser().is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def key_label(key: str) -> str:
     """A key as the help writes it: 'ctrl+q' -> 'Ctrl+Q', 'f1' -> 'F1'."""
     return "+".join(part.upper() if len(part) == 1 or part[0] == "f" and part[1:].isdigit() else part.capitalize()
@@ -421,6 +437,32 @@ class GpuAdvisorApp(App[int]):
         if bare == "save":
             self.action_save_dialog()
             return None
+        if self.busy or self.conversation is None:
+            self.notify(t("tui.busy", self.locale), severity="warning")
+            return None
+        target = save_target(text) if command_name(text) == "save" else None
+        if target is not None and _is_file(target):
+            # "/save PATH" onto an existing file asks first, as the save dialog does.
+            question = t("tui.confirm.overwrite", self.locale, path=target)
+            self.push_screen(
+                ConfirmDialog(question, t("tui.confirm.yes", self.locale), t("tui.confirm.no", self.locale)),
+                lambda yes: self._overwrite_answered(text, target, bool(yes)),
+            )
+            return None
+        return self._run_turn(text)
+
+    def _overwrite_answered(self, text: str, target: str, yes: bool) -> None:
+        """After "replace it?": yes saves; no keeps the file and gives the command back to edit the path."""
+        if yes:
+            self._run_turn(text)
+            return
+        self.notify(t("tui.save.kept", self.locale, path=target))
+        prompt = self.main.query_one("#prompt", Input)
+        prompt.value = text
+        prompt.cursor_position = len(text)
+        prompt.focus()
+
+    def _run_turn(self, text: str) -> Worker[None] | None:
         if self.busy or self.conversation is None:
             self.notify(t("tui.busy", self.locale), severity="warning")
             return None
