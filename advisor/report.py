@@ -21,6 +21,7 @@ it matters, at the dated rate stated in the assumptions.
 
 from __future__ import annotations
 
+import datetime
 import errno
 import functools
 import json
@@ -31,8 +32,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from advisor import __version__, words
 from advisor import format as fmt
-from advisor import words
 from advisor.currency import RATES_DATE, USD_PER_UNIT, default_currency
 from advisor.i18n import t
 from advisor.knowledge import knowledge
@@ -628,12 +629,20 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
         "scatter": _scatter_chart(cands, top, locale, money),
         "legend": [{"label": _t(f"report.memory.{k}", locale), "colour": TERM_COLOURS[k]} for k in MEMORY_TERMS],
         "schema_version": rec.schema_version,
+        "made": _t("report.made", locale, date=fmt.calendar_date(_today(), locale), version=__version__),
+        "made_iso": _today().isoformat(),
+        "version": __version__,
         "list_sep": "; " if locale == "en" else "；",  # citation titles hold commas of their own
         "time_header": _t("report.col.throughput" if serving else "report.col.time", locale),
         "rent_header": _t("report.col.rent_month" if serving else "report.col.rent", locale),
         "nothing_passes": _nothing_passes(rec),
         "why_findings": _why_findings(rec, locale, money),
     }
+
+
+def _today() -> datetime.date:
+    """The day a report is made (a function, so that tests can fix it)."""
+    return datetime.date.today()
 
 
 def _why_findings(rec: Recommendation, locale: Locale, money: _Money) -> list[words.Worded]:
