@@ -13,6 +13,7 @@ money to three significant figures from 1,000 up; large counts the Chinese way i
 
 from __future__ import annotations
 
+import datetime
 import math
 from collections.abc import Iterable
 
@@ -182,14 +183,14 @@ def symbol(currency: str, locale: Locale) -> str:
 
 def amount(value: float | None, currency: str, locale: Locale) -> str:
     """An amount already in `currency`, with its symbol: 'NT$600,000', '¥1,200,000', '$12,300', 'US$2.49'.
-    Three significant figures from 1,000 up, whole units from 10 up, cents below."""
+    Three significant figures from 1,000 up, whole units from 10 up, cents below; nothing is 'NT$0'."""
     if value is None:
         return "—"
     sign = "-" if value < 0 else ""
     value = abs(value)
     if value >= 1000:
         text = f"{int(float(sig(value, 3))):,}"
-    elif value >= 10:
+    elif value >= 10 or value == 0:
         text = f"{value:,.0f}"
     else:
         text = f"{value:,.2f}"
@@ -216,6 +217,17 @@ def rate_per_kwh(usd: float, locale: Locale, currency: str = "USD") -> str:
     """An electricity price: '$0.12/kWh', 'NT$3.54/kWh'."""
     local = usd if currency == "USD" or currency not in _SYMBOLS else from_usd(usd, currency)
     return f"{symbol(currency if currency in _SYMBOLS else 'USD', locale)}{local:.2f}/kWh"
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+
+
+def calendar_date(day: datetime.date, locale: Locale) -> str:
+    """A day as readers write it: '5 March 2026'; '2026 年 3 月 5 日' in Chinese (not the ISO form)."""
+    if locale == "en":
+        return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
+    return f"{day.year} 年 {day.month} 月 {day.day} 日"
 
 
 # ------------------------------------------------------------------------------------------------

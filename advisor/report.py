@@ -21,6 +21,7 @@ it matters, at the dated rate stated in the assumptions.
 
 from __future__ import annotations
 
+import datetime
 import errno
 import functools
 import json
@@ -31,8 +32,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from advisor import __version__, words
 from advisor import format as fmt
-from advisor import words
 from advisor.currency import RATES_DATE, USD_PER_UNIT, default_currency
 from advisor.i18n import t
 from advisor.knowledge import knowledge
@@ -319,7 +320,29 @@ def _worded(findings: Iterable[Finding], locale: Locale, money: _Money) -> list[
     return [words.word(f, locale, money.currency) for f in words.sorted_findings(findings)]
 
 
-def _option_text(c: Candidate, locale: Locale, money: _Money) -> str:
+def is_owned(c: Candidate, profile: Profile) -> bool:
+    """Whether option `c` runs on GPUs the user already has: bought at no cost, on a model of which the
+    profile owns at least `c.count` (the rule `advisor.recommend` offers owned options by; its `cost.owned`
+    finding says the same)."""
+    if c.acquisition != "buy":
+        return False
+    if any(f.rule_id == "cost.owned" for f in c.findings):
+        return True
+    kb = knowledge()
+    have = 0
+    for item in profile.owned_gpus:
+        spec = kb.gpu(item.gpu)
+        if spec is not None and spec.id == c.gpu:
+            have += item.count
+    return have >= c.count and c.cost_usd == 0
+
+
+def _acquisition_id(c: Candidate, owned: bool) -> str:
+    """buy | rent | owned: the key of the words for how the option gets its GPUs."""
+    return "owned" if owned else c.acquisition
+
+
+def _option_text(c: Candidate, locale: Locale, money: _Money, owned: bool = False) -> str:
     """One line for an option: '2 × NVIDIA RTX 4090, data parallel (DDP), buy $5,000, 3.2 h'."""
     key = "conv.option" if c.time_hours is not None else "conv.option.serving"
     return _t(
@@ -328,16 +351,19 @@ def _option_text(c: Candidate, locale: Locale, money: _Money) -> str:
         count=c.count,
         gpu=c.gpu_name,
         strategy=words.strategy_label(c.strategy, locale),
-        acquisition=_t(f"conv.acq.{c.acquisition}", locale),
+        acquisition=_t(f"conv.acq.{_acquisition_id(c, owned)}", locale),
         cost=money(c.cost_usd),
         time=fmt.hours(c.time_hours, locale),
     )
 
 
-def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money, serving: bool = False) -> dict[str, Any]:
+def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money, serving: bool = False,
+                    owned: bool = False) -> dict[str, Any]:
     """One candidate as finished strings. `serving`: show throughput where training shows time, and
-    money per 30 days of rent (what `advisor.recommend` computes for inference)."""
+    money per 30 days of rent (what `advisor.recommend` computes for inference). `owned` (see `is_owned`):
+    the GPUs are the user's, so the purchase price reads "owned", not the list price."""
     mem = c.memory_per_gpu
+    acquisition = _acquisition_id(c, owned)
     time_text = (
         _t("report.unit.tokens_per_s", locale, n=f"{c.tokens_per_s:,.0f}")
         if c.tokens_per_s
@@ -367,9 +393,10 @@ def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money, serv
         "count": c.count,
         "title": f"{c.count} × {c.gpu_name}",
         "short_title": f"{c.count} × {words.short_gpu_name(c.gpu_name)}",
-        "option": _option_text(c, locale, money),
+        "option": _option_text(c, locale, money, owned),
         "strategy": words.strategy_label(c.strategy, locale),
-        "acquisition": _t(f"report.acquisition.{c.acquisition}", locale),
+        "acquisition": _t(f"report.acquisition.{acquisition}", locale),
+        "owned": owned,
         "memory_short": f"{fmt.gib(mem.total).removesuffix(' GiB')} / {fmt.gib(c.capacity_bytes)}",
         "fits_short": f"✓ +{fmt.gib(headroom)}" if c.fits else f"✗ −{fmt.gib(-headroom)}",
         "memory_total": fmt.gib(mem.total),
@@ -381,7 +408,7 @@ def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money, serv
         "headroom": fmt.gib(headroom),
         "terms": terms,
         "term_values": {term["key"]: term["value"] for term in terms},
-        "acquisition_id": c.acquisition,
+        "acquisition_id": acquisition,
         "time": time_text if serving else fmt.hours_range(c.time_hours_low, c.time_hours, c.time_hours_high, locale),
         "time_short": time_text if serving else fmt.hours(c.time_hours, locale),
         "cost_label": _t("report.col.cost_month" if serving and c.acquisition == "rent" else "report.col.cost", locale),
@@ -392,7 +419,7 @@ def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money, serv
         "power_text": _t("report.power_text", locale, it=fmt.power(c.power_w), facility=fmt.power(c.facility_w)),
         "cost": money(c.cost_usd),
         "cost_both": money.both(c.cost_usd),
-        "buy": money(c.buy_usd),
+        "buy": _t("report.acquisition.owned", locale) if owned else money(c.buy_usd),
         "rent": money(c.rent_usd),
         "energy": money(c.energy_usd),
         "has_energy": c.energy_usd is not None,
@@ -574,7 +601,8 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
     money = _Money(locale, currency_of(rec.profile, locale))
     top = rec.recommendations[:REPORT_TOP]
     serving = rec.profile.task == "inference"
-    cands = [_candidate_view(i + 1, c, locale, money, serving) for i, c in enumerate(top)]
+    profile = rec.profile
+    cands = [_candidate_view(i + 1, c, locale, money, serving, is_owned(c, profile)) for i, c in enumerate(top)]
     all_cites: dict[str, str] = {}
     for f in _all_findings(rec):
         for cite in words.citation_titles(f.cites, locale):
@@ -586,7 +614,8 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
         "assumptions": _assumption_rows(rec, locale, money),
         "candidates": cands,
         "alternatives": [
-            _candidate_view(len(top) + i + 1, c, locale, money, serving) for i, c in enumerate(rec.alternatives)
+            _candidate_view(len(top) + i + 1, c, locale, money, serving, is_owned(c, profile))
+            for i, c in enumerate(rec.alternatives)
         ],
         "best": cands[0] if cands else None,
         "findings": _worded(rec.findings, locale, money),
@@ -600,12 +629,20 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
         "scatter": _scatter_chart(cands, top, locale, money),
         "legend": [{"label": _t(f"report.memory.{k}", locale), "colour": TERM_COLOURS[k]} for k in MEMORY_TERMS],
         "schema_version": rec.schema_version,
+        "made": _t("report.made", locale, date=fmt.calendar_date(_today(), locale), version=__version__),
+        "made_iso": _today().isoformat(),
+        "version": __version__,
         "list_sep": "; " if locale == "en" else "；",  # citation titles hold commas of their own
         "time_header": _t("report.col.throughput" if serving else "report.col.time", locale),
         "rent_header": _t("report.col.rent_month" if serving else "report.col.rent", locale),
         "nothing_passes": _nothing_passes(rec),
         "why_findings": _why_findings(rec, locale, money),
     }
+
+
+def _today() -> datetime.date:
+    """The day a report is made (a function, so that tests can fix it)."""
+    return datetime.date.today()
 
 
 def _why_findings(rec: Recommendation, locale: Locale, money: _Money) -> list[words.Worded]:
@@ -652,9 +689,9 @@ def _side_by_side(examined: Candidate, rec: Recommendation, asked: int | None, l
     """"Why not N × X?": X at the count asked (or the count that works best) beside the top pick, number by
     number, and what rules X out or counts against it."""
     serving = rec.profile.task == "inference"
-    mine = _candidate_view(0, examined, locale, money, serving)
+    mine = _candidate_view(0, examined, locale, money, serving, is_owned(examined, rec.profile))
     top = rec.recommendations[0] if rec.recommendations else None
-    theirs = _candidate_view(1, top, locale, money, serving) if top is not None else None
+    theirs = _candidate_view(1, top, locale, money, serving, is_owned(top, rec.profile)) if top is not None else None
     same = top is not None and (examined.gpu, examined.count, examined.strategy, examined.acquisition) == (
         top.gpu, top.count, top.strategy, top.acquisition)
     rejected = any(f.reject for f in examined.findings)
@@ -734,7 +771,9 @@ def what_if_view(
     def top(rec: Recommendation | None) -> str:
         if rec is None or not rec.recommendations:
             return _t("conv.whatif.none_fits", locale)
-        return _option_text(rec.recommendations[0], locale, _Money(locale, currency_of(rec.profile, locale)))
+        first = rec.recommendations[0]
+        money = _Money(locale, currency_of(rec.profile, locale))
+        return _option_text(first, locale, money, is_owned(first, rec.profile))
 
     same = False
     if before is not None and before.recommendations and after.recommendations:
@@ -842,6 +881,7 @@ def to_json(rec: Recommendation, locale: Locale | None = None) -> dict[str, Any]
             "count": c.count,
             "strategy": c.strategy,
             "acquisition": c.acquisition,
+            "owned": is_owned(c, rec.profile),
             "memory_per_gpu": c.memory_per_gpu.model_dump(mode="json"),
             "capacity_bytes": c.capacity_bytes,
             "fits": c.fits,

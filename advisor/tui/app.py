@@ -14,11 +14,12 @@ import gc
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, Static, TabbedContent, TabPane
@@ -268,6 +269,28 @@ class ChatScreen(Screen):
             app.screen_ready()
 
 
+def save_target(text: str) -> str | None:
+    """The path a typed "/save PATH" names (as the dialogue reads it: quotes stripped), or None."""
+    parts = text.strip().split(None, 1)
+    if len(parts) < 2:
+        return None
+    path = parts[1].strip().strip("\"'“”「」")
+    return path or None
+
+
+def _is_file(path: str) -> bool:
+    try:
+        return Path(path).expanduser().is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def key_label(key: str) -> str:
+    """A key as the help writes it: 'ctrl+q' -> 'Ctrl+Q', 'f1' -> 'F1'."""
+    return "+".join(part.upper() if len(part) == 1 or part[0] == "f" and part[1:].isdigit() else part.capitalize()
+                    for part in key.split("+"))
+
+
 def localized_bindings() -> list[BindingType]:
     """Every key bound once per language with that language's description (Textual's "dynamic actions":
     `GpuAdvisorApp.check_action` lets only the current language's binding act and show in the footer)."""
@@ -414,6 +437,32 @@ class GpuAdvisorApp(App[int]):
         if bare == "save":
             self.action_save_dialog()
             return None
+        if self.busy or self.conversation is None:
+            self.notify(t("tui.busy", self.locale), severity="warning")
+            return None
+        target = save_target(text) if command_name(text) == "save" else None
+        if target is not None and _is_file(target):
+            # "/save PATH" onto an existing file asks first, as the save dialog does.
+            question = t("tui.confirm.overwrite", self.locale, path=target)
+            self.push_screen(
+                ConfirmDialog(question, t("tui.confirm.yes", self.locale), t("tui.confirm.no", self.locale)),
+                lambda yes: self._overwrite_answered(text, target, bool(yes)),
+            )
+            return None
+        return self._run_turn(text)
+
+    def _overwrite_answered(self, text: str, target: str, yes: bool) -> None:
+        """After "replace it?": yes saves; no keeps the file and gives the command back to edit the path."""
+        if yes:
+            self._run_turn(text)
+            return
+        self.notify(t("tui.save.kept", self.locale, path=target))
+        prompt = self.main.query_one("#prompt", Input)
+        prompt.value = text
+        prompt.cursor_position = len(text)
+        prompt.focus()
+
+    def _run_turn(self, text: str) -> Worker[None] | None:
         if self.busy or self.conversation is None:
             self.notify(t("tui.busy", self.locale), severity="warning")
             return None
@@ -592,6 +641,21 @@ class GpuAdvisorApp(App[int]):
         panel = self.main.query_one(ProfilePanel)
         panel.set_class(not panel.has_class("-hidden"), "-hidden")
         panel.set_class(not panel.has_class("-shown"), "-shown")
+
+    def action_command_palette(self) -> None:
+        """Textual's command palette, with the search field's placeholder in the user's language."""
+        if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
+            self.push_screen(CommandPalette(id="--command-palette",
+                                            placeholder=t("tui.palette.placeholder", self.locale)))
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C (bound by Textual) no longer quits: say, in the user's language, which key does. (Textual's
+        own notice is in English and looks for a binding to the bare `quit` action, which ours are not.)"""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit") or active.binding.action.endswith("'quit')"):
+                self.notify(t("tui.quit_notice.text", self.locale, keys=f"[b]{key_label(key)}[/b]"),
+                            title=t("tui.quit_notice.title", self.locale))
+                return
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"

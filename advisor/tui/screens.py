@@ -14,10 +14,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Markdown, RadioButton, RadioSet
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet
 
 from advisor.i18n import t
 from advisor.models import Locale
+from advisor.tui.widgets import MarkdownText
 
 SAVE_FORMATS: tuple[str, ...] = ("md", "html", "json")
 SUFFIX = {"md": ".md", "html": ".html", "json": ".json"}
@@ -177,7 +178,8 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="help-dialog"):
             with VerticalScroll(id="help-scroll"):
-                yield Markdown(help_markdown(self.locale), id="help-text")
+                # One Rich-rendered widget (Textual's Markdown breaks Chinese lines only at spaces).
+                yield MarkdownText(help_markdown(self.locale), id="help-text")
             with Horizontal(classes="buttons"):
                 yield Button(t("tui.help.close", self.locale), id="close", variant="primary")
 

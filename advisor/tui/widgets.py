@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderResult
+from rich.markdown import Heading as RichHeading
 from rich.markdown import ListItem as RichListItem
 from rich.markdown import Markdown as RichMarkdown
+from rich.markdown import Paragraph as RichParagraph
 from rich.segment import Segment
 from rich.text import Text
 from rich.theme import Theme
@@ -22,13 +24,14 @@ from textual.widgets import Button, Label, ListItem, ListView, Static
 
 from advisor.i18n import t
 from advisor.models import Locale
+from advisor.tui.wrap import CJKText, Wrapped
 
 
 class UserMessage(Static):
     """What the user typed, shown literally (no markup), right-aligned."""
 
     def __init__(self, text: str, **kwargs: Any) -> None:
-        super().__init__(text, markup=False, **kwargs)
+        super().__init__(Wrapped(text), markup=False, **kwargs)  # literal text, lines broken the Chinese way too
         self.text = text
 
 
@@ -74,8 +77,26 @@ class _ListItem(RichListItem):
             yield Segment("\n")
 
 
+class _Paragraph(RichParagraph):
+    """A paragraph that breaks lines the Chinese way too (advisor.tui.wrap), not only at spaces."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        self.text.justify = self.justify
+        yield CJKText.of(self.text)
+
+
+class _Heading(RichHeading):
+    """A heading that breaks lines the Chinese way too (advisor.tui.wrap)."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        text = CJKText.of(self.text)
+        text.justify = self.LEVEL_ALIGN.get(self.tag, "left")
+        yield text
+
+
 class _Markdown(RichMarkdown):
-    elements = {**RichMarkdown.elements, "list_item_open": _ListItem}
+    elements = {**RichMarkdown.elements, "list_item_open": _ListItem, "paragraph_open": _Paragraph,
+                "heading_open": _Heading}
 
 
 class RenderedMarkdown:
@@ -100,6 +121,15 @@ class RenderedMarkdown:
                 self._cache.clear()
             self._cache[key] = segments
         yield from segments
+
+
+class MarkdownText(Static):
+    """Markdown shown as one widget (`RenderedMarkdown`): the help text, the results details. `.source` is the
+    Markdown it shows."""
+
+    def __init__(self, source: str, **kwargs: Any) -> None:
+        super().__init__(RenderedMarkdown(source), **kwargs)
+        self.source = source
 
 
 class AdvisorMessage(Static):

@@ -37,7 +37,7 @@ def test_nice_ticks_cover_the_top_in_at_most_five_round_steps(top) -> None:
     assert ticks[0] == 0 and ticks[-2] < top <= ticks[-1] and 2 <= len(ticks) <= 6
     mantissa = step / 10 ** math.floor(math.log10(step))
     assert round(mantissa, 9) in (1, 2, 5)
-    assert all(abs(b - a - step) < step * 1e-9 for a, b in zip(ticks, ticks[1:]))
+    assert all(abs(b - a - step) < step * 1e-9 for a, b in zip(ticks, ticks[1:], strict=False))
 
 
 @pytest.mark.parametrize("top, labels", [
@@ -84,7 +84,7 @@ def test_scatter_chart_in_the_html_report_has_round_ticks(locale, x_labels, y_la
     xs = [float(x) for x, _ in x_ticks]
     ys = [float(y) for y, _ in y_ticks]
     assert xs[0] == 96 and xs[-1] == 550 and ys[0] == 250 and ys[-1] == 20
-    assert max(abs((b - a) - (xs[1] - xs[0])) for a, b in zip(xs, xs[1:])) < 0.2
+    assert max(abs((b - a) - (xs[1] - xs[0])) for a, b in zip(xs, xs[1:], strict=False)) < 0.2
     # Every point lies inside the plot.
     for cx, cy in re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)"', svg):
         assert 96 < float(cx) < 550 and 20 < float(cy) < 250

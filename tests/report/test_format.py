@@ -131,3 +131,13 @@ def test_list_punctuation_per_locale() -> None:
     assert fmt.join(["a", "b"], "en") == "a, b" and fmt.join(["a", "b"], "zh-Hant") == "a，b"
     assert fmt.join(["a", "b"], "zh-Hans", strong=True) == "a；b"
     assert fmt.paren("x", "en") == " (x)" and fmt.paren("x", "zh-Hans") == "（x）"
+
+
+@pytest.mark.parametrize(
+    ("locale", "shown"),
+    [("en", "31 December 2025"), ("zh-Hans", "2025 年 12 月 31 日"), ("zh-Hant", "2025 年 12 月 31 日")],
+)
+def test_calendar_date(locale: str, shown: str) -> None:
+    import datetime
+
+    assert fmt.calendar_date(datetime.date(2025, 12, 31), locale) == shown  # type: ignore[arg-type]

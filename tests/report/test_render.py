@@ -222,3 +222,27 @@ def test_several_citations_are_separated(locale: str, sep: str) -> None:
     titles = [e.title.get(locale) for e in entries]
     for fmt in ("md", "html"):
         assert titles[0] + sep + titles[1] in report.render(rec, fmt), fmt
+
+
+# Written by hand: the date a reader expects, not the ISO form (shared/reference/zh-review.md §4 item 3).
+MADE = {
+    "en": "Made on 5 March 2026 by gpu-advisor ",
+    "zh-Hans": "2026 年 3 月 5 日由 gpu-advisor ",
+    "zh-Hant": "2026 年 3 月 5 日由 gpu-advisor ",
+}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_report_header_shows_the_date_and_the_version(monkeypatch, locale: str) -> None:
+    import datetime
+
+    from advisor import __version__
+
+    monkeypatch.setattr(report, "_today", lambda: datetime.date(2026, 3, 5))
+    rec = make_recommendation(locale)
+    page = report.render(rec, "html")
+    header = page.split("<h2>", 1)[0]
+    assert f'<time datetime="2026-03-05">{MADE[locale]}{__version__}' in header
+    assert f'<meta name="generator" content="gpu-advisor {__version__}">' in header
+    md = report.render(rec, "md")
+    assert md.split("\n## ", 1)[0].count(MADE[locale] + __version__) == 1

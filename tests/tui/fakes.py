@@ -37,7 +37,7 @@ class FakeConversation:
         self.handled: list[str] = []
 
     @classmethod
-    def resume(cls, path: Path, **_options) -> "FakeConversation":
+    def resume(cls, path: Path, **_options) -> FakeConversation:
         conv = cls("zh-Hant", path)
         conv.profile = Profile(language="zh-Hant", task="qlora", model_text="Llama 3 8B")
         conv.resumed = True  # type: ignore[attr-defined]

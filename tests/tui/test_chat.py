@@ -72,6 +72,9 @@ async def test_simplified_chinese_consultation_end_to_end(tmp_path) -> None:
         await _send(app, pilot, "/save tmp/r.md")
         report = (tmp_path / "tmp" / "r.md").read_text(encoding="utf-8")
         assert _bubbles(app, "saved")
+        # Lines are broken for the screen only (advisor.tui.wrap): nothing is inserted into what is kept.
+        session_text = (tmp_path / "session.json").read_text(encoding="utf-8")
+        assert "\u200b" not in report and "\u200b" not in session_text and "\\u200b" not in session_text
     assert "# GPU 选型建议" in report and "## 推荐配置" in report
     assert f"{best.count} × {best.gpu_name}" in report
     # Per-GPU memory in GiB, computed here from the bytes (1 GiB = 2^30 bytes).
@@ -205,3 +208,34 @@ async def test_no_resume_offer_for_an_empty_session(tmp_path) -> None:
         await pilot.pause()
         assert not isinstance(app.screen, ConfirmDialog)
         assert not getattr(app.conversation, "resumed", False)
+
+
+@sync
+async def test_textuals_own_words_palette_placeholder_and_quit_notice_are_localized() -> None:
+    """Textual writes "Search for commands…" and "Do you want to quit? Press ctrl+q…" in English; the app
+    passes its own words through Textual's public API (CommandPalette's placeholder, App.notify)."""
+    from textual.command import CommandPalette
+
+    expected = {
+        "en": ("Search for commands…", "Do you want to quit?"),
+        "zh-Hans": ("搜索命令…", "要退出吗？"),
+        "zh-Hant": ("搜尋指令…", "要離開嗎？"),
+    }
+    for locale, (placeholder, title) in expected.items():
+        app = create_app(lang=locale, state_path=None, conversation_factory=FakeConversation)  # type: ignore[arg-type]
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            assert isinstance(app.screen, CommandPalette)
+            assert app.screen.query_one(Input).placeholder == placeholder
+            await pilot.press("escape")
+            await pilot.pause()
+            await pilot.press("f2")  # the results table has focus: Ctrl+C reaches the app (the input copies)
+            await pilot.pause()
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+            notes = list(app._notifications)
+            assert [n.title for n in notes] == [title]
+            assert "Ctrl+Q" in notes[0].message and "ctrl+q" not in notes[0].message

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Input, Label, Markdown, RadioButton
+from textual.widgets import Input, Label
 
 from advisor.tui.app import create_app
 from advisor.tui.screens import ConfirmDialog, HelpScreen, SaveDialog
+from advisor.tui.widgets import MarkdownText
 
 from .fakes import FakeConversation
 from .test_chat import SIZE, _send, sync
@@ -115,7 +116,7 @@ async def test_help_screen_in_the_current_language() -> None:
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        text = app.screen.query_one("#help-text", Markdown).source
+        text = app.screen.query_one("#help-text", MarkdownText).source
         for word in ("指令", "快速鍵", "/save", "儲存報告", "Ctrl+S", "F1"):
             assert word in text
         await pilot.press("escape")
@@ -124,3 +125,43 @@ async def test_help_screen_in_the_current_language() -> None:
         await _send(app, pilot, "/help")
         assert isinstance(app.screen, HelpScreen)
         assert app.conversation.handled == []  # handled by the shell, not sent to the conversation
+
+
+@sync
+async def test_slash_save_onto_an_existing_file_asks_first(tmp_path) -> None:
+    """`/save PATH` typed in the chat does not silently replace a file: it asks, like the dialog; "keep it"
+    leaves the file alone and gives the command back to edit; "replace" saves."""
+    target = tmp_path / "r.md"
+    target.write_text("keep me", encoding="utf-8")
+    app = create_app(lang="zh-Hant", state_path=None, conversation_factory=FakeConversation)
+    async with app.run_test(size=SIZE) as pilot:
+        await _with_recommendation(app, pilot)
+        prompt = app.main.query_one("#prompt", Input)
+        prompt.value = f"/save {target}"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "已存在，要覆寫嗎" in str(app.screen.query_one(".question", Label).render())
+        await pilot.click("#no")
+        await pilot.pause()
+        assert target.read_text(encoding="utf-8") == "keep me"
+        assert app.conversation.handled == ["LoRA Mistral 7B"]  # never reached the conversation
+        assert any("未儲存" in str(n.message) for n in app._notifications)
+        assert prompt.value == f"/save {target}" and app.focused is prompt
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.click("#yes")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.conversation.handled[-1] == f"/save {target}"
+    assert target.read_text(encoding="utf-8").startswith("# ")
+
+
+@sync
+async def test_slash_save_to_a_new_file_does_not_ask(tmp_path) -> None:
+    app = create_app(lang="en", state_path=None, conversation_factory=FakeConversation)
+    async with app.run_test(size=SIZE) as pilot:
+        await _with_recommendation(app, pilot)
+        await _send(app, pilot, f"/save {tmp_path / 'new.md'}")
+        assert not isinstance(app.screen, ConfirmDialog)
+    assert (tmp_path / "new.md").is_file()
