@@ -601,8 +601,7 @@ class _Work:
             return self.turn(
                 [Reply("error", self.problem_text(problems) or t("conv.reask", self.locale))] + self.prompt()
             )
-        self.push_history()
-        captured = self.apply(ex)
+        captured = self.apply_stepwise(ex)
         # Answering the question asked with its other half counts: "rent" to the budget question.
         if key == "budget" and "acquisition" in ex.fields:
             self.answered.add("budget")
@@ -750,8 +749,7 @@ class _Work:
             return self.recommend_now()
         ex, problems = self.read(text, None)
         if ex.says_anything():
-            self.push_history()
-            captured = self.apply(ex)
+            captured = self.apply_stepwise(ex)
             replies = []
             items = Q.field_items(captured, self.profile, self.locale, currency_assumed=ex.currency_assumed)
             if items:
@@ -808,8 +806,7 @@ class _Work:
         return self.turn([Reply("text", t("conv.advise.hint", self.locale))])
 
     def correct(self, ex: Extraction, problems: list[tuple[str, dict[str, Any]]]) -> Turn:
-        self.push_history()
-        captured = self.apply(ex)
+        captured = self.apply_stepwise(ex)
         replies: list[Reply] = []
         items = Q.field_items(captured, self.profile, self.locale, currency_assumed=ex.currency_assumed)
         if items:
@@ -916,6 +913,30 @@ class _Work:
 
     # ------------------------------------------------------------------ helpers
 
+    def apply_stepwise(self, ex: Extraction) -> dict[str, Any]:
+        """`apply`, leaving one `/back` step per question the message answered: "QLoRA 8B, budget 5 萬, 月底前"
+        is undone deadline first, then budget, then the rest, each step saying what it undid."""
+        before = Snapshot(self.profile, self.stage, self.pending, frozenset(self.answered), frozenset(self.defaulted))
+        captured = self.apply(ex)
+        old, new = before.profile.model_dump(), self.profile.model_dump()
+        groups = [key for key, fields in STEP_FIELDS.items() if any(old.get(f) != new.get(f) for f in fields)]
+        steps = [before]
+        ungrouped = {f: v for f, v in new.items() if f not in _GROUPED_FIELDS}
+        for i in range(1, len(groups)):
+            fields = {**old, **ungrouped}
+            for key in groups[:i]:
+                fields.update({f: new[f] for f in STEP_FIELDS[key]})
+            try:
+                profile = Profile.model_validate(fields)
+            except ValueError:
+                steps = [before]  # a combination the profile refuses: the message is undone whole
+                break
+            done = before.answered | {key for key in groups[:i] if key in self.answered}
+            steps.append(Snapshot(profile, before.stage, before.pending, frozenset(done), before.defaulted - done))
+        self.history.extend(steps)
+        del self.history[:-MAX_HISTORY]
+        return captured
+
     def push_history(self) -> None:
         self.history.append(
             Snapshot(self.profile, self.stage, self.pending, frozenset(self.answered), frozenset(self.defaulted))
@@ -938,6 +959,18 @@ QUESTION_FIELDS: dict[str, tuple[str, ...]] = {
     "horizon": ("horizon_days", "utilization", "runs"),
 }
 """The profile keys each question fills: what `Profile.assumed` lists when its default was taken."""
+
+STEP_FIELDS: dict[str, tuple[str, ...]] = {
+    **QUESTION_FIELDS,
+    "model": ("model", "params", "model_text", "active_params"),
+    "serving": ("concurrency", "context_tokens", "requests_per_second", "weights_dtype", "kv_dtype",
+                "min_tokens_per_s_per_user", "max_ttft_s"),
+    "budget": ("budget_usd", "acquisition", "budget_amount", "budget_currency"),
+    "facility": ("deployment", "rack_kw", "cooling", "pue", "electricity_usd_per_kwh"),
+    "owned": ("owned_gpus",),
+}
+"""What one `/back` step undoes: a question's keys with those said alongside them."""
+_GROUPED_FIELDS = frozenset(f for fields in STEP_FIELDS.values() for f in fields)
 
 
 def _sibling_model(current: str | None, params: int) -> Any:

@@ -614,6 +614,12 @@ def test_why_not_before_a_recommendation_promises_the_comparison() -> None:
 def test_back_says_what_it_undid() -> None:
     conv = _conv("zh-Hant")
     conv.handle("LoRA 微調 Llama 3 8B，預算 30 萬，兩週內")
+    # one answer at a time, the last question's first; each step says what it undid
     text = _texts(conv.handle("/back"))
-    assert "撤銷了" in text and "預算" in text and "期限" in text
-    assert conv.profile.budget_usd is None and conv.profile.deadline_days is None
+    assert "撤銷了" in text and "預算" in text and "期限" not in text
+    assert conv.profile.budget_usd is None and conv.profile.deadline_days == 14
+    text = _texts(conv.handle("/back"))
+    assert "期限" in text and "預算" not in text
+    assert conv.profile.deadline_days is None and conv.profile.model == "llama-3-8b" and conv.profile.task == "lora"
+    _texts(conv.handle("/back"))
+    assert conv.profile.model is None and conv.profile.task == "lora"
