@@ -3,7 +3,8 @@
 Writes: a report or a session file is either the old one or the whole new one. Write to a temporary
 file in the same folder, flush and fsync it, then `os.replace` it over the target (atomic on POSIX and
 Windows). A failure removes the temporary file and re-raises; one left by a process that was killed
-mid-write is removed later by `remove_stale_temps`.
+mid-write is removed later by `remove_stale_temps`. A device, FIFO or socket at the target is refused,
+never replaced.
 
 Reads: `read_bounded` reads a regular file of at most `limit` bytes. A folder, a FIFO, a device
 (/dev/zero, /dev/urandom, a terminal) or a socket is refused before anything is read (a FIFO would
@@ -121,8 +122,16 @@ def remove_stale_temps(target: str | os.PathLike[str], older_than_s: float = 600
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
-    """Write `data` to `path` atomically; return the resolved path."""
+    """Write `data` to `path` atomically; return the resolved path. A target that is (or links to) a
+    device, a FIFO or a socket is refused with InputFileError("not_regular"): `os.replace` would put a
+    regular file in its place (as root, `--report /dev/null` would replace /dev/null)."""
     target = Path(path)
+    try:
+        st = os.stat(target)  # symlinks followed: a link to a regular file is replaced, never followed
+    except OSError:
+        st = None
+    if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+        raise InputFileError("not_regular", target)
     folder = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:

@@ -289,3 +289,15 @@ def test_clean_text(text: str, clean: str) -> None:
 
     assert clean_text(text) == clean
     assert one_line(text) == clean.replace("\n", " ").replace("\t", " ")
+
+
+@pytest.mark.parametrize("flag", ["--report", "--profile-out"])
+def test_chat_never_replaces_a_device_or_a_fifo_with_its_output(tmp_path: Path, fifo: Path, flag: str) -> None:
+    link = tmp_path / "out-link.md"
+    link.symlink_to("/dev/null")  # a link, so that a regression replaces the link, never /dev/null itself
+    for target in (link, fifo):
+        proc = _cli(tmp_path, "chat", "--answers", "-", flag, str(target), stdin=b"lora llama 3 8b\n", timeout=120)
+        err = proc.stderr.decode("utf-8")
+        assert proc.returncode == 2 and "Traceback" not in err and str(target) in err, err
+    assert link.is_symlink() and os.readlink(link) == "/dev/null"
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
