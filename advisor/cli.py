@@ -72,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as exc:  # last line of defence: one clear line, never a traceback
-        print(f"gpu-advisor: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        from advisor.sanitize import one_line
+
+        print(f"gpu-advisor: unexpected error: {type(exc).__name__}: {one_line(str(exc))}", file=sys.stderr)
         print("Set GPU_ADVISOR_DEBUG=1 to see the details.", file=sys.stderr)
         import os
 

@@ -24,6 +24,7 @@ from advisor.conversation import session as S
 from advisor.conversation.dialogue import Reply
 from advisor.i18n import normalize_locale, t
 from advisor.models import Candidate, Locale, Profile, Recommendation
+from advisor.sanitize import clean_text, one_line
 
 MAX_TRANSCRIPT = 600
 
@@ -212,7 +213,7 @@ class Consultation:
             conv.state = state
             conv.transcript = _transcript(data.get("transcript", []))
             inbox = data.get("inbox")
-            conv._replay = inbox if isinstance(inbox, str) else None
+            conv._replay = clean_text(inbox) if isinstance(inbox, str) else None
             conv._notice = ("conv.resumed", {"count": sum(1 for e in conv.transcript if e.get("role") == "user")})
             conv._refresh_recommendation()
         except FileNotFoundError:
@@ -222,7 +223,7 @@ class Consultation:
             try:
                 moved = S.move_aside(target)
                 fresh._notice = ("conv.resume_corrupt", {"moved": str(moved)})
-            except OSError:
+            except (OSError, S.SessionError):  # not a regular file (a folder, a FIFO, a device): left alone
                 fresh._notice = ("conv.resume_none", {})
             return fresh
         return conv
@@ -259,7 +260,7 @@ class Consultation:
 
     def handle(self, text: str) -> list[Reply]:
         """Answer one message. Never raises; the state is saved before and after."""
-        text = "" if text is None else str(text)
+        text = "" if text is None else clean_text(str(text))  # no terminal controls in replies, transcript, reports
         self._save(inbox=text)
         try:
             replies = self._handle(text)
@@ -398,7 +399,7 @@ class Consultation:
             state["inbox"] = inbox[: D.MAX_INPUT_CHARS]
         try:
             S.save(path, state)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, S.SessionError) as exc:  # SessionRefused: a folder, a FIFO, a device
             if self._save_state == "ok":
                 self._save_state = "failed"
                 self._save_error = _short(exc)
@@ -436,8 +437,8 @@ def _transcript(raw: Any) -> list[dict[str, str]]:
     return [
         {
             "role": str(e.get("role", "")),
-            "text": str(e.get("text", "")),
-            **({"kind": str(e["kind"])} if "kind" in e else {}),
+            "text": clean_text(str(e.get("text", ""))),  # a hand-edited session file may hold terminal controls
+            **({"kind": one_line(str(e["kind"]))} if "kind" in e else {}),
         }
         for e in raw
     ][-MAX_TRANSCRIPT:]

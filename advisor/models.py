@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
+
+from advisor.sanitize import one_line
 
 Locale = Literal["en", "zh-Hans", "zh-Hant"]
 LOCALES: tuple[Locale, ...] = ("en", "zh-Hans", "zh-Hant")
@@ -114,6 +116,19 @@ class GpuSpec(Frozen):
         return self.bandwidth_tbps * 1e12
 
 
+# Upper bounds of a model's dimensions: far above any published model (hidden 18,432, FFN 73,728,
+# vocabulary 262,208, 126 layers, 256 experts), low enough that a typo or a hostile config.json
+# (hidden_size 1e30) is refused instead of producing a 60-digit parameter count.
+MAX_WIDTH = 1 << 20
+"""Hidden size, MLP and expert widths."""
+MAX_LAYERS = 10_000
+MAX_HEADS = 1 << 16
+"""Attention heads, KV heads, head_dim and experts."""
+MAX_VOCAB = 1 << 24
+MAX_POSITIONS = 1 << 30
+"""Context length and position-table rows, tokens."""
+
+
 class ModelSpec(Frozen):
     """One model's architecture: enough to count parameters and activations exactly."""
 
@@ -126,20 +141,27 @@ class ModelSpec(Frozen):
     )
     params: int = Field(gt=0, description="Total parameters (published or exact count).")
     active_params: int | None = Field(default=None, description="Parameters used per token (MoE).")
-    hidden_size: int | None = None
+    hidden_size: int | None = Field(default=None, gt=0, le=MAX_WIDTH)
     num_layers: int | None = Field(
-        default=None, description="Transformer blocks; seq2seq: encoder and decoder blocks together."
+        default=None,
+        gt=0,
+        le=MAX_LAYERS,
+        description="Transformer blocks; seq2seq: encoder and decoder blocks together.",
     )
-    num_heads: int | None = None
-    num_kv_heads: int | None = None
-    head_dim: int | None = None
-    intermediate_size: int | None = None
-    vocab_size: int | None = None
-    max_context: int | None = Field(default=None, description="Longest context the model supports, tokens.")
+    num_heads: int | None = Field(default=None, gt=0, le=MAX_HEADS)
+    num_kv_heads: int | None = Field(default=None, gt=0, le=MAX_HEADS)
+    head_dim: int | None = Field(default=None, gt=0, le=MAX_HEADS)
+    intermediate_size: int | None = Field(default=None, gt=0, le=MAX_WIDTH)
+    vocab_size: int | None = Field(default=None, gt=0, le=MAX_VOCAB)
+    max_context: int | None = Field(
+        default=None, gt=0, le=MAX_POSITIONS, description="Longest context the model supports, tokens."
+    )
     tie_embeddings: bool = False
     qkv_bias: bool = False
-    num_experts: int | None = None
-    experts_per_token: int | None = None
+    num_experts: int | None = Field(default=None, gt=0, le=MAX_HEADS)
+    experts_per_token: int | None = Field(
+        default=None, gt=0, le=MAX_HEADS, description="MoE: routed experts per token, at most num_experts."
+    )
     # --- What exact parameter counting needs beyond the basic shape (advisor/core/params.py).
     # The defaults describe a Llama-style decoder, so older entries keep their meaning.
     mlp: Literal["swiglu", "geglu", "gelu"] = Field(
@@ -168,7 +190,7 @@ class ModelSpec(Frozen):
         description="Position encoding; 'learned' (a table) and 'relative' (T5 buckets) carry parameters.",
     )
     max_position_embeddings: int | None = Field(
-        default=None, gt=0, description="Rows of a learned position table (default: max_context)."
+        default=None, gt=0, le=MAX_POSITIONS, description="Rows of a learned position table (default: max_context)."
     )
     relative_attention_buckets: int | None = Field(
         default=None, gt=0, description="T5 relative positions: buckets x heads in the first block of each stack."
@@ -179,13 +201,16 @@ class ModelSpec(Frozen):
     pooler: bool = Field(default=False, description="BERT pooler: one h x h dense layer with bias.")
     lm_head_bias: bool = Field(default=False, description="The LM head has a bias (Phi-1, Phi-1.5, Phi-2).")
     decoder_layers: int | None = Field(
-        default=None, gt=0, description="seq2seq: how many of the num_layers blocks are decoder blocks."
+        default=None, gt=0, le=MAX_LAYERS, description="seq2seq: how many of the num_layers blocks are decoder blocks."
     )
     moe_intermediate_size: int | None = Field(
-        default=None, gt=0, description="MoE: width of each routed expert (default: intermediate_size)."
+        default=None, gt=0, le=MAX_WIDTH, description="MoE: width of each routed expert (default: intermediate_size)."
     )
     shared_expert_intermediate_size: int | None = Field(
-        default=None, gt=0, description="MoE: width of the always-on shared expert (Qwen-MoE, DeepSeek-MoE), if any."
+        default=None,
+        gt=0,
+        le=MAX_WIDTH,
+        description="MoE: width of the always-on shared expert (Qwen-MoE, DeepSeek-MoE), if any.",
     )
     shared_expert_gate: bool = Field(default=False, description="MoE: the shared expert has a sigmoid gate (h x 1).")
     fused_qkv: bool = Field(
@@ -216,6 +241,24 @@ class ModelSpec(Frozen):
         default=None, gt=0, description="Non-LLM: forward FLOPs per sample at input_resolution (2 x multiply-adds)."
     )
     source: str = Field(min_length=1)
+
+    @field_validator("id", "name", "source", mode="after")
+    @classmethod
+    def _no_controls(cls, value: str) -> str:
+        """Names come from config.json files (`_name_or_path`): no terminal control characters."""
+        return one_line(value)
+
+    @field_validator("aliases", mode="after")
+    @classmethod
+    def _no_controls_in_aliases(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(one_line(alias) for alias in value)
+
+    @model_validator(mode="after")
+    def _experts(self) -> ModelSpec:
+        used, experts = self.experts_per_token, self.num_experts
+        if used is not None and experts is not None and used > experts:
+            raise ValueError(f"experts_per_token {self.experts_per_token} is more than num_experts {self.num_experts}")
+        return self
 
 
 class OwnedGpus(Frozen):
@@ -299,6 +342,12 @@ class Profile(Frozen):
         description="Profile keys whose values are defaults the user did not state "
         "(reports and checks tell them apart).",
     )
+
+    @field_validator("model", "model_text", "budget_currency", "region", mode="after")
+    @classmethod
+    def _no_controls(cls, value: str | None) -> str | None:
+        """Text as typed (or read from a profile file) reaches reports and terminals: no control characters."""
+        return one_line(value) if value else value
 
 
 class MemoryBreakdown(Frozen):

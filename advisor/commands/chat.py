@@ -6,6 +6,13 @@ pipe works and every answer is saved as it is given); when they run out, every r
 takes its default. The transcript goes to stdout, the report to `--report` (format from the suffix)
 and the collected profile to `--profile-out` as JSON.
 `--resume` continues the saved conversation.
+
+Hostile input: answers are read as bytes and decoded with U+FFFD for an invalid byte (one stray byte
+must not cost the answer, nor the session file, which cannot hold an undecodable character); control
+characters are dropped. A line longer than `MAX_LINE_BYTES` is cut there, and more than
+`MAX_ANSWERS_BYTES` in all (`chat < /dev/zero`) ends the command with one line. `--answers` must be a
+regular file within that limit (not /dev/zero, not a FIFO) and `--state` a regular file or nothing yet
+(not a folder, not a device): each is refused with one line in the user's language, exit status 2.
 """
 
 from __future__ import annotations
@@ -13,9 +20,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from typing import IO, Any
 
 MAX_DEFAULT_TURNS = 40
+MAX_LINE_BYTES = 64 << 10
+"""An answer longer than this is cut (the dialogue reads at most 4,000 characters of one anyway)."""
+MAX_ANSWERS_BYTES = 4 << 20
+"""All the answers of one run together, bytes: more is not a conversation."""
+MAX_ANSWERS = 5_000
+"""Answers in one run (`yes | gpu-advisor chat` ends)."""
+
+
+class AnswersTooLarge(Exception):
+    """More than MAX_ANSWERS_BYTES of answers, or more than MAX_ANSWERS of them."""
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str = "chat") -> None:
@@ -43,56 +61,120 @@ def _print_replies(replies: list[Any], out: IO[str]) -> None:
     out.flush()
 
 
-def _lines(source: IO[str], prompt: IO[str] | None = None):
-    """Answers one by one as they arrive (readline, so a slow pipe is read line by line).
-    At a terminal a "> " prompt is shown instead of echoing the answer."""
+def _lines(source: IO[bytes], prompt: IO[str] | None = None) -> Iterator[str]:
+    """Answers one by one as they arrive (readline, so a slow pipe is read line by line), decoded with
+    U+FFFD for invalid bytes and without control characters. At a terminal a "> " prompt is shown instead
+    of echoing the answer. Raises AnswersTooLarge past MAX_ANSWERS_BYTES."""
+    from advisor.sanitize import clean_text
+
+    total = count = 0
     while True:
         if prompt is not None:
             prompt.write("> ")
             prompt.flush()
-        line = source.readline()
-        if not line:
+        raw = source.readline(MAX_LINE_BYTES)
+        if not raw:
             return
-        yield line.rstrip("\r\n")
+        total += len(raw)
+        rest = raw
+        while not rest.endswith(b"\n") and len(rest) == MAX_LINE_BYTES:  # an over-long line: skip to its end
+            if total > MAX_ANSWERS_BYTES:
+                break
+            rest = source.readline(MAX_LINE_BYTES)
+            total += len(rest)
+        count += 1
+        if total > MAX_ANSWERS_BYTES or count > MAX_ANSWERS:
+            raise AnswersTooLarge
+        yield clean_text(raw.decode("utf-8", errors="replace").rstrip("\r\n")).rstrip("\n")
+
+
+def _binary(stream: Any) -> IO[bytes] | None:
+    """The byte stream under a text stream (sys.stdin.buffer), or None when there is none (stdin closed)."""
+    if stream is None:
+        return None
+    buffer = getattr(stream, "buffer", None)
+    return buffer if buffer is not None else stream
+
+
+def _refusal(exc: Any, what: str, locale: str) -> str:
+    """One line for an InputFileError about the answers file or the session file."""
+    from advisor.fsutil import format_limit
+    from advisor.i18n import t
+    from advisor.sanitize import one_line
+
+    path = one_line(exc.path)
+    if exc.reason == "too_large":
+        return t(f"conv.cli.{what}_too_large", locale, path=path, limit=format_limit(exc.limit or 0))  # type: ignore[arg-type]
+    reason = "directory" if exc.reason == "directory" else "not_regular"
+    return t(f"conv.cli.{what}_{reason}", locale, path=path)  # type: ignore[arg-type]
 
 
 def run(args: argparse.Namespace) -> int:
     from advisor.consultation import Consultation
-    from advisor.fsutil import atomic_write_text
-    from advisor.i18n import t
+    from advisor.conversation import session as S
+    from advisor.conversation.dialogue import env_locale
+    from advisor.fsutil import InputFileError, atomic_write_text, check_regular
+    from advisor.i18n import normalize_locale, t
+    from advisor.sanitize import one_line
 
     lang = getattr(args, "chat_lang", None) or getattr(args, "lang", None)
     resume = bool(getattr(args, "chat_resume", False) or getattr(args, "resume", False))
     state = getattr(args, "state", None)
     out = sys.stdout
+    say_in = (normalize_locale(lang) if lang else None) or env_locale()
+    answers = getattr(args, "answers", None)
+    # Refuse what cannot be read or written before the conversation starts (nothing is opened yet).
+    if answers not in (None, "-"):
+        try:
+            check_regular(answers, MAX_ANSWERS_BYTES)
+        except InputFileError as exc:
+            print(f"gpu-advisor chat: {_refusal(exc, 'answers', say_in)}", file=sys.stderr)
+            return 2
+        except OSError as exc:
+            detail = one_line(exc.strerror or str(exc))
+            message = t("conv.cli.answers_unreadable", say_in, path=one_line(answers), detail=detail)
+            print(f"gpu-advisor chat: {message}", file=sys.stderr)
+            return 2
+    if state is not None:
+        try:
+            S.check_path(state)
+        except S.SessionRefused as exc:
+            print(f"gpu-advisor chat: {_refusal(exc.problem, 'state', say_in)}", file=sys.stderr)
+            return 2
     if resume:
         conv = Consultation.resume(state, locale=lang, auto_language=lang is None)
     else:
         conv = Consultation(lang, state, auto_language=lang is None)
     _print_replies(conv.start(), out)
 
-    source: IO[str] | None
-    answers = getattr(args, "answers", None)
+    source: IO[bytes] | None
     opened = None
     if answers in (None, "-"):
-        source = sys.stdin
+        source = _binary(sys.stdin)
     else:
         try:
-            opened = open(answers, encoding="utf-8")  # noqa: SIM115 (closed below)
+            opened = open(answers, "rb")  # noqa: SIM115 (closed below)
         except OSError as exc:
-            print(f"gpu-advisor chat: cannot read answers from {answers}: {exc.strerror or exc}", file=sys.stderr)
+            detail = one_line(exc.strerror or str(exc))
+            message = t("conv.cli.answers_unreadable", conv.locale, path=one_line(answers), detail=detail)
+            print(f"gpu-advisor chat: {message}", file=sys.stderr)
             return 2
         source = opened
-    interactive = _isatty(source)
+    interactive = source is not None and _isatty(source)
     try:
-        for line in _lines(source, out if interactive else None):
+        for line in _lines(source, out if interactive else None) if source is not None else ():
             if interactive:
                 out.write("\n")
             else:
                 out.write(f"> {line}\n\n")
             _print_replies(conv.handle(line), out)
-    except UnicodeDecodeError:
-        print("gpu-advisor chat: the answers are not valid UTF-8 text", file=sys.stderr)
+    except AnswersTooLarge:
+        from advisor.fsutil import format_limit
+
+        limit = t("conv.cli.answers_limit", conv.locale, size=format_limit(MAX_ANSWERS_BYTES), count=f"{MAX_ANSWERS:,}")
+        where = one_line(answers) if answers not in (None, "-") else "stdin"
+        print(f"gpu-advisor chat: {t('conv.cli.answers_too_large', conv.locale, path=where, limit=limit)}",
+              file=sys.stderr)
         return 2
     finally:
         if opened is not None:
@@ -137,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _isatty(stream: IO[str]) -> bool:
+def _isatty(stream: IO[Any]) -> bool:
     try:
         return stream.isatty()
     except (AttributeError, ValueError, OSError):

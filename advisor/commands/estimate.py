@@ -784,13 +784,15 @@ _FIX_WORDS = {
 def run(args) -> int:
     import json
 
+    from advisor.sanitize import one_line
+
     try:
         result = estimate(args)
     except InputError as exc:
-        print(f"gpu-advisor estimate: {exc}", file=sys.stderr)
+        print(f"gpu-advisor estimate: {one_line(str(exc))}", file=sys.stderr)  # a path may hold controls
         return 2
     except ValueError as exc:  # from the core: a combination it cannot compute
-        print(f"gpu-advisor estimate: {exc}", file=sys.stderr)
+        print(f"gpu-advisor estimate: {one_line(str(exc))}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))

@@ -3,8 +3,9 @@
 Why: a profile written by `gpu-advisor chat --profile-out` (or by hand, or the `profile` inside a JSON
 report) should give the same answer in a script or CI job as in the TUI. The profile file is JSON or
 YAML; the report goes to stdout or to `-o PATH` (format from `--format` or the suffix). Bad input —
-a missing file, broken YAML, a field with a wrong value — ends with one clear line in the user's
-language and exit status 2; no traceback.
+a missing file, broken YAML, a field with a wrong value, a folder, a device or a FIFO (/dev/zero,
+/dev/urandom, a named pipe: refused before anything is read), a file over `MAX_PROFILE_BYTES` — ends with
+one clear line in the user's language and exit status 2; no traceback.
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ import argparse
 import sys
 from pathlib import Path
 from typing import Any
+
+MAX_PROFILE_BYTES = 4 << 20
+"""The largest profile file read: a profile is a few kilobytes, a JSON report holding one a few hundred."""
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str = "recommend") -> None:
@@ -27,17 +31,22 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "recommend") -> N
 
 def _say(key: str, locale: str, **values: Any) -> None:
     from advisor.i18n import t
+    from advisor.sanitize import one_line
 
-    print(f"gpu-advisor recommend: {t(key, locale, **values)}", file=sys.stderr)  # type: ignore[arg-type]
+    clean = {name: one_line(str(value)) for name, value in values.items()}  # a path may hold terminal controls
+    print(f"gpu-advisor recommend: {t(key, locale, **clean)}", file=sys.stderr)  # type: ignore[arg-type]
 
 
 def read_profile_data(path: Path) -> Any:
-    """The parsed file: JSON when it parses as JSON, else YAML. Raises OSError, ValueError (with detail)."""
+    """The parsed file: JSON when it parses as JSON, else YAML. Raises OSError (`InputFileError` for a
+    folder, a special file or one over MAX_PROFILE_BYTES), UnicodeDecodeError, ValueError (with detail)."""
     import json
 
     import yaml
 
-    text = path.read_text(encoding="utf-8")
+    from advisor.fsutil import read_text_bounded
+
+    text = read_text_bounded(path, MAX_PROFILE_BYTES)
     try:
         return json.loads(text)
     except json.JSONDecodeError:
@@ -61,6 +70,7 @@ def _field_problems(exc: Any) -> str:
 def run(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
+    from advisor.fsutil import InputFileError, format_limit
     from advisor.i18n import normalize_locale
     from advisor.models import Profile
     from advisor.report import ReportError, render, save_report
@@ -76,6 +86,14 @@ def run(args: argparse.Namespace) -> int:
         data = read_profile_data(path)
     except FileNotFoundError:
         _say("report.cli.no_profile", say_in, path=str(path))
+        return 2
+    except InputFileError as exc:
+        if exc.reason == "directory":
+            _say("report.cli.profile_is_directory", say_in, path=str(path))
+        elif exc.reason == "too_large":
+            _say("report.cli.profile_too_large", say_in, path=str(path), limit=format_limit(MAX_PROFILE_BYTES))
+        else:
+            _say("report.cli.profile_not_regular", say_in, path=str(path))
         return 2
     except (OSError, UnicodeDecodeError) as exc:
         _say("report.cli.cannot_read", say_in, path=str(path), detail=getattr(exc, "strerror", None) or str(exc))

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from advisor.fsutil import InputFileError, format_limit, read_text_bounded
 from advisor.models import ModelSpec
 
 __all__ = [
@@ -533,10 +535,25 @@ def spec_from_hf_config(config: dict, name: str = "custom") -> ModelSpec:
             source="Hugging Face config.json (parameters counted from its dimensions)",
             **fields,
         )
-    except ValidationError as exc:  # a value outside what a model can be
-        raise ConfigError(
-            f"config.json has values the advisor cannot use: {exc}", "config_error.invalid", problem=str(exc)
-        ) from None
+    except ValidationError as exc:  # a value outside what a model can be (models.py bounds): one line
+        raise _bad_value(exc, fields) from None
+
+
+def _bad_value(exc: ValidationError, fields: Mapping[str, Any]) -> ConfigError:
+    """The first problem of a `ModelSpec` built from a config.json, as one `config_error.bad_value` line."""
+    err = exc.errors()[0]
+    field = ".".join(str(p) for p in err["loc"])
+    if not field and fields.get("experts_per_token") is not None:  # the experts check spans two fields
+        field, value = "num_experts_per_tok", f"{fields['experts_per_token']} > {fields.get('num_experts')}"
+    else:
+        value = repr(err.get("input"))[:40]
+    message = str(err.get("msg", "invalid")).splitlines()[0]
+    return ConfigError(
+        f"config.json: {field or 'value'} = {value} cannot describe a model ({message})",
+        "config_error.bad_value",
+        field=field or "?",
+        value=value,
+    )
 
 
 def _heads(
@@ -1006,6 +1023,10 @@ _READERS: dict[str, Callable[[Mapping[str, Any], str], dict[str, Any]]] = {
     "vit": _read_vit,
 }
 
+CONFIG_MAX_BYTES = 8 << 20
+"""The largest config.json read (the largest real ones, with long label tables, are under 2 MB)."""
+
+
 def load_hf_config(path: str | Path) -> ModelSpec:
     """Read a Hugging Face `config.json` (or a folder holding one) into a `ModelSpec`.
 
@@ -1015,12 +1036,26 @@ def load_hf_config(path: str | Path) -> ModelSpec:
     file = Path(str(path)).expanduser()
     if file.is_dir():
         file = file / "config.json"
-    if not file.is_file():
+    if not os.path.exists(file):
         raise ConfigError(f"config file not found: {file}", "config_error.missing_file", path=file)
     try:
-        text = file.read_text(encoding="utf-8")
+        text = read_text_bounded(file, CONFIG_MAX_BYTES)  # a regular file only: no FIFO, no /dev/zero
+    except InputFileError as exc:
+        if exc.reason == "too_large":
+            raise ConfigError(
+                f"{file} is larger than {format_limit(CONFIG_MAX_BYTES)}; a config.json is a few kilobytes",
+                "config_error.too_large",
+                path=file,
+                limit=format_limit(CONFIG_MAX_BYTES),
+            ) from None
+        raise ConfigError(
+            f"{file} is not a regular file (a device, a pipe or a socket)", "config_error.not_regular", path=file
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read {file}: {exc}", "config_error.unreadable", path=file, problem=exc) from None
+        problem = getattr(exc, "strerror", None) or exc
+        raise ConfigError(
+            f"cannot read {file}: {problem}", "config_error.unreadable", path=file, problem=problem
+        ) from None
     try:
         config = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -10,7 +10,9 @@ and the benchmark.
 
 from __future__ import annotations
 
+import codecs
 import gc
+import importlib
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -28,6 +30,7 @@ from textual.worker import Worker
 from advisor.conversation.dialogue import command_name
 from advisor.i18n import t
 from advisor.models import LOCALES, Locale, Recommendation
+from advisor.sanitize import clean_text
 from advisor.tui.screens import ConfirmDialog, HelpScreen, SaveDialog
 from advisor.tui.widgets import (
     AdvisorMessage,
@@ -408,7 +411,7 @@ class GpuAdvisorApp(App[int]):
         for entry in transcript[-self.REPLAY_LIMIT :]:
             if not isinstance(entry, dict):
                 continue
-            text = str(entry.get("text", ""))
+            text = clean_text(str(entry.get("text", "")))
             if entry.get("role") == "user":
                 widgets.append(UserRow(UserMessage(text or t("tui.default_answer", locale), classes="user")))
             elif text:
@@ -428,7 +431,7 @@ class GpuAdvisorApp(App[int]):
 
     def start_turn(self, text: str) -> Worker[None] | None:
         """Show the user's message and run the conversation's turn in a worker; None when handled locally."""
-        text = text.strip()
+        text = clean_text(text).strip()  # no terminal controls in the bubble, the transcript or a report
         # A bare /help or /save (in any of the dialogue's spellings) opens the help screen or the save dialog.
         bare = command_name(text) if " " not in text else None
         if bare == "help":
@@ -438,7 +441,7 @@ class GpuAdvisorApp(App[int]):
             self.action_save_dialog()
             return None
         if self.busy or self.conversation is None:
-            self.notify(t("tui.busy", self.locale), severity="warning")
+            self.notify(t("tui.busy", self.locale), severity="warning", markup=False)
             return None
         target = save_target(text) if command_name(text) == "save" else None
         if target is not None and _is_file(target):
@@ -560,7 +563,7 @@ class GpuAdvisorApp(App[int]):
     @on(Input.Submitted, "#prompt")
     def _submitted(self, event: Input.Submitted) -> None:
         if self.busy:
-            self.notify(t("tui.busy", self.locale), severity="warning")
+            self.notify(t("tui.busy", self.locale), severity="warning", markup=False)
             return
         event.input.clear()
         self.start_turn(event.value)
@@ -662,7 +665,7 @@ class GpuAdvisorApp(App[int]):
 
     def action_new_consultation(self) -> None:
         if self.busy:
-            self.notify(t("tui.busy", self.locale), severity="warning")
+            self.notify(t("tui.busy", self.locale), severity="warning", markup=False)
             return
         self.main.query_one("#chat-view", VerticalScroll).remove_children()
         self._shown_rec = None
@@ -678,7 +681,7 @@ class GpuAdvisorApp(App[int]):
     def action_save_dialog(self) -> None:
         rec = getattr(self.conversation, "recommendation", None)
         if rec is None:
-            self.notify(t("tui.save.nothing", self.locale), severity="warning")
+            self.notify(t("tui.save.nothing", self.locale), severity="warning", markup=False)
             return
         if isinstance(self.screen, SaveDialog):
             return
@@ -702,7 +705,7 @@ class GpuAdvisorApp(App[int]):
             return
         self._last_saved = str(path)
         message = t("tui.save.saved", self.locale, path=str(path))
-        self.notify(message)
+        self.notify(message, markup=False)  # a path such as ~/[draft]/r.md is not Textual markup
         self.main.query_one("#chat-view", VerticalScroll).mount(
             AdvisorMessage(message, "saved", self.locale, classes="advisor kind-saved")
         )
@@ -747,6 +750,33 @@ def _summary(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"[:200] if text else type(exc).__name__
 
 
+def _replacing_decoder(encoding: str) -> Callable[..., codecs.IncrementalDecoder]:
+    """`codecs.getincrementaldecoder` whose decoders always replace an invalid byte with U+FFFD."""
+    base = codecs.getincrementaldecoder(encoding)
+
+    def make(errors: str = "replace") -> codecs.IncrementalDecoder:
+        return base(errors="replace")
+
+    return make
+
+
+INPUT_DRIVERS = ("textual.drivers.linux_driver", "textual.drivers.linux_inline_driver", "textual.drivers.web_driver")
+
+
+def robust_input_decoding() -> None:
+    """One invalid UTF-8 byte typed at the terminal (or pasted, or sent by a misconfigured terminal) must not
+    end the app: Textual's input threads decode stdin with `getincrementaldecoder("utf-8")()`, strict, and a
+    UnicodeDecodeError there panics the app. Textual exposes that name as a global of each driver module;
+    it is replaced by one whose decoders turn such a byte into U+FFFD. Idempotent."""
+    for name in INPUT_DRIVERS:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # termios on Windows; the web driver's extras
+            continue
+        if hasattr(module, "getincrementaldecoder"):
+            setattr(module, "getincrementaldecoder", _replacing_decoder)  # noqa: B010 - a module global, by name
+
+
 def create_app(
     lang: Locale | None = None,
     resume: bool = False,
@@ -756,6 +786,7 @@ def create_app(
     report_dir: Path | None = None,
 ) -> GpuAdvisorApp:
     """The app, as the CLI, the tests and the benchmark build it."""
+    robust_input_decoding()
     return GpuAdvisorApp(
         lang=lang,
         resume=resume,

@@ -25,6 +25,7 @@ DESIGN_PROFILE_KEYS = {"language", "task", "params", "tokens", "epochs", "concur
 def _env(tmp_path: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["GPU_ADVISOR_STATE"] = str(tmp_path / "state")
+    env["PYTHONPATH"] = str(REPO)  # run this checkout (the process starts in tmp_path, not in the repository)
     env.pop("GPU_ADVISOR_DEBUG", None)
     return env
 
