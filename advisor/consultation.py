@@ -336,7 +336,16 @@ class Consultation:
                 answer = self.search(intent.query, locale)
             except Exception:  # noqa: BLE001 - the knowledge base failing is "nothing found", not a crash
                 answer = None
-            return [Reply("answer", answer or t("conv.kb.none", locale))]
+            note = None
+            if answer and self.recommendation is not None:
+                from advisor.report import case_note
+
+                try:
+                    note = case_note(self.recommendation, intent.query, locale)
+                except Exception:  # noqa: BLE001 - the general answer stands without the personal line
+                    note = None
+            text = (answer + "\n\n" + note) if answer and note else answer
+            return [Reply("answer", text or t("conv.kb.none", locale))]
         if isinstance(intent, D.Reset):
             self.recommendation, self._whatif_rec = None, None
         return []

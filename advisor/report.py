@@ -858,6 +858,43 @@ def render_what_if(
     return _render_template("whatif.md.j2", locale, w=what_if_view(before, after, change, locale)).strip()
 
 
+_CASE_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("link", re.compile(r"nvlink|nvswitch|pcie|interconnect|infiniband|\bib\b|all[\s-]?reduce|multi[\s-]?gpu|"
+                        r"互联|互聯|带宽|頻寬|通信|通訊|多卡|平行|并行|並行", re.IGNORECASE)),
+    ("memory", re.compile(r"memory|vram|kv[\s-]*cache|oom|out\s+of\s+memory|fit|"
+                          r"显存|顯存|記憶體|内存|放得下", re.IGNORECASE)),
+    ("power", re.compile(r"power|watt|\bkw\b|circuit|cooling|"
+                         r"电源|電源|功耗|供电|供電|散热|散熱|电路|電路|機櫃|机柜", re.IGNORECASE)),
+)
+
+
+def case_note(rec: Recommendation, query: str, locale: Locale) -> str | None:
+    """One sentence tying a knowledge answer to the user's top pick: its GPU link, its memory or its power,
+    whichever the question is about ("your top pick, 2 × RTX 5090, has no NVLink: 63 GB/s over PCIe")."""
+    if not rec.recommendations:
+        return None
+    top = rec.recommendations[0]
+    topic = next((name for name, pattern in _CASE_TOPICS if pattern.search(query or "")), None)
+    if topic is None:
+        return None
+    pick = t("report.case.pick", locale, count=top.count, gpu=top.gpu_name)
+    if topic == "link":
+        gpu = knowledge().gpus.get(top.gpu)
+        if gpu is None:
+            return None
+        if top.count == 1:
+            return t("report.case.link_single", locale, pick=pick)
+        key = "report.case.link_nvlink" if gpu.nvlink else "report.case.link_pcie"
+        link = re.sub(r"\s*\(.*?\)", "", gpu.interconnect)  # "PCIe 5.0 x16 (no NVLink)": the name, not the note
+        return t(key, locale, pick=pick, link=link, gbps=fmt.plain(round(gpu.interconnect_gbps)))
+    if topic == "memory":
+        return t("report.case.memory", locale, pick=pick, need=fmt.gib(top.memory_per_gpu.total),
+                 have=fmt.gib(top.capacity_bytes))
+    limit = rec.profile.rack_kw
+    key = "report.case.power_limit" if limit and top.facility_w <= limit * 1000 else "report.case.power"
+    return t(key, locale, pick=pick, power=fmt.power(top.facility_w), limit=fmt.power((limit or 0) * 1000))
+
+
 def render_knowledge(entries: list[Any], locale: Locale) -> str:
     """A knowledge answer: the best entry (and its sourced correction), the related ones by title."""
     best = entries[0]
