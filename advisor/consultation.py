@@ -323,11 +323,16 @@ class Consultation:
         if isinstance(intent, D.WhyNot):
             if self.recommendation is None:
                 return [Reply("answer", t("conv.why.none", locale))]
+            gpu = intent.gpu
+            if gpu is None:  # "why not 8?": the top pick's GPU at the count named
+                if not self.recommendation.recommendations:
+                    return [Reply("answer", t("conv.whynot.unknown", locale))]
+                gpu = self.recommendation.recommendations[0].gpu
             try:
-                examined = self.examine(self.recommendation.profile, intent.gpu, intent.count)
+                examined = self.examine(self.recommendation.profile, gpu, intent.count)
             except Exception:  # noqa: BLE001 - without the side-by-side, the answer still says where it ranks
                 examined = None
-            why_not = report.render_why_not(self.recommendation, intent.gpu, locale, examined, intent.count)
+            why_not = report.render_why_not(self.recommendation, gpu, locale, examined, intent.count)
             return [Reply("answer", why_not)]
         if isinstance(intent, D.Save):
             return [self._save_report(intent.path, intent.fmt)]

@@ -97,9 +97,10 @@ class Why:
 
 @dataclass(frozen=True)
 class WhyNot:
-    """Explain why the GPU `gpu` (a catalogue id or alias) is not the top pick; `count` when the user named one."""
+    """Explain why the GPU `gpu` (a catalogue id or alias) is not the top pick; `count` when the user named one.
+    `gpu` None: "why not 8?" asks about the top pick's own GPU at another count."""
 
-    gpu: str
+    gpu: str | None
     count: int | None = None
 
 
@@ -422,6 +423,7 @@ _WHY_ONLY = re.compile(
     r"为什么|為什麼|为啥|為啥|为何|為何|理由|原因|为什么这样|為什麼這樣|为什么推荐这个|為什麼推薦這個)\s*[?？!！.。]*\s*$",
     re.IGNORECASE,
 )
+_BARE_COUNT = re.compile(rf"{NUMBER_RE}\s*(?:张|張|块|塊|颗|顆|片|台|卡|×|x\b|gpus?\b|cards?\b|[?？]|$)", re.IGNORECASE)
 _WHY_NOT = re.compile(
     r"why\s+(?:not|no|isn't|wasn't|didn't|don't|aren't|not\s+use)|what\s+about\s+the|how\s+about\s+the|"
     r"为什么不|為什麼不|为何不|為何不|怎么不|怎麼不|为啥不|為啥不|不推荐|不推薦|没推荐|沒推薦|不选|不選",
@@ -788,6 +790,11 @@ class _Work:
         named = gpu_mentions_counted(text) if _WHY_NOT.search(text) else []
         if named:
             return self.turn([], WhyNot(*named[0]))
+        bare = _BARE_COUNT.search(normalize_text(text)) if _WHY_NOT.search(text) else None
+        if bare:  # "為什麼不用 8 張？", "why not 16 GPUs?": the same GPU, another count
+            n = parse_number(bare.group("num"))
+            if n is not None and float(n).is_integer() and 1 <= n <= 100_000:
+                return self.turn([], WhyNot(None, int(n)))
         relative = parse_relative(text)
         if _WHAT_IF.search(text) and (ex.says_anything() or relative):
             return self.what_if(ex, relative)

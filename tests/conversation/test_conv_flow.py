@@ -623,3 +623,14 @@ def test_back_says_what_it_undid() -> None:
     assert conv.profile.deadline_days is None and conv.profile.model == "llama-3-8b" and conv.profile.task == "lora"
     _texts(conv.handle("/back"))
     assert conv.profile.model is None and conv.profile.task == "lora"
+
+
+@pytest.mark.parametrize(("text", "count"), [("為什麼不用 8 張？", 8), ("why not 16 GPUs?", 16), ("为什么不用3张卡", 3)])
+def test_why_not_a_bare_count_asks_about_the_top_picks_gpu(text: str, count: int) -> None:
+    from advisor.conversation import dialogue as D
+    from advisor.models import Profile
+
+    state = D.State(locale="zh-Hant", profile=Profile(language="zh-Hant", task="lora", model="llama-3-8b"),
+                    stage="advise", pending=None, started=True, auto_language=False)
+    intent = D.handle(state, text).intent
+    assert isinstance(intent, D.WhyNot) and intent.gpu is None and intent.count == count

@@ -79,3 +79,18 @@ def test_chinese_script(tmp_path: Path) -> None:
     # A Traditional message switches the replies to Traditional.
     answer = _say(conv, "什麼是顯存碎片？")
     assert conv.locale == "zh-Hant" and "碎片" in answer
+
+
+def test_why_not_a_count_compares_the_top_picks_gpu_at_that_count(tmp_path: Path) -> None:
+    # eight owned RTX A6000 in two machines; "why not all 8?" compares 8 of them with the top pick
+    conv = Conversation("zh-Hant", tmp_path / "s.json", auto_language=False)
+    conv.start()
+    _say(conv, "兩台機器，每台 4 張 A6000，LoRA 微調 Qwen2.5-32B，資料 3 萬筆，長度 4096，只用自己的機器")
+    while conv.stage != "confirm":
+        _say(conv, "")
+    _say(conv, "對")
+    top = conv.recommendation.recommendations[0]
+    assert top.gpu == "rtx-a6000"
+    other = 8 if top.count != 8 else 4
+    text = _say(conv, f"為什麼不用 {other} 張？")
+    assert f"{other} × NVIDIA RTX A6000" in text and f"{top.count} × NVIDIA RTX A6000" in text
