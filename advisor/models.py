@@ -307,6 +307,12 @@ class Profile(Frozen):
     electricity_usd_per_kwh: float = Field(default=0.12, gt=0, description="Electricity price, USD/kWh.")
     pue: float = Field(default=1.4, ge=1.0, description="Facility power usage effectiveness.")
     owned_gpus: tuple[OwnedGpus, ...] = ()
+    preferred_gpus: tuple[str, ...] = Field(
+        default=(),
+        max_length=8,
+        description="GPU catalogue ids the user asked about or wants to use ('how many H100 do I need?', "
+        "'想上 H200'): the advice answers with the best of them first when one passes.",
+    )
     horizon_days: float | None = Field(
         default=None,
         gt=0,

@@ -675,6 +675,30 @@ def _rank(options: list[_Option], profile: Profile) -> None:
                          _time_floor_s(profile))
 
 
+PREFERENCE_MARGIN = 40.0
+"""Score points a GPU the user named may trail the best option by and still lead: 40 is about three times the
+effective cost (25 points per doubling, `_score`). An expert answers with the card asked about when it is a
+reasonable choice, and says no when another does the job for a fraction of its cost. With a budget the user
+has said what they can spend, and every passing option is within it: the card they named leads."""
+
+
+def _prefer(ranked: list[_Option], profile: Profile) -> list[_Option]:
+    """The best passing option on a GPU the user named ("how many H100 do I need?", "想上 H200") leads the
+    list, after their own GPUs when those lead (what they have comes before what they asked about); the
+    rest keep their rank and stay visible as the cheaper or faster alternatives. What the rules reject (a
+    GeForce card in a data centre) never passes, so it never leads; warnings stay on the option."""
+    wanted = next((o for o in ranked if o.gpu.id in profile.preferred_gpus and not o.owned), None)
+    if wanted is None:
+        return ranked
+    if profile.budget_usd is None and wanted.score < ranked[0].score - PREFERENCE_MARGIN:
+        return ranked  # far worse than the best (an H100 bought for 10 GPU-hours a week): the advice says so
+    rest = [o for o in ranked if o is not wanted]
+    lead = 0
+    while lead < len(rest) and rest[lead].owned:
+        lead += 1
+    return rest[:lead] + [wanted] + rest[lead:]
+
+
 def _best_per_gpu(ranked: list[_Option]) -> list[_Option]:
     """Keep the best-ranked option per (GPU model, acquisition, owned): a varied list of choices."""
     seen: set[tuple[str, str, bool]] = set()
@@ -830,7 +854,7 @@ def recommend(profile: Profile, kb: KnowledgeBase | None = None) -> Recommendati
     _rank(survivors, profile)
     _rank(losers, profile)
     survivors.sort(key=lambda o: -o.score)
-    survivors = _best_per_gpu(survivors)
+    survivors = _prefer(_best_per_gpu(survivors), profile)
     if survivors:
         top = survivors[:TOP_N]
         alternatives = survivors[TOP_N:]
@@ -851,9 +875,11 @@ def recommend(profile: Profile, kb: KnowledgeBase | None = None) -> Recommendati
             owned_losers.setdefault(o.gpu.id, o)
         elif o.gpu.id not in shown_gpus:
             best_loser.setdefault(o.gpu.id, o)
-    # The user's own cards first, then the most capable cards: "why not the H100?" is the question people ask.
+    # The user's own cards first, then those they asked about, then the most capable cards: "why not the
+    # H100?" is the question people ask.
     rejected = list(owned_losers.values()) + sorted(
-        best_loser.values(), key=lambda o: (-(o.gpu.bf16_tflops or o.gpu.fp16_tflops), -o.gpu.memory_gb, o.gpu.id))
+        best_loser.values(), key=lambda o: (o.gpu.id not in profile.preferred_gpus,
+                                            -(o.gpu.bf16_tflops or o.gpu.fp16_tflops), -o.gpu.memory_gb, o.gpu.id))
 
     return Recommendation(
         profile=profile,

@@ -30,10 +30,13 @@ def load_cases(path: Path = CASES) -> list[dict[str, Any]]:
 
 
 def profile_of(case: dict[str, Any]):
+    from advisor.conversation.parsers import extract
     from advisor.models import Profile
 
     fields = dict(case["profile"])
     fields.setdefault("language", case.get("language", "en"))
+    if "preferred_gpus" not in fields and case.get("message"):  # the GPUs the message names, as the parser reads them
+        fields["preferred_gpus"] = extract(case["message"], fields["language"]).get("preferred_gpus", ())
     return Profile.model_validate(fields)
 
 

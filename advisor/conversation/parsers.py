@@ -122,7 +122,7 @@ _NEG = _c(
     r"不(?:能|准|可|想|打算|考虑|考慮|会|會)?(?:自建|上云|上雲|用云|用雲|上公有云|上公有雲)|"
     r"不是|不要|不用|而不是|而非|别用|別用|并非|並非|不再是|不再用)(?:\s*(?:用|使用|use\b|using\b|the\b|an?\b))?"
 )
-_NEG_STOP = _c(r"[,;.!?]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是|是|改|换成|換成|用|要|，|；|but|\band\b")
+_NEG_STOP = _c(r"[,;.!?()（）]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是|是|改|换成|換成|用|要|，|；|but|\band\b")
 
 
 def _blank_negations(text: str) -> str:
@@ -1671,6 +1671,9 @@ _NOT_OWNED = _c(  # a GPU said with intent or as an option: to rent, to buy, to 
 _HYPOTHETICAL = _c(r"[?？]|吗|嗎|能不能|可不可以|够不够|夠不夠|行不行|是否|\bpossible\b|\benough\b|\bcan\s+(?:i|we|it|they)\b|"
                    r"\bcould\b|how\s+(?:long|much|many)|多久|多少")
 _OWNED_TAIL = _c(r"^[^,;.!?，；。！？]*")
+_RENTED_NEAR_AFTER = _c(r"\s*(?:s\b)?\s*(?:cloud|instances?|credits?|rented|rental|on\s+(?:aws|gcp|azure|lambda|runpod)|云|雲|租)")
+_RENTED_NEAR_BEFORE = _c(r"credits?|rented|renting|租的|租用的|租来的|租來的|云上|雲端上")
+"""Next to a GPU, these make "we have … H100" a rental ("credits on an MI300X cloud"), not hardware owned."""
 _SENTENCE_REST = _c(r"[^.!?。！？]*[.!?。！？]?")
 _COUNT_BEFORE = _c(
     rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:x|×|\*|张|張|块|塊|片|颗|顆|个|個|台|卡|pcs|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
@@ -1764,7 +1767,8 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         # "A100 40G 八张、V100 32G 四张", "4x A100 + 2x V100": a list continues what the first item said
         listed = last_owned_end >= 0 and re.fullmatch(r"[\s,、+&和及與与跟]*(?:and|plus|加上?)?[\s\dx×*张張块塊颗顆a]*",
                                                        w.text[last_owned_end:consume_from]) is not None
-        cue = _OWN_CUE.search(clause) or _OWN_CUE.search(w.text[end: end + 16])
+        cue = (_OWN_CUE.search(clause) or _OWN_CUE.search(w.text[end: end + 16])) and not (
+            _RENTED_NEAR_AFTER.match(w.text[consume_to: consume_to + 16]) or _RENTED_NEAR_BEFORE.search(clause[-24:]))
         stated = (_whole_count(count) is not None and not _NOT_OWNED.search(clause + " " + tail)
                   and not _HYPOTHETICAL.search(sentence))
         if listed or cue or stated:
@@ -1773,6 +1777,9 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         w.consume(consume_from, consume_to)
     if owned:
         ex.fields["owned_gpus"] = [{"gpu": g, "count": n} for g, n in owned.items()]
+    wanted = [g for g in dict.fromkeys(ex.gpu_mentions) if g not in owned]
+    if wanted:  # named and not owned: what they ask about, rent, buy or compare ("how many H100?", "想上 H200")
+        ex.fields["preferred_gpus"] = wanted[:8]
 
 
 def gpu_mentions(text: str) -> list[str]:
