@@ -188,6 +188,8 @@ def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, Any]]:
     add("usage", words.usage_phrase(p, locale))
     if p.owned_gpus:
         add("owned", fmt.join((f"{o.count} × {_gpu_name(o.gpu)}" for o in p.owned_gpus), locale))
+    if p.preferred_gpus:
+        add("preferred", fmt.join((_gpu_name(g) for g in p.preferred_gpus), locale))
     assumed = _assumed_rows(p)
     return [
         {"key": key, "label": label, "value": value, "user": user, "assumed": key in assumed}

@@ -337,6 +337,8 @@ def field_items(
         items.append(f"{t('conv.label.horizon', locale)} {usage_phrase(profile, locale)}")
     if "owned_gpus" in fields:
         items.append(f"{t('conv.label.owned', locale)}{fmt.sep(locale)}{_owned_phrase(profile, locale)}")
+    if "preferred_gpus" in fields and profile.preferred_gpus:
+        items.append(f"{t('conv.label.preferred', locale)}{fmt.sep(locale)}{_preferred_phrase(profile, locale)}")
     return items
 
 
@@ -435,6 +437,11 @@ def _owned_phrase(p: Profile, locale: Locale) -> str:
     return _join(out, locale)
 
 
+def _preferred_phrase(p: Profile, locale: Locale) -> str:
+    kb = knowledge()
+    return _join([kb.gpus[g].name if g in kb.gpus else g for g in p.preferred_gpus], locale)
+
+
 def _join(parts: list[str], locale: Locale) -> str:
     return fmt.join(parts, locale)
 
@@ -470,6 +477,8 @@ def summary_lines(p: Profile, locale: Locale) -> list[tuple[str, str]]:
                      usage_phrase(p, locale) or BY_KEY["horizon"].default_text(p, locale)))
     if p.owned_gpus:
         rows.append((t("conv.label.owned", locale), _owned_phrase(p, locale)))
+    if p.preferred_gpus:
+        rows.append((t("conv.label.preferred", locale), _preferred_phrase(p, locale)))
     return rows
 
 
