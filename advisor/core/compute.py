@@ -330,6 +330,21 @@ def time_range_s(v: TrainingVolumes, count: int, peak_flops_per_s: float, mfu: t
     return out[0], out[1], out[2]
 
 
+def time_expected_s(v: TrainingVolumes, count: int, peak_flops_per_s: float, mfu: tuple[float, float, float],
+                    tp_link_bytes_per_s: float, dp_link_bytes_per_s: float, hbm_bytes_per_s: float) -> float:
+    """The expected end of `time_range_s` alone, seconds — the same arithmetic in the same order, so the same
+    float (a test holds them equal). The planner's search compares a configuration's variants on this figure
+    only, a third of the work of the whole range."""
+    link = LINK_EFFICIENCY
+    tp_s = v.tp_bytes / (tp_link_bytes_per_s * link) if v.tp_bytes else 0.0
+    dp_s = v.dp_bytes / (dp_link_bytes_per_s * link) if v.dp_bytes else 0.0
+    shard_s = v.shard_bytes / (dp_link_bytes_per_s * link) if v.shard_bytes else 0.0
+    fixed = tp_s + (v.dequant_bytes / (hbm_bytes_per_s * DECODE_BANDWIDTH_EFFICIENCY) if v.dequant_bytes else 0.0)
+    compute = (v.flops / (count * peak_flops_per_s)) / mfu[1]
+    exposed = max(0.0, dp_s - compute * v.backward_share) + max(0.0, shard_s - compute)
+    return (compute + fixed) / (1.0 - v.bubble) + exposed + v.host_s
+
+
 def gpu_links(gpu, count: int, tp: int) -> tuple[float, float]:
     """(TP link, DP link) bandwidth per direction for `count` GPUs, bytes/s: NVLink/PCIe inside a node,
     the network (or the slower of the two) once the group spans nodes.

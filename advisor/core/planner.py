@@ -9,8 +9,11 @@ plain frozen dataclasses (no pydantic in the hot loop: the sweep must reach >= 1
 evaluations/s). `advisor.recommend` shortlists them, asks the rules, ranks.
 
 Speed: memory terms depend on the configuration but not on the GPU model, so they are computed once
-per (count, strategy, checkpointing) and shared by every GPU; power and cost are computed once per
-(GPU, count); what is left per candidate is a few multiplications.
+per (count, strategy, variant) and shared by every GPU; power and cost are computed once per
+(GPU, count); what is left per candidate is a few multiplications. Choosing a configuration's variant
+compares expected seconds only (`compute.time_expected_s`, the same float as the middle of the range)
+and skips a variant whose run volumes equal an earlier one's (equal seconds can never win), so the search
+picks exactly what timing every variant would (tests/core/test_search_shortcuts.py).
 
 The field names of `MemoryTerms` and `CandidateMetrics` are the contract; fields added later come
 at the end with defaults.
@@ -700,14 +703,26 @@ def _training_metrics(
     """The numbers of one training configuration on one GPU model: memory (from `rec`, the cached
     configuration record), time from the run's volumes, power and money over the usage. The sweep and
     `evaluate_training` both come here, so the calculator and the advisor agree to the byte."""
+    link = links.get(tp)
+    if link is None:
+        link = links[tp] = compute.gpu_links(gpu, count, tp)
+    return _metrics_of(w, gpu, count, strategy, tp, pp, dp, rec, cap, _gpu_count_consts(w, gpu, count), link,
+                       _gpu_consts(w, gpu)["peak"])
+
+
+def _metrics_of(w: Workload, gpu, count: int, strategy: str, tp: int, pp: int, dp: int, rec: tuple, cap: int,
+                gc: tuple, link: tuple[float, float], peak: float) -> CandidateMetrics:
+    """`_training_metrics` with the per-(GPU, count) constants `gc` (`_gpu_count_consts`), the links of this
+    tensor-parallel width and the GPU's peak FLOP/s already looked up (the sweep hoists them out of its loops)."""
     v, terms, total, vol, host_ram = rec
-    it_w, node_w, nodes, avg_kw, facility, mfu, buy, rate, be = _gpu_count_consts(w, gpu, count)
+    it_w, node_w, nodes, avg_kw, facility, mfu, buy, rate, be = gc
     buy_mid, buy_lo, buy_hi = (buy.mid, buy.low, buy.high) if buy else (None, None, None)
     rate_mid = rate.mid if rate else None
     crosses = tp > 1 and not gpu.nvlink
     mid_s = low_s = high_s = None
     if vol is not None:
-        low_s, mid_s, high_s = _run_seconds(w, gpu, count, tp, vol, mfu, links)
+        low_s, mid_s, high_s = compute.time_range_s(vol, count, peak, mfu, link[0], link[1],
+                                                    gpu.bandwidth_tbps * 1e12)
     hours = _usage_hours(w, mid_s / 3600.0 if mid_s is not None else None)
     kwh = avg_kw * hours * w.pue if mid_s is not None or not w.is_training else None
     if rate is not None and (mid_s is not None or not w.is_training):
@@ -724,14 +739,6 @@ def _training_metrics(
     )
 
 
-def _run_seconds(w: Workload, gpu, count: int, tp: int, vol, mfu, links: dict[int, tuple[float, float]]):
-    link = links.get(tp)
-    if link is None:
-        link = links[tp] = compute.gpu_links(gpu, count, tp)
-    peak = _gpu_consts(w, gpu)["peak"]
-    return compute.time_range_s(vol, count, peak, mfu, link[0], link[1], gpu.bandwidth_tbps * 1e12)
-
-
 HOST_RAM_BYTES_SERVER = 1 << 40
 HOST_RAM_BYTES_WORKSTATION = 256 << 30
 """CPU memory an offload plan may ask of one node: 1 TiB in a GPU server, 256 GiB in a workstation (our
@@ -746,15 +753,43 @@ def _pick_variant(w: Workload, gpu, count: int, tp: int, recs: list, cap: int,
                   links: dict[int, tuple[float, float]]) -> tuple:
     """The fastest variant that fits, GPU memory and host RAM (a lighter one unless the heavier is clearly
     faster); when none fits, the one that needs least GPU memory within the host's RAM."""
-    best, best_s = None, math.inf
+    link = links.get(tp)
+    if link is None:
+        link = links[tp] = compute.gpu_links(gpu, count, tp)
     host_limit = HOST_RAM_BYTES_SERVER if gpu.segment != "consumer" else HOST_RAM_BYTES_WORKSTATION
-    for rec in recs:
+    return _pick(recs, _same_volumes(recs), cap, host_limit, count, _gpu_consts(w, gpu)["peak"],
+                 _gpu_count_consts(w, gpu, count)[5], link, gpu.bandwidth_tbps * 1e12)
+
+
+def _same_volumes(recs: list) -> tuple[int, ...]:
+    """Per variant, the index of an earlier variant of the same configuration with equal run volumes (so the
+    same seconds on every GPU: the 8-bit optimizer changes memory, not time), else -1."""
+    out = []
+    for i, rec in enumerate(recs):
+        vol = rec[3]
+        out.append(next((j for j in range(i) if vol is not None and recs[j][3] == vol), -1))
+    return tuple(out)
+
+
+def _pick(recs: list, same: tuple[int, ...], cap: int, host_limit: int, count: int, peak: float, mfu: tuple,
+          link: tuple[float, float], hbm: float) -> tuple:
+    """`_pick_variant`'s search. Only the expected seconds are compared (`compute.time_expected_s`, the same
+    float as the middle of `time_range_s`), and a variant is not timed when an earlier one with the same
+    volumes was: equal seconds never beat the best by `HEAVIER_VARIANT_GAIN`, so it could not be picked."""
+    best, best_s = None, math.inf
+    timed: list[bool] = []
+    for i, rec in enumerate(recs):
         if rec[2] > cap or rec[4] > host_limit:
+            timed.append(False)
             continue
         vol = rec[3]
         if vol is None:
             return rec
-        seconds = _run_seconds(w, gpu, count, tp, vol, _gpu_count_consts(w, gpu, count)[5], links)[1]
+        j = same[i]
+        timed.append(True)
+        if j >= 0 and timed[j]:
+            continue
+        seconds = compute.time_expected_s(vol, count, peak, mfu, link[0], link[1], hbm)
         if seconds < best_s * (1.0 - HEAVIER_VARIANT_GAIN):
             best, best_s = rec, seconds
     if best is not None:
@@ -763,20 +798,39 @@ def _pick_variant(w: Workload, gpu, count: int, tp: int, recs: list, cap: int,
     return min(feasible, key=lambda r: r[2])
 
 
+def _search_plan(w: Workload) -> list[tuple[int, list]]:
+    """`_training_plan` with, per configuration, `_same_volumes` of its variants (cached per workload)."""
+    plan = w._cache.get("search")
+    if plan is None:
+        plan = w._cache["search"] = [
+            (count, [(strategy, tp, pp, dp, recs, _same_volumes(recs)) for strategy, tp, pp, dp, recs in rows])
+            for count, rows in _training_plan(w)
+        ]
+    return plan
+
+
 def _sweep_training(w: Workload, gpus: list) -> list[CandidateMetrics]:
     out: list[CandidateMetrics] = []
     append = out.append
-    plan = _training_plan(w)
+    plan = _search_plan(w)
     for gpu in gpus:
-        cap = _gpu_consts(w, gpu)["cap"]
+        consts = _gpu_consts(w, gpu)
+        cap, peak = consts["cap"], consts["peak"]
+        hbm = gpu.bandwidth_tbps * 1e12
         per_node = max(1, gpu.max_per_node)
+        host_limit = HOST_RAM_BYTES_SERVER if gpu.segment != "consumer" else HOST_RAM_BYTES_WORKSTATION
         for count, rows in plan:
+            gc = _gpu_count_consts(w, gpu, count)
+            mfu = gc[5]
             links: dict[int, tuple[float, float]] = {}
-            for strategy, tp, pp, dp, recs in rows:
+            for strategy, tp, pp, dp, recs, same in rows:
                 if tp > per_node:
                     continue
-                rec = _pick_variant(w, gpu, count, tp, recs, cap, links)
-                append(_training_metrics(w, gpu, count, strategy, tp, pp, dp, rec, cap, links))
+                link = links.get(tp)
+                if link is None:
+                    link = links[tp] = compute.gpu_links(gpu, count, tp)
+                rec = _pick(recs, same, cap, host_limit, count, peak, mfu, link, hbm)
+                append(_metrics_of(w, gpu, count, strategy, tp, pp, dp, rec, cap, gc, link, peak))
     return out
 
 
