@@ -11,7 +11,7 @@ evaluations/s). `advisor.recommend` shortlists them, asks the rules, ranks.
 Speed: memory terms depend on the configuration but not on the GPU model, so they are computed once
 per (count, strategy, variant) and shared by every GPU; power and cost are computed once per
 (GPU, count); what is left per candidate is a few multiplications. Choosing a configuration's variant
-compares expected seconds only (`compute.time_expected_s`, the same float as the middle of the range)
+compares expected seconds only (`compute.time_expected_from`, the same float as the middle of the range)
 and skips a variant whose run volumes equal an earlier one's (equal seconds can never win), so the search
 picks exactly what timing every variant would (tests/core/test_search_shortcuts.py).
 
@@ -706,27 +706,42 @@ def _training_metrics(
     link = links.get(tp)
     if link is None:
         link = links[tp] = compute.gpu_links(gpu, count, tp)
-    return _metrics_of(w, gpu, count, strategy, tp, pp, dp, rec, cap, _gpu_count_consts(w, gpu, count), link,
-                       _gpu_consts(w, gpu)["peak"])
+    gc = _gpu_count_consts(w, gpu, count)
+    rates = _rates(gpu, count, tp, _gpu_consts(w, gpu)["peak"], gc[5], link)
+    return _metrics_of(w, gpu, count, strategy, tp, pp, dp, rec, cap, gc, _money(gc), rates)
+
+
+def _rates(gpu, count: int, tp: int, peak: float, mfu: tuple, link: tuple[float, float]) -> tuple:
+    """What `compute.time_range_from` takes besides the volumes, once per (GPU, count, tensor-parallel width):
+    (peak FLOP/s of all the GPUs, MFU range, TP and DP link bytes/s achieved, HBM bytes/s achieved)."""
+    return (count * peak, mfu, link[0] * compute.LINK_EFFICIENCY, link[1] * compute.LINK_EFFICIENCY,
+            gpu.bandwidth_tbps * 1e12 * compute.DECODE_BANDWIDTH_EFFICIENCY)
+
+
+def _money(gc: tuple) -> tuple:
+    """(capex mid, low, high; rate mid, low, high) of one (GPU, count) from `_gpu_count_consts`, None where
+    no price is known."""
+    buy, rate = gc[6], gc[7]
+    buy_t = (buy.mid, buy.low, buy.high) if buy else (None, None, None)
+    rate_t = (rate.mid, rate.low, rate.high) if rate else (None, None, None)
+    return buy_t + rate_t
 
 
 def _metrics_of(w: Workload, gpu, count: int, strategy: str, tp: int, pp: int, dp: int, rec: tuple, cap: int,
-                gc: tuple, link: tuple[float, float], peak: float) -> CandidateMetrics:
-    """`_training_metrics` with the per-(GPU, count) constants `gc` (`_gpu_count_consts`), the links of this
-    tensor-parallel width and the GPU's peak FLOP/s already looked up (the sweep hoists them out of its loops)."""
+                gc: tuple, money: tuple, rates: tuple) -> CandidateMetrics:
+    """`_training_metrics` with the per-(GPU, count) constants `gc` (`_gpu_count_consts`) and `money`
+    (`_money`), and `rates` (`_rates`) already worked out: the sweep hoists them out of its loops."""
     v, terms, total, vol, host_ram = rec
-    it_w, node_w, nodes, avg_kw, facility, mfu, buy, rate, be = gc
-    buy_mid, buy_lo, buy_hi = (buy.mid, buy.low, buy.high) if buy else (None, None, None)
-    rate_mid = rate.mid if rate else None
+    it_w, node_w, nodes, avg_kw, facility, mfu, _buy, rate, be = gc
+    buy_mid, buy_lo, buy_hi, rate_mid, rate_lo, rate_hi = money
     crosses = tp > 1 and not gpu.nvlink
     mid_s = low_s = high_s = None
     if vol is not None:
-        low_s, mid_s, high_s = compute.time_range_s(vol, count, peak, mfu, link[0], link[1],
-                                                    gpu.bandwidth_tbps * 1e12)
+        low_s, mid_s, high_s = compute.time_range_from(vol, *rates)
     hours = _usage_hours(w, mid_s / 3600.0 if mid_s is not None else None)
     kwh = avg_kw * hours * w.pue if mid_s is not None or not w.is_training else None
     if rate is not None and (mid_s is not None or not w.is_training):
-        rent_mid, rent_lo, rent_hi = rate.mid * hours, rate.low * hours, rate.high * hours
+        rent_mid, rent_lo, rent_hi = rate_mid * hours, rate_lo * hours, rate_hi * hours
     else:
         rent_mid = rent_lo = rent_hi = None
     return CandidateMetrics(
@@ -734,7 +749,7 @@ def _metrics_of(w: Workload, gpu, count: int, strategy: str, tp: int, pp: int, d
         mid_s, low_s, high_s, mfu[1] if mid_s is not None else None, None, None, it_w, facility, node_w, kwh,
         buy_mid, rate_mid, rent_mid, kwh * w.electricity_usd_per_kwh if kwh is not None else None, crosses,
         buy_lo, buy_hi, rent_lo, rent_hi, None, host_ram, be,
-        rate.low if rate else None, rate.high if rate else None, avg_kw * 1000.0,
+        rate_lo, rate_hi, avg_kw * 1000.0,
         v.micro_batch, v.optimizer, v.offload, None, None, hours,
     )
 
@@ -757,8 +772,8 @@ def _pick_variant(w: Workload, gpu, count: int, tp: int, recs: list, cap: int,
     if link is None:
         link = links[tp] = compute.gpu_links(gpu, count, tp)
     host_limit = HOST_RAM_BYTES_SERVER if gpu.segment != "consumer" else HOST_RAM_BYTES_WORKSTATION
-    return _pick(recs, _same_volumes(recs), cap, host_limit, count, _gpu_consts(w, gpu)["peak"],
-                 _gpu_count_consts(w, gpu, count)[5], link, gpu.bandwidth_tbps * 1e12)
+    rates = _rates(gpu, count, tp, _gpu_consts(w, gpu)["peak"], _gpu_count_consts(w, gpu, count)[5], link)
+    return _pick(recs, _same_volumes(recs), cap, host_limit, rates)
 
 
 def _same_volumes(recs: list) -> tuple[int, ...]:
@@ -771,13 +786,17 @@ def _same_volumes(recs: list) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _pick(recs: list, same: tuple[int, ...], cap: int, host_limit: int, count: int, peak: float, mfu: tuple,
-          link: tuple[float, float], hbm: float) -> tuple:
-    """`_pick_variant`'s search. Only the expected seconds are compared (`compute.time_expected_s`, the same
-    float as the middle of `time_range_s`), and a variant is not timed when an earlier one with the same
-    volumes was: equal seconds never beat the best by `HEAVIER_VARIANT_GAIN`, so it could not be picked."""
+def _pick(recs: list, same: tuple[int, ...], cap: int, host_limit: int, rates: tuple) -> tuple:
+    """`_pick_variant`'s search over the `rates` of one (GPU, count, width) (`_rates`). Only the expected
+    seconds are compared (`compute.time_expected_from`, the same float as the middle of the range), and a
+    variant is not timed when an earlier one with the same volumes was: equal seconds never beat the best by
+    `HEAVIER_VARIANT_GAIN`, so it could not be picked."""
     best, best_s = None, math.inf
+    flops_per_s, mfu, tp_rate, dp_rate, hbm_rate = rates
+    mfu_mid = mfu[1]
     timed: list[bool] = []
+    expected = compute.time_expected_from
+    keep = 1.0 - HEAVIER_VARIANT_GAIN
     for i, rec in enumerate(recs):
         if rec[2] > cap or rec[4] > host_limit:
             timed.append(False)
@@ -789,8 +808,8 @@ def _pick(recs: list, same: tuple[int, ...], cap: int, host_limit: int, count: i
         timed.append(True)
         if j >= 0 and timed[j]:
             continue
-        seconds = compute.time_expected_s(vol, count, peak, mfu, link[0], link[1], hbm)
-        if seconds < best_s * (1.0 - HEAVIER_VARIANT_GAIN):
+        seconds = expected(vol, flops_per_s, mfu_mid, tp_rate, dp_rate, hbm_rate)
+        if seconds < best_s * keep:
             best, best_s = rec, seconds
     if best is not None:
         return best
@@ -816,21 +835,20 @@ def _sweep_training(w: Workload, gpus: list) -> list[CandidateMetrics]:
     for gpu in gpus:
         consts = _gpu_consts(w, gpu)
         cap, peak = consts["cap"], consts["peak"]
-        hbm = gpu.bandwidth_tbps * 1e12
         per_node = max(1, gpu.max_per_node)
         host_limit = HOST_RAM_BYTES_SERVER if gpu.segment != "consumer" else HOST_RAM_BYTES_WORKSTATION
         for count, rows in plan:
             gc = _gpu_count_consts(w, gpu, count)
-            mfu = gc[5]
-            links: dict[int, tuple[float, float]] = {}
+            money = _money(gc)
+            by_tp: dict[int, tuple] = {}
             for strategy, tp, pp, dp, recs, same in rows:
                 if tp > per_node:
                     continue
-                link = links.get(tp)
-                if link is None:
-                    link = links[tp] = compute.gpu_links(gpu, count, tp)
-                rec = _pick(recs, same, cap, host_limit, count, peak, mfu, link, hbm)
-                append(_metrics_of(w, gpu, count, strategy, tp, pp, dp, rec, cap, gc, link, peak))
+                rates = by_tp.get(tp)
+                if rates is None:
+                    rates = by_tp[tp] = _rates(gpu, count, tp, peak, gc[5], compute.gpu_links(gpu, count, tp))
+                rec = _pick(recs, same, cap, host_limit, rates)
+                append(_metrics_of(w, gpu, count, strategy, tp, pp, dp, rec, cap, gc, money, rates))
     return out
 
 
@@ -916,13 +934,7 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         rate_mid = rent_mid = rent_lo = rent_hi = None
     replicas = count // tp
     batch = -(-w.concurrency // replicas)  # sequences per replica
-    key = ("terms", tp, batch, wdt, kvdt)
-    terms = w._cache.get(key)
-    if terms is None:
-        kv_b = kv_seq * batch
-        terms = w._cache[key] = MemoryTerms(
-            int(base.weights), 0, 0, 0, int(kv_b), int(fixed - base.weights + memory.ALLOCATOR_MARGIN * kv_b)
-        )
+    terms = _serving_terms(w, option, batch)
     total = terms.total
     if not shape.generates:
         tps = None  # encoders, ViTs, CNNs: no token-by-token decode
@@ -978,6 +990,20 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
     )
 
 
+def _serving_terms(w: Workload, option: tuple, batch: int) -> MemoryTerms:
+    """Memory per GPU of a replica of `option` (`_inference_option`) holding `batch` sequences, cached."""
+    tp, base, kv_seq, _kv_tok, fixed = option[:5]
+    wdt, kvdt = option[8], option[9]
+    key = ("terms", tp, batch, wdt, kvdt)
+    terms = w._cache.get(key)
+    if terms is None:
+        kv_b = kv_seq * batch
+        terms = w._cache[key] = MemoryTerms(
+            int(base.weights), 0, 0, 0, int(kv_b), int(fixed - base.weights + memory.ALLOCATOR_MARGIN * kv_b)
+        )
+    return terms
+
+
 def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
     out: list[CandidateMetrics] = []
     heads = w.shape.heads if w.shape.is_transformer else 8
@@ -1001,14 +1027,18 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
 
 
 def _serving_pick(w: Workload, gpu, count: int, ladder: list[tuple]) -> CandidateMetrics:
-    """The most faithful serving precision that holds every sequence; when none does, the lightest."""
-    last = None
+    """The most faithful serving precision that holds every sequence; when none does, the lightest. (Whether
+    an option fits and holds every sequence is decided on its cached memory terms, as `_inference_metrics`
+    decides it, so only the chosen option's numbers are built.)"""
+    cap = _gpu_consts(w, gpu)["serve_cap"]
+    generates = w.shape.generates
     for option in ladder:
-        last = _inference_metrics(w, gpu, count, option)
-        if last.fits and (last.max_concurrency is None or last.max_concurrency >= w.concurrency):
-            return last
-    assert last is not None
-    return last
+        replicas = count // option[0]
+        if _serving_terms(w, option, -(-w.concurrency // replicas)).total <= cap and (
+            not generates or option[5] * replicas >= w.concurrency
+        ):
+            return _inference_metrics(w, gpu, count, option)
+    return _inference_metrics(w, gpu, count, ladder[-1])
 
 
 # ------------------------------------------------------------------------------------------------

@@ -88,3 +88,32 @@ def test_a_fresh_copy_of_a_workload_sweeps_the_same() -> None:
     w = planner.workload_from_profile(Profile(language="en", task="finetune", model="llama-3-8b"), kb)
     gpus = list(kb.gpus.values())
     assert planner.sweep(w, gpus) == planner.sweep(dataclasses.replace(w), gpus) == planner.sweep(w, gpus)
+
+
+def _plain_serving_pick(w: planner.Workload, gpu, count: int, ladder: list[tuple]) -> planner.CandidateMetrics:
+    """The serving pick before the shortcut: every rung's numbers built until one fits and serves everyone."""
+    last = None
+    for option in ladder:
+        last = planner._inference_metrics(w, gpu, count, option)
+        if last.fits and (last.max_concurrency is None or last.max_concurrency >= w.concurrency):
+            return last
+    assert last is not None
+    return last
+
+
+SERVING = [
+    {"task": "inference", "model": "llama-3-70b", "concurrency": 500, "context_tokens": 16_384},
+    {"task": "inference", "model": "qwen2.5-7b", "concurrency": 20, "context_tokens": 8_192},
+    {"task": "inference", "model": "llama-3-8b", "concurrency": 4, "weights_dtype": "int4"},
+    {"task": "inference", "model": "llama-3-70b", "concurrency": 64, "context_tokens": 128_000},
+]
+
+
+@pytest.mark.parametrize("fields", SERVING, ids=lambda f: f"{f['model']}-{f['concurrency']}")
+def test_the_serving_pick_matches_building_every_rung(fields, monkeypatch) -> None:
+    kb = knowledge()
+    w = planner.workload_from_profile(Profile(language="en", **fields), kb)
+    gpus = list(kb.gpus.values())
+    swept = planner.sweep(w, gpus)
+    monkeypatch.setattr(planner, "_serving_pick", _plain_serving_pick)
+    assert swept == planner.sweep(dataclasses.replace(w), gpus)
