@@ -21,6 +21,7 @@ at the end with defaults.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -94,6 +95,26 @@ class CandidateMetrics:
     weights_dtype: str | None = None  # serving: weight format chosen
     kv_dtype: str | None = None  # serving: KV-cache format chosen
     usage_hours: float | None = None  # hours of use over the horizon that rent and energy are for
+
+
+def _fast_constructor(cls: type) -> Any:
+    """A positional constructor for the frozen, slotted dataclass `cls` that makes the same object ~5x faster.
+
+    A frozen dataclass's `__init__` stores each field through `object.__setattr__` (its own `__setattr__`
+    refuses); with the 46 fields of `CandidateMetrics` that is most of what a sweep candidate costs. This one
+    fills an instance of a twin class with the same slots by plain assignment, then gives it `cls` as its class
+    (CPython allows `__class__` assignment between classes of the same slot layout): the result is a `cls`
+    equal to `cls(*values)`, as frozen, with every field given (defaults are not applied)."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    twin = type(f"_{cls.__name__}Slots", (), {"__slots__": tuple(names)})
+    body = "".join(f"    obj.{name} = {name}\n" for name in names)
+    source = f"def make({', '.join(names)}):\n    obj = new(twin)\n{body}    obj.__class__ = cls\n    return obj\n"
+    namespace: dict[str, Any] = {"new": object.__new__, "twin": twin, "cls": cls}
+    exec(source, namespace)  # the source is built from the dataclass's own field names
+    return namespace["make"]
+
+
+_new_metrics = _fast_constructor(CandidateMetrics)
 
 
 TRAINING_TASKS = ("pretrain", "finetune", "lora", "qlora")
@@ -744,7 +765,7 @@ def _metrics_of(w: Workload, gpu, count: int, strategy: str, tp: int, pp: int, d
         rent_mid, rent_lo, rent_hi = rate_mid * hours, rate_lo * hours, rate_hi * hours
     else:
         rent_mid = rent_lo = rent_hi = None
-    return CandidateMetrics(
+    return _new_metrics(
         gpu.id, count, nodes, strategy, tp, pp, dp, v.checkpointing, terms, cap, total <= cap, cap - total,
         mid_s, low_s, high_s, mfu[1] if mid_s is not None else None, None, None, it_w, facility, node_w, kwh,
         buy_mid, rate_mid, rent_mid, kwh * w.electricity_usd_per_kwh if kwh is not None else None, crosses,
@@ -943,7 +964,7 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         tps = replicas * eff_batch / compute.decode_step_from(dk, w.context_tokens, eff_batch)
     else:
         tps = 0.0
-    return CandidateMetrics(
+    return _new_metrics(
         gpu.id,
         count,
         nodes,
@@ -1211,8 +1232,6 @@ def _lora_params(w: Workload, targets: frozenset[str]) -> int:
 
 def _replace(w: Workload, **changes) -> Workload:
     """A copy of `w` with `changes` (and its own empty cache)."""
-    import dataclasses
-
     return dataclasses.replace(w, **changes)
 
 

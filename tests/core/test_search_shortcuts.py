@@ -117,3 +117,18 @@ def test_the_serving_pick_matches_building_every_rung(fields, monkeypatch) -> No
     swept = planner.sweep(w, gpus)
     monkeypatch.setattr(planner, "_serving_pick", _plain_serving_pick)
     assert swept == planner.sweep(dataclasses.replace(w), gpus)
+
+
+def test_the_fast_constructor_makes_the_same_frozen_candidate() -> None:
+    kb = knowledge()
+    w = planner.workload_from_profile(Profile(language="en", task="lora", model="mistral-7b"), kb)
+    for m in planner.sweep(w, [kb.gpus["h100-sxm"], kb.gpus["rtx-4090"]])[:50]:
+        values = [getattr(m, f.name) for f in dataclasses.fields(m)]
+        plain = planner.CandidateMetrics(*values)
+        fast = planner._new_metrics(*values)
+        assert type(fast) is planner.CandidateMetrics
+        assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+        assert dataclasses.asdict(fast) == dataclasses.asdict(plain)
+        assert dataclasses.replace(fast, count=7) == dataclasses.replace(plain, count=7)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            fast.count = 3  # type: ignore[misc]
