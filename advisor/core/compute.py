@@ -361,8 +361,10 @@ def time_expected_from(v: TrainingVolumes, flops_per_s: float, mfu_expected: flo
     shard_s = v.shard_bytes / dp_bytes_per_s if v.shard_bytes else 0.0
     fixed = tp_s + (v.dequant_bytes / hbm_bytes_per_s if v.dequant_bytes else 0.0)
     mid = v.flops / flops_per_s / mfu_expected
-    return (mid + fixed) / (1.0 - v.bubble) + (max(0.0, dp_s - mid * v.backward_share) + max(0.0, shard_s - mid)) \
-        + v.host_s
+    dp_exposed = dp_s - mid * v.backward_share  # max(0.0, x) written out: the same value, without the call
+    shard_exposed = shard_s - mid
+    return (mid + fixed) / (1.0 - v.bubble) + ((dp_exposed if dp_exposed > 0.0 else 0.0)
+                                               + (shard_exposed if shard_exposed > 0.0 else 0.0)) + v.host_s
 
 
 def gpu_links(gpu, count: int, tp: int) -> tuple[float, float]:

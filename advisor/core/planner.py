@@ -11,9 +11,10 @@ evaluations/s). `advisor.recommend` shortlists them, asks the rules, ranks.
 Speed: memory terms depend on the configuration but not on the GPU model, so they are computed once
 per (count, strategy, variant) and shared by every GPU; power and cost are computed once per
 (GPU, count); what is left per candidate is a few multiplications. Choosing a configuration's variant
-compares expected seconds only (`compute.time_expected_from`, the same float as the middle of the range)
-and skips a variant whose run volumes equal an earlier one's (equal seconds can never win), so the search
-picks exactly what timing every variant would (tests/core/test_search_shortcuts.py).
+compares expected seconds only (`compute.time_expected_from`, the same float as the middle of the range),
+works out once per GPU memory size which variants fit, and skips a variant whose run volumes equal an
+earlier one's (equal seconds can never win), so the search picks exactly what timing every variant would
+(tests/core/test_search_shortcuts.py).
 
 The field names of `MemoryTerms` and `CandidateMetrics` are the contract; fields added later come
 at the end with defaults.
@@ -785,18 +786,6 @@ HEAVIER_VARIANT_GAIN = 0.1
 this much faster than the lighter one: the plan a user reads should not fill 70 GB for a 3 % gain."""
 
 
-def _pick_variant(w: Workload, gpu, count: int, tp: int, recs: list, cap: int,
-                  links: dict[int, tuple[float, float]]) -> tuple:
-    """The fastest variant that fits, GPU memory and host RAM (a lighter one unless the heavier is clearly
-    faster); when none fits, the one that needs least GPU memory within the host's RAM."""
-    link = links.get(tp)
-    if link is None:
-        link = links[tp] = compute.gpu_links(gpu, count, tp)
-    host_limit = HOST_RAM_BYTES_SERVER if gpu.segment != "consumer" else HOST_RAM_BYTES_WORKSTATION
-    rates = _rates(gpu, count, tp, _gpu_consts(w, gpu)["peak"], _gpu_count_consts(w, gpu, count)[5], link)
-    return _pick(recs, _same_volumes(recs), cap, host_limit, rates)
-
-
 def _same_volumes(recs: list) -> tuple[int, ...]:
     """Per variant, the index of an earlier variant of the same configuration with equal run volumes (so the
     same seconds on every GPU: the 8-bit optimizer changes memory, not time), else -1."""
@@ -807,43 +796,36 @@ def _same_volumes(recs: list) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _pick(recs: list, same: tuple[int, ...], cap: int, host_limit: int, rates: tuple) -> tuple:
-    """`_pick_variant`'s search over the `rates` of one (GPU, count, width) (`_rates`). Only the expected
-    seconds are compared (`compute.time_expected_from`, the same float as the middle of the range), and a
-    variant is not timed when an earlier one with the same volumes was: equal seconds never beat the best by
-    `HEAVIER_VARIANT_GAIN`, so it could not be picked."""
-    best, best_s = None, math.inf
-    flops_per_s, mfu, tp_rate, dp_rate, hbm_rate = rates
-    mfu_mid = mfu[1]
-    timed: list[bool] = []
-    expected = compute.time_expected_from
-    keep = 1.0 - HEAVIER_VARIANT_GAIN
+def _fit_plan(recs: list, same: tuple[int, ...], cap: int, host_limit: int) -> tuple:
+    """What choosing a variant comes to on a GPU of `cap` usable bytes in a host of `host_limit` bytes of RAM:
+    (the variant when no timing decides, else None; the variants to time, in order; the variant taken when
+    none fits). The search takes the fastest variant that fits, a heavier one only when it is
+    `HEAVIER_VARIANT_GAIN` faster than the best before it; the first fitting variant without run volumes is
+    taken as it is. A variant whose volumes equal an earlier fitting one's is not timed: equal seconds never
+    beat the best by the gain, so it could not be picked. When none fits: the one that needs least GPU memory
+    within the host's RAM."""
+    timed = [False] * len(recs)
+    to_time = []
     for i, rec in enumerate(recs):
         if rec[2] > cap or rec[4] > host_limit:
-            timed.append(False)
             continue
-        vol = rec[3]
-        if vol is None:
-            return rec
+        if rec[3] is None:
+            return rec, (), rec
+        timed[i] = True
         j = same[i]
-        timed.append(True)
-        if j >= 0 and timed[j]:
-            continue
-        seconds = expected(vol, flops_per_s, mfu_mid, tp_rate, dp_rate, hbm_rate)
-        if seconds < best_s * keep:
-            best, best_s = rec, seconds
-    if best is not None:
-        return best
+        if j < 0 or not timed[j]:
+            to_time.append(rec)
     feasible = [r for r in recs if r[4] <= host_limit] or recs
-    return min(feasible, key=lambda r: r[2])
+    return None, tuple(to_time), min(feasible, key=lambda r: r[2])
 
 
 def _search_plan(w: Workload) -> list[tuple[int, list]]:
-    """`_training_plan` with, per configuration, `_same_volumes` of its variants (cached per workload)."""
+    """`_training_plan` with, per configuration, `_same_volumes` of its variants and a cache of `_fit_plan`s
+    by (GPU capacity, host RAM): GPUs of one memory size choose among the same variants (cached per workload)."""
     plan = w._cache.get("search")
     if plan is None:
         plan = w._cache["search"] = [
-            (count, [(strategy, tp, pp, dp, recs, _same_volumes(recs)) for strategy, tp, pp, dp, recs in rows])
+            (count, [(strategy, tp, pp, dp, recs, _same_volumes(recs), {}) for strategy, tp, pp, dp, recs in rows])
             for count, rows in _training_plan(w)
         ]
     return plan
@@ -853,22 +835,38 @@ def _sweep_training(w: Workload, gpus: list) -> list[CandidateMetrics]:
     out: list[CandidateMetrics] = []
     append = out.append
     plan = _search_plan(w)
+    expected = compute.time_expected_from
+    keep = 1.0 - HEAVIER_VARIANT_GAIN
     for gpu in gpus:
         consts = _gpu_consts(w, gpu)
         cap, peak = consts["cap"], consts["peak"]
         per_node = max(1, gpu.max_per_node)
         host_limit = HOST_RAM_BYTES_SERVER if gpu.segment != "consumer" else HOST_RAM_BYTES_WORKSTATION
+        fit_key = (cap, host_limit)
         for count, rows in plan:
             gc = _gpu_count_consts(w, gpu, count)
             money = _money(gc)
             by_tp: dict[int, tuple] = {}
-            for strategy, tp, pp, dp, recs, same in rows:
+            for strategy, tp, pp, dp, recs, same, fits in rows:
                 if tp > per_node:
                     continue
+                fit = fits.get(fit_key)
+                if fit is None:
+                    fit = fits[fit_key] = _fit_plan(recs, same, cap, host_limit)
                 rates = by_tp.get(tp)
                 if rates is None:
                     rates = by_tp[tp] = _rates(gpu, count, tp, peak, gc[5], compute.gpu_links(gpu, count, tp))
-                rec = _pick(recs, same, cap, host_limit, rates)
+                rec, to_time, fallback = fit
+                if rec is None:
+                    flops_per_s, mfu, tp_rate, dp_rate, hbm_rate = rates
+                    mfu_mid = mfu[1]
+                    best_s = math.inf
+                    for r in to_time:
+                        seconds = expected(r[3], flops_per_s, mfu_mid, tp_rate, dp_rate, hbm_rate)
+                        if seconds < best_s * keep:
+                            rec, best_s = r, seconds
+                    if rec is None:
+                        rec = fallback
                 append(_metrics_of(w, gpu, count, strategy, tp, pp, dp, rec, cap, gc, money, rates))
     return out
 
