@@ -645,21 +645,42 @@ def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, v: 
     return hit
 
 
+_FLEET: dict[tuple[int, int], tuple] = {}
+"""(id of a GPU spec, count) -> (the spec, its power, servers, MFU range, capex, rent): figures of the catalogue
+alone, the same for every workload, so kept across recommendations (what-ifs and "why not" re-ask them)."""
+
+_FLEET_LIMIT = 20_000
+
+
+def _fleet(gpu, count: int) -> tuple:
+    """Power (IT W, one server's W, servers, average kW), MFU range, capex and rent of `count` GPUs of one
+    model, cached across workloads (a spec's figures never change: `GpuSpec` is frozen)."""
+    key = (id(gpu), count)
+    hit = _FLEET.get(key)
+    if hit is not None and hit[0] is gpu:
+        return hit[1]
+    it_w, node_w, nodes = power.configuration_power_w(gpu, count)
+    avg_kw = power.average_power_w(it_w) / 1000.0
+    value = (it_w, node_w, nodes, avg_kw, compute.mfu_range(gpu.architecture, nodes), cost.capex_usd(gpu, count),
+             cost.rent_usd_per_hour(gpu, count))
+    if len(_FLEET) >= _FLEET_LIMIT:  # specs made on the fly (tests, config files) must not grow it forever
+        _FLEET.clear()
+    _FLEET[key] = (gpu, value)  # the spec is held with its figures, so its id is not reused while cached
+    return value
+
+
 def _gpu_count_consts(w: Workload, gpu, count: int) -> tuple:
     """Power, MFU range, capex and rent of `count` GPUs of one model (workload-wide PUE and tariff), cached."""
     key = ("gc", id(gpu), count)
     hit = w._cache.get(key)
     if hit is not None and hit[0] is gpu:
         return hit[1]
-    it_w, node_w, nodes = power.configuration_power_w(gpu, count)
-    avg_kw = power.average_power_w(it_w) / 1000.0
-    buy = cost.capex_usd(gpu, count)
-    rate = cost.rent_usd_per_hour(gpu, count)
+    it_w, node_w, nodes, avg_kw, mfu, buy, rate = _fleet(gpu, count)
     be = None
     if buy is not None and rate is not None:
         be = cost.break_even_hours(buy.mid, rate.mid, avg_kw, w.electricity_usd_per_kwh, w.pue)
         be = None if math.isinf(be) else be
-    value = (it_w, node_w, nodes, avg_kw, it_w * w.pue, compute.mfu_range(gpu.architecture, nodes), buy, rate, be)
+    value = (it_w, node_w, nodes, avg_kw, it_w * w.pue, mfu, buy, rate, be)
     w._cache[key] = (gpu, value)
     return value
 
