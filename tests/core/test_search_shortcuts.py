@@ -33,7 +33,27 @@ _VOLUME = st.one_of(st.just(0.0), _POSITIVE)
 )
 def test_expected_time_is_the_middle_of_the_range_to_the_bit(vol, count, peak, mfu, tp_link, dp_link, hbm) -> None:
     whole = compute.time_range_s(vol, count, peak, mfu, tp_link, dp_link, hbm)
+    assert whole == _plain_time_range(vol, count, peak, mfu, tp_link, dp_link, hbm)
     assert compute.time_expected_s(vol, count, peak, mfu, tp_link, dp_link, hbm) == whole[1]
+
+
+def _plain_time_range(v, count, peak_flops_per_s, mfu, tp_link_bytes_per_s, dp_link_bytes_per_s, hbm_bytes_per_s):
+    """`compute.time_range_s` as it was written before the planner needed it fast (a loop, `max`)."""
+    link = compute.LINK_EFFICIENCY
+    tp_s = v.tp_bytes / (tp_link_bytes_per_s * link) if v.tp_bytes else 0.0
+    dp_s = v.dp_bytes / (dp_link_bytes_per_s * link) if v.dp_bytes else 0.0
+    shard_s = v.shard_bytes / (dp_link_bytes_per_s * link) if v.shard_bytes else 0.0
+    fixed = tp_s + (v.dequant_bytes / (hbm_bytes_per_s * compute.DECODE_BANDWIDTH_EFFICIENCY)
+                    if v.dequant_bytes else 0.0)
+    work = v.flops / (count * peak_flops_per_s)
+    keep = 1.0 - v.bubble
+    share = v.backward_share
+    out = []
+    for eff in (mfu[2], mfu[1], mfu[0]):
+        busy = work / eff
+        exposed = max(0.0, dp_s - busy * share) + max(0.0, shard_s - busy)
+        out.append((busy + fixed) / keep + exposed + v.host_s)
+    return out[0], out[1], out[2]
 
 
 def _plain_pick(w: planner.Workload, gpu, count: int, tp: int, recs: list, cap: int) -> tuple:
