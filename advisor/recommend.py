@@ -105,7 +105,6 @@ class _Option:
     owned: bool
     cost_usd: float
     fact_id: str = ""
-    fact: dict[str, Any] = dataclasses.field(default_factory=dict)
     findings: list[Finding] = dataclasses.field(default_factory=list)
     rejected: bool = False
     score: float = 0.0
@@ -162,23 +161,24 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
     owned = _owned_counts(profile, kb)
     may_buy, may_rent = buy_allowed(profile), rent_allowed(profile)
     horizon, util = planner.usage_horizon_days(w), planner.usage_utilization(w)
-
-    def option(m: planner.CandidateMetrics, gpu: GpuSpec, acquisition: str, owned: bool, price: float) -> _Option:
-        return _Option(m, gpu, acquisition, owned, price, horizon_days=horizon, utilization=util)
-
+    gpus = kb.gpus
     out: list[_Option] = []
+    append = out.append
     # A second pass when nothing the profile allows is priced: offer everything priced, so the rules say why.
     for contradictory in (False, True) if (may_buy or may_rent) else (False,):
+        buy, rent = may_buy or contradictory, may_rent or contradictory
         for m in metrics:
-            gpu = kb.gpus.get(m.gpu_id)
+            gpu = gpus.get(m.gpu_id)
             if gpu is None:
                 continue
+            # _Option(m, gpu, acquisition, owned, cost_usd, fact_id, findings, rejected, score, horizon_days,
+            # utilization), positional: this runs for every configuration of the sweep.
             if not contradictory and owned.get(m.gpu_id, 0) >= m.count:
-                out.append(option(m, gpu, "buy", True, 0.0))
-            elif (may_buy or contradictory) and m.buy_usd is not None:
-                out.append(option(m, gpu, "buy", False, m.buy_usd))
-            if (may_rent or contradictory) and m.rent_usd is not None:
-                out.append(option(m, gpu, "rent", False, m.rent_usd))
+                append(_Option(m, gpu, "buy", True, 0.0, "", [], False, 0.0, horizon, util))
+            elif buy and m.buy_usd is not None:
+                append(_Option(m, gpu, "buy", False, m.buy_usd, "", [], False, 0.0, horizon, util))
+            if rent and m.rent_usd is not None:
+                append(_Option(m, gpu, "rent", False, m.rent_usd, "", [], False, 0.0, horizon, util))
         if out:
             break
     return out
