@@ -99,20 +99,23 @@ class CandidateMetrics:
 
 
 def _fast_constructor(cls: type) -> Any:
-    """A positional constructor for the frozen, slotted dataclass `cls` that makes the same object ~5x faster.
+    """A positional constructor for the frozen, slotted dataclass `cls` that makes the same object several
+    times faster.
 
     A frozen dataclass's `__init__` stores each field through `object.__setattr__` (its own `__setattr__`
     refuses); with the 46 fields of `CandidateMetrics` that is most of what a sweep candidate costs. This one
-    fills an instance of a twin class with the same slots by plain assignment, then gives it `cls` as its class
-    (CPython allows `__class__` assignment between classes of the same slot layout): the result is a `cls`
-    equal to `cls(*values)`, as frozen, with every field given (defaults are not applied)."""
+    fills an instance of a plain (unfrozen) twin dataclass with the same slots, in the same order, then gives it
+    `cls` as its class (CPython allows `__class__` assignment between classes of the same slot layout): the
+    result is a `cls` equal to `cls(*values)`, as frozen, with every field given (defaults are not applied)."""
     names = [f.name for f in dataclasses.fields(cls)]
-    twin = type(f"_{cls.__name__}Slots", (), {"__slots__": tuple(names)})
-    body = "".join(f"    obj.{name} = {name}\n" for name in names)
-    source = f"def make({', '.join(names)}):\n    obj = new(twin)\n{body}    obj.__class__ = cls\n    return obj\n"
-    namespace: dict[str, Any] = {"new": object.__new__, "twin": twin, "cls": cls}
-    exec(source, namespace)  # the source is built from the dataclass's own field names
-    return namespace["make"]
+    twin = dataclasses.make_dataclass(f"_{cls.__name__}Slots", names, slots=True, eq=False, repr=False)
+
+    def make(*values: Any) -> Any:
+        obj = twin(*values)
+        obj.__class__ = cls
+        return obj
+
+    return make
 
 
 _new_metrics = _fast_constructor(CandidateMetrics)
