@@ -725,13 +725,23 @@ def _usage_hours(w: Workload, run_hours: float | None) -> float:
     """Hours the hardware works over the horizon: the runs planned (one when not said) when there is no
     horizon, else the horizon at the utilization (never less than the runs); a service, the horizon at its
     utilization (around the clock unless said)."""
-    horizon = usage_horizon_days(w)
-    if not w.is_training:
-        return 24.0 * usage_utilization(w) * (horizon or SERVING_HORIZON_DAYS)
-    runs = max(run_hours or 0.0, RENT_MIN_HOURS) * (w.runs or 1)
-    if horizon is None or w.runs is not None:
+    usage = w._cache.get("usage")
+    if usage is None:  # what depends on the workload alone, once (the sweep asks for every candidate)
+        horizon = usage_horizon_days(w)
+        usage = w._cache["usage"] = (
+            w.is_training,
+            24.0 * usage_utilization(w) * (horizon or SERVING_HORIZON_DAYS),  # a service
+            w.runs or 1,  # runs planned
+            horizon is None or w.runs is not None,  # the runs alone
+            usage_utilization(w) * 24.0 * horizon if horizon is not None else None,  # the horizon at the utilization
+        )
+    training, serving_hours, runs_planned, runs_alone, horizon_hours = usage
+    if not training:
+        return serving_hours
+    runs = max(run_hours or 0.0, RENT_MIN_HOURS) * runs_planned
+    if runs_alone or horizon_hours is None:  # (no horizon: the runs alone)
         return runs
-    return max(runs, usage_utilization(w) * 24.0 * horizon)
+    return max(runs, horizon_hours)
 
 
 def _training_metrics(
