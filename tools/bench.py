@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # measure this checkout's advisor, whichever environment's Python runs the script
 BIN = Path(sys.executable).parent / "gpu-advisor"
 
 PROFILES = [
