@@ -105,7 +105,6 @@ class _Option:
     owned: bool
     cost_usd: float
     fact_id: str = ""
-    fact: dict[str, Any] = dataclasses.field(default_factory=dict)
     findings: list[Finding] = dataclasses.field(default_factory=list)
     rejected: bool = False
     score: float = 0.0
@@ -162,23 +161,24 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
     owned = _owned_counts(profile, kb)
     may_buy, may_rent = buy_allowed(profile), rent_allowed(profile)
     horizon, util = planner.usage_horizon_days(w), planner.usage_utilization(w)
-
-    def option(m: planner.CandidateMetrics, gpu: GpuSpec, acquisition: str, owned: bool, price: float) -> _Option:
-        return _Option(m, gpu, acquisition, owned, price, horizon_days=horizon, utilization=util)
-
+    gpus = kb.gpus
     out: list[_Option] = []
+    append = out.append
     # A second pass when nothing the profile allows is priced: offer everything priced, so the rules say why.
     for contradictory in (False, True) if (may_buy or may_rent) else (False,):
+        buy, rent = may_buy or contradictory, may_rent or contradictory
         for m in metrics:
-            gpu = kb.gpus.get(m.gpu_id)
+            gpu = gpus.get(m.gpu_id)
             if gpu is None:
                 continue
+            # _Option(m, gpu, acquisition, owned, cost_usd, fact_id, findings, rejected, score, horizon_days,
+            # utilization), positional: this runs for every configuration of the sweep.
             if not contradictory and owned.get(m.gpu_id, 0) >= m.count:
-                out.append(option(m, gpu, "buy", True, 0.0))
-            elif (may_buy or contradictory) and m.buy_usd is not None:
-                out.append(option(m, gpu, "buy", False, m.buy_usd))
-            if (may_rent or contradictory) and m.rent_usd is not None:
-                out.append(option(m, gpu, "rent", False, m.rent_usd))
+                append(_Option(m, gpu, "buy", True, 0.0, "", [], False, 0.0, horizon, util))
+            elif buy and m.buy_usd is not None:
+                append(_Option(m, gpu, "buy", False, m.buy_usd, "", [], False, 0.0, horizon, util))
+            if rent and m.rent_usd is not None:
+                append(_Option(m, gpu, "rent", False, m.rent_usd, "", [], False, 0.0, horizon, util))
         if out:
             break
     return out
@@ -199,6 +199,52 @@ def _hard_ok(o: _Option, profile: Profile) -> bool:
                 or f["too_slow_per_user"] or f["ttft_too_long"]
                 or f["licence_blocked"] or f["export_blocked"]
                 or (f["on_prem"] and profile.cooling == "air" and f["rack_density_kw"] > _air_limit_kw()))
+
+
+def _hard_ok_for(profile: Profile):
+    """`_hard_ok` for one profile, as a function of the option: the same answer (tests/advice hold them equal on
+    every option of the expert cases), without building `_derived`'s whole dict for each of the thousands of
+    options, and stopping at the first limit broken. Keep the two in step."""
+    cloud = profile.deployment == "cloud"
+    budget, deadline, rack_kw = profile.budget_usd, profile.deadline_days, profile.rack_kw
+    inference = profile.task == "inference"
+    wanted = profile.concurrency or 1
+    users = max(1, profile.concurrency or 1)
+    min_tps, max_ttft = profile.min_tokens_per_s_per_user, profile.max_ttft_s
+    datacenter, multi_user = datacenter_deployment(profile), multi_user_service(profile)
+    china = in_mainland_china(profile)
+    air_limit = _air_limit_kw() if profile.cooling == "air" else None
+
+    def ok(o: _Option) -> bool:
+        m = o.m
+        on_prem = o.acquisition == "buy" and not cloud
+        power_kw = m.power_w / 1000.0
+        if budget is not None and o.cost_usd > budget:
+            return False
+        if deadline is not None and m.time_s is not None and m.time_s / 86400.0 > deadline:
+            return False
+        if on_prem and rack_kw is not None and power_kw > rack_kw:
+            return False
+        if inference:
+            if m.max_concurrency is not None and not m.max_concurrency >= wanted:
+                return False
+            if min_tps and m.tokens_per_s and m.tokens_per_s / users < min_tps:
+                return False
+        if max_ttft and m.ttft_s is not None and m.ttft_s > max_ttft:
+            return False
+        if not o.owned:
+            gpu = o.gpu
+            if gpu.segment == "consumer" and ((on_prem and (datacenter or m.nodes > 1)) or multi_user):
+                return False
+            if on_prem and gpu.export_controlled_cn and china:
+                return False
+        if on_prem and air_limit is not None:
+            density = m.node_power_w / 1000.0 * min(m.nodes, SERVERS_PER_RACK) if m.nodes > 1 else power_kw
+            if density > air_limit:
+                return False
+        return True
+
+    return ok
 
 
 def _time_key(o: _Option) -> float:
@@ -257,6 +303,8 @@ def _shortlist(options: list[_Option], profile: Profile) -> list[_Option]:
         groups.setdefault((o.gpu.id, o.acquisition, o.owned), []).append(o)
     chosen: dict[int, _Option] = {}
     misses: dict[tuple[str, bool], _Option] = {}
+    hard_ok = _hard_ok_for(profile)
+    time_floor_s = _time_floor_s(profile)
     for (gpu_id, _acq, owned), group in groups.items():
         fitting = [o for o in group if o.m.fits]
         considered = [o for o in group if o.m.count <= SENSIBLE_COUNT] or group
@@ -266,11 +314,11 @@ def _shortlist(options: list[_Option], profile: Profile) -> list[_Option]:
             if prev is None or (best.acquisition == "rent" and prev.acquisition != "rent"):
                 misses[(gpu_id, owned)] = best
             continue
-        feasible = [o for o in fitting if _hard_ok(o, profile)]
+        feasible = [o for o in fitting if hard_ok(o)]
         if feasible:
             best = min(feasible, key=lambda o: (o.cost_usd, o.m.count, _time_key(o)))
             chosen[id(best)] = best
-            balanced = max(feasible, key=lambda o: (_base_score(o, time_floor_s=_time_floor_s(profile)), -o.m.count))
+            balanced = max(feasible, key=lambda o: (_base_score(o, time_floor_s=time_floor_s), -o.m.count))
             chosen[id(balanced)] = balanced
         else:  # nothing passes the limits: the cheapest fitting one, so the rules can say why — or, when that
             # takes more GPUs than anyone would buy, the nearest miss at a count a person would consider

@@ -315,19 +315,59 @@ def time_range_s(v: TrainingVolumes, count: int, peak_flops_per_s: float, mfu: t
     and QLoRA dequantisation, over (1 - bubble), plus the DP traffic the backward pass cannot hide, the
     ZeRO-3 traffic the whole pass cannot hide, and the host's serial optimizer time (CPU offload)."""
     link = LINK_EFFICIENCY
-    tp_s = v.tp_bytes / (tp_link_bytes_per_s * link) if v.tp_bytes else 0.0
-    dp_s = v.dp_bytes / (dp_link_bytes_per_s * link) if v.dp_bytes else 0.0
-    shard_s = v.shard_bytes / (dp_link_bytes_per_s * link) if v.shard_bytes else 0.0
-    fixed = tp_s + (v.dequant_bytes / (hbm_bytes_per_s * DECODE_BANDWIDTH_EFFICIENCY) if v.dequant_bytes else 0.0)
-    work = v.flops / (count * peak_flops_per_s)
+    return time_range_from(v, count * peak_flops_per_s, mfu, tp_link_bytes_per_s * link,
+                           dp_link_bytes_per_s * link, hbm_bytes_per_s * DECODE_BANDWIDTH_EFFICIENCY)
+
+
+def time_range_from(v: TrainingVolumes, flops_per_s: float, mfu: tuple[float, float, float],
+                    tp_bytes_per_s: float, dp_bytes_per_s: float, hbm_bytes_per_s: float,
+                    ) -> tuple[float, float, float]:
+    """`time_range_s` from the rates it multiplies out first — peak FLOP/s of all `count` GPUs, the TP and DP
+    links at `LINK_EFFICIENCY`, HBM at `DECODE_BANDWIDTH_EFFICIENCY` — so the planner computes them once per
+    (GPU, count, tensor-parallel width) and not once per variant. The same floats as `time_range_s`."""
+    tp_s = v.tp_bytes / tp_bytes_per_s if v.tp_bytes else 0.0
+    dp_s = v.dp_bytes / dp_bytes_per_s if v.dp_bytes else 0.0
+    shard_s = v.shard_bytes / dp_bytes_per_s if v.shard_bytes else 0.0
+    fixed = tp_s + (v.dequant_bytes / hbm_bytes_per_s if v.dequant_bytes else 0.0)
+    work = v.flops / flops_per_s
     keep = 1.0 - v.bubble
     share = v.backward_share
-    out = []
-    for eff in (mfu[2], mfu[1], mfu[0]):
-        compute = work / eff
-        exposed = max(0.0, dp_s - compute * share) + max(0.0, shard_s - compute)
-        out.append((compute + fixed) / keep + exposed + v.host_s)
-    return out[0], out[1], out[2]
+    host = v.host_s
+    # Unrolled over the three MFUs, max(0.0, x) written out (x if x > 0.0 else 0.0): the same values, fewer calls.
+    fast = work / mfu[2]
+    a, b = dp_s - fast * share, shard_s - fast
+    low = (fast + fixed) / keep + ((a if a > 0.0 else 0.0) + (b if b > 0.0 else 0.0)) + host
+    mid = work / mfu[1]
+    a, b = dp_s - mid * share, shard_s - mid
+    expected = (mid + fixed) / keep + ((a if a > 0.0 else 0.0) + (b if b > 0.0 else 0.0)) + host
+    slow = work / mfu[0]
+    a, b = dp_s - slow * share, shard_s - slow
+    high = (slow + fixed) / keep + ((a if a > 0.0 else 0.0) + (b if b > 0.0 else 0.0)) + host
+    return low, expected, high
+
+
+def time_expected_s(v: TrainingVolumes, count: int, peak_flops_per_s: float, mfu: tuple[float, float, float],
+                    tp_link_bytes_per_s: float, dp_link_bytes_per_s: float, hbm_bytes_per_s: float) -> float:
+    """The expected end of `time_range_s` alone, seconds (the same float; a test holds them equal)."""
+    link = LINK_EFFICIENCY
+    return time_expected_from(v, count * peak_flops_per_s, mfu[1], tp_link_bytes_per_s * link,
+                              dp_link_bytes_per_s * link, hbm_bytes_per_s * DECODE_BANDWIDTH_EFFICIENCY)
+
+
+def time_expected_from(v: TrainingVolumes, flops_per_s: float, mfu_expected: float, tp_bytes_per_s: float,
+                       dp_bytes_per_s: float, hbm_bytes_per_s: float) -> float:
+    """The middle of `time_range_from` alone, seconds — the same arithmetic in the same order, so the same
+    float. The planner's search compares a configuration's variants on this figure only, a third of the work
+    of the whole range."""
+    tp_s = v.tp_bytes / tp_bytes_per_s if v.tp_bytes else 0.0
+    dp_s = v.dp_bytes / dp_bytes_per_s if v.dp_bytes else 0.0
+    shard_s = v.shard_bytes / dp_bytes_per_s if v.shard_bytes else 0.0
+    fixed = tp_s + (v.dequant_bytes / hbm_bytes_per_s if v.dequant_bytes else 0.0)
+    mid = v.flops / flops_per_s / mfu_expected
+    dp_exposed = dp_s - mid * v.backward_share  # max(0.0, x) written out: the same value, without the call
+    shard_exposed = shard_s - mid
+    return (mid + fixed) / (1.0 - v.bubble) + ((dp_exposed if dp_exposed > 0.0 else 0.0)
+                                               + (shard_exposed if shard_exposed > 0.0 else 0.0)) + v.host_s
 
 
 def gpu_links(gpu, count: int, tp: int) -> tuple[float, float]:

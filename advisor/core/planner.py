@@ -9,8 +9,12 @@ plain frozen dataclasses (no pydantic in the hot loop: the sweep must reach >= 1
 evaluations/s). `advisor.recommend` shortlists them, asks the rules, ranks.
 
 Speed: memory terms depend on the configuration but not on the GPU model, so they are computed once
-per (count, strategy, checkpointing) and shared by every GPU; power and cost are computed once per
-(GPU, count); what is left per candidate is a few multiplications.
+per (count, strategy, variant) and shared by every GPU; power and cost are computed once per
+(GPU, count); what is left per candidate is a few multiplications. Choosing a configuration's variant
+compares expected seconds only (`compute.time_expected_from`, the same float as the middle of the range),
+works out once per GPU memory size which variants fit, and skips a variant whose run volumes equal an
+earlier one's (equal seconds can never win), so the search picks exactly what timing every variant would
+(tests/core/test_search_shortcuts.py).
 
 The field names of `MemoryTerms` and `CandidateMetrics` are the contract; fields added later come
 at the end with defaults.
@@ -18,6 +22,7 @@ at the end with defaults.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -91,6 +96,29 @@ class CandidateMetrics:
     weights_dtype: str | None = None  # serving: weight format chosen
     kv_dtype: str | None = None  # serving: KV-cache format chosen
     usage_hours: float | None = None  # hours of use over the horizon that rent and energy are for
+
+
+def _fast_constructor(cls: type) -> Any:
+    """A positional constructor for the frozen, slotted dataclass `cls` that makes the same object several
+    times faster.
+
+    A frozen dataclass's `__init__` stores each field through `object.__setattr__` (its own `__setattr__`
+    refuses); with the 46 fields of `CandidateMetrics` that is most of what a sweep candidate costs. This one
+    fills an instance of a plain (unfrozen) twin dataclass with the same slots, in the same order, then gives it
+    `cls` as its class (CPython allows `__class__` assignment between classes of the same slot layout): the
+    result is a `cls` equal to `cls(*values)`, as frozen, with every field given (defaults are not applied)."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    twin = dataclasses.make_dataclass(f"_{cls.__name__}Slots", names, slots=True, eq=False, repr=False)
+
+    def make(*values: Any) -> Any:
+        obj = twin(*values)
+        obj.__class__ = cls
+        return obj
+
+    return make
+
+
+_new_metrics = _fast_constructor(CandidateMetrics)
 
 
 TRAINING_TASKS = ("pretrain", "finetune", "lora", "qlora")
@@ -620,21 +648,42 @@ def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, v: 
     return hit
 
 
+_FLEET: dict[tuple[int, int], tuple] = {}
+"""(id of a GPU spec, count) -> (the spec, its power, servers, MFU range, capex, rent): figures of the catalogue
+alone, the same for every workload, so kept across recommendations (what-ifs and "why not" re-ask them)."""
+
+_FLEET_LIMIT = 20_000
+
+
+def _fleet(gpu, count: int) -> tuple:
+    """Power (IT W, one server's W, servers, average kW), MFU range, capex and rent of `count` GPUs of one
+    model, cached across workloads (a spec's figures never change: `GpuSpec` is frozen)."""
+    key = (id(gpu), count)
+    hit = _FLEET.get(key)
+    if hit is not None and hit[0] is gpu:
+        return hit[1]
+    it_w, node_w, nodes = power.configuration_power_w(gpu, count)
+    avg_kw = power.average_power_w(it_w) / 1000.0
+    value = (it_w, node_w, nodes, avg_kw, compute.mfu_range(gpu.architecture, nodes), cost.capex_usd(gpu, count),
+             cost.rent_usd_per_hour(gpu, count))
+    if len(_FLEET) >= _FLEET_LIMIT:  # specs made on the fly (tests, config files) must not grow it forever
+        _FLEET.clear()
+    _FLEET[key] = (gpu, value)  # the spec is held with its figures, so its id is not reused while cached
+    return value
+
+
 def _gpu_count_consts(w: Workload, gpu, count: int) -> tuple:
     """Power, MFU range, capex and rent of `count` GPUs of one model (workload-wide PUE and tariff), cached."""
     key = ("gc", id(gpu), count)
     hit = w._cache.get(key)
     if hit is not None and hit[0] is gpu:
         return hit[1]
-    it_w, node_w, nodes = power.configuration_power_w(gpu, count)
-    avg_kw = power.average_power_w(it_w) / 1000.0
-    buy = cost.capex_usd(gpu, count)
-    rate = cost.rent_usd_per_hour(gpu, count)
+    it_w, node_w, nodes, avg_kw, mfu, buy, rate = _fleet(gpu, count)
     be = None
     if buy is not None and rate is not None:
         be = cost.break_even_hours(buy.mid, rate.mid, avg_kw, w.electricity_usd_per_kwh, w.pue)
         be = None if math.isinf(be) else be
-    value = (it_w, node_w, nodes, avg_kw, it_w * w.pue, compute.mfu_range(gpu.architecture, nodes), buy, rate, be)
+    value = (it_w, node_w, nodes, avg_kw, it_w * w.pue, mfu, buy, rate, be)
     w._cache[key] = (gpu, value)
     return value
 
@@ -676,13 +725,23 @@ def _usage_hours(w: Workload, run_hours: float | None) -> float:
     """Hours the hardware works over the horizon: the runs planned (one when not said) when there is no
     horizon, else the horizon at the utilization (never less than the runs); a service, the horizon at its
     utilization (around the clock unless said)."""
-    horizon = usage_horizon_days(w)
-    if not w.is_training:
-        return 24.0 * usage_utilization(w) * (horizon or SERVING_HORIZON_DAYS)
-    runs = max(run_hours or 0.0, RENT_MIN_HOURS) * (w.runs or 1)
-    if horizon is None or w.runs is not None:
+    usage = w._cache.get("usage")
+    if usage is None:  # what depends on the workload alone, once (the sweep asks for every candidate)
+        horizon = usage_horizon_days(w)
+        usage = w._cache["usage"] = (
+            w.is_training,
+            24.0 * usage_utilization(w) * (horizon or SERVING_HORIZON_DAYS),  # a service
+            w.runs or 1,  # runs planned
+            horizon is None or w.runs is not None,  # the runs alone
+            usage_utilization(w) * 24.0 * horizon if horizon is not None else None,  # the horizon at the utilization
+        )
+    training, serving_hours, runs_planned, runs_alone, horizon_hours = usage
+    if not training:
+        return serving_hours
+    runs = max(run_hours or 0.0, RENT_MIN_HOURS) * runs_planned
+    if runs_alone or horizon_hours is None:  # (no horizon: the runs alone)
         return runs
-    return max(runs, usage_utilization(w) * 24.0 * horizon)
+    return max(runs, horizon_hours)
 
 
 def _training_metrics(
@@ -700,36 +759,55 @@ def _training_metrics(
     """The numbers of one training configuration on one GPU model: memory (from `rec`, the cached
     configuration record), time from the run's volumes, power and money over the usage. The sweep and
     `evaluate_training` both come here, so the calculator and the advisor agree to the byte."""
+    link = links.get(tp)
+    if link is None:
+        link = links[tp] = compute.gpu_links(gpu, count, tp)
+    gc = _gpu_count_consts(w, gpu, count)
+    rates = _rates(gpu, count, tp, _gpu_consts(w, gpu)["peak"], gc[5], link)
+    return _metrics_of(w, gpu, count, strategy, tp, pp, dp, rec, cap, gc, _money(gc), rates)
+
+
+def _rates(gpu, count: int, tp: int, peak: float, mfu: tuple, link: tuple[float, float]) -> tuple:
+    """What `compute.time_range_from` takes besides the volumes, once per (GPU, count, tensor-parallel width):
+    (peak FLOP/s of all the GPUs, MFU range, TP and DP link bytes/s achieved, HBM bytes/s achieved)."""
+    return (count * peak, mfu, link[0] * compute.LINK_EFFICIENCY, link[1] * compute.LINK_EFFICIENCY,
+            gpu.bandwidth_tbps * 1e12 * compute.DECODE_BANDWIDTH_EFFICIENCY)
+
+
+def _money(gc: tuple) -> tuple:
+    """(capex mid, low, high; rate mid, low, high) of one (GPU, count) from `_gpu_count_consts`, None where
+    no price is known."""
+    buy, rate = gc[6], gc[7]
+    buy_t = (buy.mid, buy.low, buy.high) if buy else (None, None, None)
+    rate_t = (rate.mid, rate.low, rate.high) if rate else (None, None, None)
+    return buy_t + rate_t
+
+
+def _metrics_of(w: Workload, gpu, count: int, strategy: str, tp: int, pp: int, dp: int, rec: tuple, cap: int,
+                gc: tuple, money: tuple, rates: tuple) -> CandidateMetrics:
+    """`_training_metrics` with the per-(GPU, count) constants `gc` (`_gpu_count_consts`) and `money`
+    (`_money`), and `rates` (`_rates`) already worked out: the sweep hoists them out of its loops."""
     v, terms, total, vol, host_ram = rec
-    it_w, node_w, nodes, avg_kw, facility, mfu, buy, rate, be = _gpu_count_consts(w, gpu, count)
-    buy_mid, buy_lo, buy_hi = (buy.mid, buy.low, buy.high) if buy else (None, None, None)
-    rate_mid = rate.mid if rate else None
+    it_w, node_w, nodes, avg_kw, facility, mfu, _buy, rate, be = gc
+    buy_mid, buy_lo, buy_hi, rate_mid, rate_lo, rate_hi = money
     crosses = tp > 1 and not gpu.nvlink
     mid_s = low_s = high_s = None
     if vol is not None:
-        low_s, mid_s, high_s = _run_seconds(w, gpu, count, tp, vol, mfu, links)
+        low_s, mid_s, high_s = compute.time_range_from(vol, *rates)
     hours = _usage_hours(w, mid_s / 3600.0 if mid_s is not None else None)
     kwh = avg_kw * hours * w.pue if mid_s is not None or not w.is_training else None
     if rate is not None and (mid_s is not None or not w.is_training):
-        rent_mid, rent_lo, rent_hi = rate.mid * hours, rate.low * hours, rate.high * hours
+        rent_mid, rent_lo, rent_hi = rate_mid * hours, rate_lo * hours, rate_hi * hours
     else:
         rent_mid = rent_lo = rent_hi = None
-    return CandidateMetrics(
+    return _new_metrics(
         gpu.id, count, nodes, strategy, tp, pp, dp, v.checkpointing, terms, cap, total <= cap, cap - total,
         mid_s, low_s, high_s, mfu[1] if mid_s is not None else None, None, None, it_w, facility, node_w, kwh,
         buy_mid, rate_mid, rent_mid, kwh * w.electricity_usd_per_kwh if kwh is not None else None, crosses,
         buy_lo, buy_hi, rent_lo, rent_hi, None, host_ram, be,
-        rate.low if rate else None, rate.high if rate else None, avg_kw * 1000.0,
+        rate_lo, rate_hi, avg_kw * 1000.0,
         v.micro_batch, v.optimizer, v.offload, None, None, hours,
     )
-
-
-def _run_seconds(w: Workload, gpu, count: int, tp: int, vol, mfu, links: dict[int, tuple[float, float]]):
-    link = links.get(tp)
-    if link is None:
-        link = links[tp] = compute.gpu_links(gpu, count, tp)
-    peak = _gpu_consts(w, gpu)["peak"]
-    return compute.time_range_s(vol, count, peak, mfu, link[0], link[1], gpu.bandwidth_tbps * 1e12)
 
 
 HOST_RAM_BYTES_SERVER = 1 << 40
@@ -742,41 +820,88 @@ HEAVIER_VARIANT_GAIN = 0.1
 this much faster than the lighter one: the plan a user reads should not fill 70 GB for a 3 % gain."""
 
 
-def _pick_variant(w: Workload, gpu, count: int, tp: int, recs: list, cap: int,
-                  links: dict[int, tuple[float, float]]) -> tuple:
-    """The fastest variant that fits, GPU memory and host RAM (a lighter one unless the heavier is clearly
-    faster); when none fits, the one that needs least GPU memory within the host's RAM."""
-    best, best_s = None, math.inf
-    host_limit = HOST_RAM_BYTES_SERVER if gpu.segment != "consumer" else HOST_RAM_BYTES_WORKSTATION
-    for rec in recs:
+def _same_volumes(recs: list) -> tuple[int, ...]:
+    """Per variant, the index of an earlier variant of the same configuration with equal run volumes (so the
+    same seconds on every GPU: the 8-bit optimizer changes memory, not time), else -1."""
+    out = []
+    for i, rec in enumerate(recs):
+        vol = rec[3]
+        out.append(next((j for j in range(i) if vol is not None and recs[j][3] == vol), -1))
+    return tuple(out)
+
+
+def _fit_plan(recs: list, same: tuple[int, ...], cap: int, host_limit: int) -> tuple:
+    """What choosing a variant comes to on a GPU of `cap` usable bytes in a host of `host_limit` bytes of RAM:
+    (the variant when no timing decides, else None; the variants to time, in order; the variant taken when
+    none fits). The search takes the fastest variant that fits, a heavier one only when it is
+    `HEAVIER_VARIANT_GAIN` faster than the best before it; the first fitting variant without run volumes is
+    taken as it is. A variant whose volumes equal an earlier fitting one's is not timed: equal seconds never
+    beat the best by the gain, so it could not be picked. When none fits: the one that needs least GPU memory
+    within the host's RAM."""
+    timed = [False] * len(recs)
+    to_time = []
+    for i, rec in enumerate(recs):
         if rec[2] > cap or rec[4] > host_limit:
             continue
-        vol = rec[3]
-        if vol is None:
-            return rec
-        seconds = _run_seconds(w, gpu, count, tp, vol, _gpu_count_consts(w, gpu, count)[5], links)[1]
-        if seconds < best_s * (1.0 - HEAVIER_VARIANT_GAIN):
-            best, best_s = rec, seconds
-    if best is not None:
-        return best
+        if rec[3] is None:
+            return rec, (), rec
+        timed[i] = True
+        j = same[i]
+        if j < 0 or not timed[j]:
+            to_time.append(rec)
     feasible = [r for r in recs if r[4] <= host_limit] or recs
-    return min(feasible, key=lambda r: r[2])
+    return None, tuple(to_time), min(feasible, key=lambda r: r[2])
+
+
+def _search_plan(w: Workload) -> list[tuple[int, list]]:
+    """`_training_plan` with, per configuration, `_same_volumes` of its variants and a cache of `_fit_plan`s
+    by (GPU capacity, host RAM): GPUs of one memory size choose among the same variants (cached per workload)."""
+    plan = w._cache.get("search")
+    if plan is None:
+        plan = w._cache["search"] = [
+            (count, [(strategy, tp, pp, dp, recs, _same_volumes(recs), {}) for strategy, tp, pp, dp, recs in rows])
+            for count, rows in _training_plan(w)
+        ]
+    return plan
 
 
 def _sweep_training(w: Workload, gpus: list) -> list[CandidateMetrics]:
     out: list[CandidateMetrics] = []
     append = out.append
-    plan = _training_plan(w)
+    plan = _search_plan(w)
+    expected = compute.time_expected_from
+    keep = 1.0 - HEAVIER_VARIANT_GAIN
     for gpu in gpus:
-        cap = _gpu_consts(w, gpu)["cap"]
+        consts = _gpu_consts(w, gpu)
+        cap, peak = consts["cap"], consts["peak"]
         per_node = max(1, gpu.max_per_node)
+        host_limit = HOST_RAM_BYTES_SERVER if gpu.segment != "consumer" else HOST_RAM_BYTES_WORKSTATION
+        fit_key = (cap, host_limit)
         for count, rows in plan:
-            links: dict[int, tuple[float, float]] = {}
-            for strategy, tp, pp, dp, recs in rows:
+            gc = _gpu_count_consts(w, gpu, count)
+            money = _money(gc)
+            by_tp: dict[int, tuple] = {}
+            for strategy, tp, pp, dp, recs, same, fits in rows:
                 if tp > per_node:
                     continue
-                rec = _pick_variant(w, gpu, count, tp, recs, cap, links)
-                append(_training_metrics(w, gpu, count, strategy, tp, pp, dp, rec, cap, links))
+                fit = fits.get(fit_key)
+                if fit is None:
+                    fit = fits[fit_key] = _fit_plan(recs, same, cap, host_limit)
+                rates = by_tp.get(tp)
+                if rates is None:
+                    rates = by_tp[tp] = _rates(gpu, count, tp, peak, gc[5], compute.gpu_links(gpu, count, tp))
+                rec, to_time, fallback = fit
+                if rec is None:
+                    flops_per_s, mfu, tp_rate, dp_rate, hbm_rate = rates
+                    mfu_mid = mfu[1]
+                    best_s = math.inf
+                    for r in to_time:
+                        seconds = expected(r[3], flops_per_s, mfu_mid, tp_rate, dp_rate, hbm_rate)
+                        if seconds < best_s * keep:
+                            rec, best_s = r, seconds
+                    if rec is None:
+                        rec = fallback
+                append(_metrics_of(w, gpu, count, strategy, tp, pp, dp, rec, cap, gc, money, rates))
     return out
 
 
@@ -862,13 +987,7 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         rate_mid = rent_mid = rent_lo = rent_hi = None
     replicas = count // tp
     batch = -(-w.concurrency // replicas)  # sequences per replica
-    key = ("terms", tp, batch, wdt, kvdt)
-    terms = w._cache.get(key)
-    if terms is None:
-        kv_b = kv_seq * batch
-        terms = w._cache[key] = MemoryTerms(
-            int(base.weights), 0, 0, 0, int(kv_b), int(fixed - base.weights + memory.ALLOCATOR_MARGIN * kv_b)
-        )
+    terms = _serving_terms(w, option, batch)
     total = terms.total
     if not shape.generates:
         tps = None  # encoders, ViTs, CNNs: no token-by-token decode
@@ -877,7 +996,7 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         tps = replicas * eff_batch / compute.decode_step_from(dk, w.context_tokens, eff_batch)
     else:
         tps = 0.0
-    return CandidateMetrics(
+    return _new_metrics(
         gpu.id,
         count,
         nodes,
@@ -924,6 +1043,20 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
     )
 
 
+def _serving_terms(w: Workload, option: tuple, batch: int) -> MemoryTerms:
+    """Memory per GPU of a replica of `option` (`_inference_option`) holding `batch` sequences, cached."""
+    tp, base, kv_seq, _kv_tok, fixed = option[:5]
+    wdt, kvdt = option[8], option[9]
+    key = ("terms", tp, batch, wdt, kvdt)
+    terms = w._cache.get(key)
+    if terms is None:
+        kv_b = kv_seq * batch
+        terms = w._cache[key] = MemoryTerms(
+            int(base.weights), 0, 0, 0, int(kv_b), int(fixed - base.weights + memory.ALLOCATOR_MARGIN * kv_b)
+        )
+    return terms
+
+
 def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
     out: list[CandidateMetrics] = []
     heads = w.shape.heads if w.shape.is_transformer else 8
@@ -947,14 +1080,18 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
 
 
 def _serving_pick(w: Workload, gpu, count: int, ladder: list[tuple]) -> CandidateMetrics:
-    """The most faithful serving precision that holds every sequence; when none does, the lightest."""
-    last = None
+    """The most faithful serving precision that holds every sequence; when none does, the lightest. (Whether
+    an option fits and holds every sequence is decided on its cached memory terms, as `_inference_metrics`
+    decides it, so only the chosen option's numbers are built.)"""
+    cap = _gpu_consts(w, gpu)["serve_cap"]
+    generates = w.shape.generates
     for option in ladder:
-        last = _inference_metrics(w, gpu, count, option)
-        if last.fits and (last.max_concurrency is None or last.max_concurrency >= w.concurrency):
-            return last
-    assert last is not None
-    return last
+        replicas = count // option[0]
+        if _serving_terms(w, option, -(-w.concurrency // replicas)).total <= cap and (
+            not generates or option[5] * replicas >= w.concurrency
+        ):
+            return _inference_metrics(w, gpu, count, option)
+    return _inference_metrics(w, gpu, count, ladder[-1])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -1127,8 +1264,6 @@ def _lora_params(w: Workload, targets: frozenset[str]) -> int:
 
 def _replace(w: Workload, **changes) -> Workload:
     """A copy of `w` with `changes` (and its own empty cache)."""
-    import dataclasses
-
     return dataclasses.replace(w, **changes)
 
 

@@ -16,9 +16,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tools.advice_cases import check, load_cases, profile_of  # noqa: E402
-
-from advisor.recommend import recommend  # noqa: E402
+from advisor.recommend import recommend
+from tools.advice_cases import check, load_cases, profile_of
 
 CASES = {c["id"]: c for c in load_cases()}
 

@@ -35,7 +35,7 @@ def test_zero_paper_table_1(params: float) -> None:
     state = memory.state_bytes_per_param("bf16-mixed", "adamw")
     assert state.total == 16  # 2 + 2 + K, K = 12
     for dp, cells in ZERO_TABLE_1[params].items():
-        for stage, printed in zip((1, 2, 3), cells):
+        for stage, printed in zip((1, 2, 3), cells, strict=True):
             gb = sum(memory.zero_model_states(params, state, stage, dp)) / 1e9
             assert _close_to_printed(gb, printed), (params, dp, stage, gb, printed)
 
@@ -141,7 +141,7 @@ LLAMA1_33B = (60, 6656, 52, 17920)
 
 def test_nf4_double_quant_bits() -> None:
     # 4 + 8/64 + 32/(64*256) = 4.127 bits; double quantisation saves ~0.37 bits/param (~3 GB for 65B).
-    assert memory.QLORA_NF4_BITS == pytest.approx(4.127, abs=0.001)
+    assert pytest.approx(4.127, abs=0.001) == memory.QLORA_NF4_BITS
     saving_bits = (4 + 32 / 64) - memory.QLORA_NF4_BITS
     assert saving_bits == pytest.approx(0.37, abs=0.01)
     assert 65.2e9 * saving_bits / 8 / 1e9 == pytest.approx(3.0, abs=0.1)
@@ -195,14 +195,14 @@ def test_llama31_kv_cache_gib(name: str) -> None:
     layers, kv, d, params = LLAMA31[name]
     shape = Shape(kind="decoder", params=params, active_params=params, layers=layers, hidden=kv * d * 4,
                   heads=32, kv_heads=kv, head_dim=d)
-    for tokens, gib in zip((1024, 16_000, 128_000), BLOG_KV_GIB[name]):
+    for tokens, gib in zip((1024, 16_000, 128_000), BLOG_KV_GIB[name], strict=True):
         assert memory.kv_cache_bytes(shape, tokens, 1, "fp16") / GIB == pytest.approx(gib, rel=0.01)
 
 
 @pytest.mark.parametrize("name", sorted(LLAMA31))
 def test_llama31_weights_gb(name: str) -> None:
     params = LLAMA31[name][3]
-    for dtype, gb in zip(("fp16", "fp8", "int4"), BLOG_WEIGHTS_GB[name]):
+    for dtype, gb in zip(("fp16", "fp8", "int4"), BLOG_WEIGHTS_GB[name], strict=True):
         assert memory.weight_bytes(params, dtype) / 1e9 == pytest.approx(gb, rel=0.015)
 
 

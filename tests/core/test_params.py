@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from advisor.core.params import (
-    ConfigError,
     SUPPORTED_MODEL_TYPES,
+    ConfigError,
     active_param_count,
     load_hf_config,
     lora_trainable_params,
