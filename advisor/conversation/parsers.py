@@ -277,9 +277,14 @@ _BARE_TARIFF = _c(
 )
 
 
+_TARIFF_AFTER = _c(  # "cost per kWh is 22 cents", "每度电 0.6 元", "電費一度 3 塊"
+    rf"(?:per\s+kwh|/\s*kwh|a\s+kwh|每度电?|每度電|一度电?|一度電)\s*(?:is|=|:|costs?|about|around|~|约|約|是|大概|要)?\s*"
+    rf"{_SIGN}{NUM}\s*(?P<mao>毛多?|角)?\s*(?:元|块|塊|cents?|c\b|¢)")
+
+
 def _tariff(w: _Work, ex: Extraction, locale: Locale) -> None:
     """An electricity price with no currency sign: '0.45/度', '6 毛多一度', '0.31/kWh', '6c/kWh' (writer's money)."""
-    m = _BARE_TARIFF.search(w.text)
+    m = _BARE_TARIFF.search(w.text) or _TARIFF_AFTER.search(w.text)
     if not m:
         return
     value = number_value(_numtext(m) or "")
@@ -288,7 +293,7 @@ def _tariff(w: _Work, ex: Extraction, locale: Locale) -> None:
     said = m.group(0).lower()
     if m.group("mao"):
         value /= 10  # 毛/角 = 0.1 yuan
-    elif re.search(r"\d\s*(?:cents?|c|¢)\s*(?:/|per)", said):
+    elif re.search(r"\d\s*(?:cents?|c|¢)\s*(?:/|per|$)", said):
         value /= 100
     cur = "USD" if re.search(r"kwh|cents?|¢", said) and not _CJK.search(said) else (
         default_currency(locale) if _CJK.search(w.orig) else "USD")
@@ -456,13 +461,18 @@ def _acquisition(w: _Work) -> str | None:
 # --------------------------------------------------------------------------------------------
 # Facility: power, circuit, cooling, deployment
 
+MAX_RACK_KW = 250.0
+"""The most one rack can draw: the densest shipping racks (GB200 NVL72) are ~120-132 kW; a figure above 250 kW
+for a rack is a typo or a whole room, and is re-asked."""
 _KW = _c(rf"{NUM}\s*(?:kw|kilowatts?|千瓦|kva)(?!\s*h|·h|-h|时|時|[a-z])")
 _W = _c(rf"{NUM}\s*(?:w|watts?|瓦)(?![a-z/]|时|時|特)")
 _VOLT = _c(rf"{NUM}\s*(?:v|volts?|伏特?)(?![a-z0-9])")
 _AMP = _c(rf"{NUM}\s*(?:a|amps?|amperes?|安培?)(?![a-z0-9]|装|裝|全|排)")
 _PHASE3 = _c(r"three[\s-]?phase|3[\s-]?phase|\b3ph\b|三相|3\s*相")
 _PHASE1 = _c(r"single[\s-]?phase|1[\s-]?phase|单相|單相")
-_CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z])|{_num('n2')}\s*(?:circuits|路|条线路|條線路|个回路|個迴路)")
+_CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z])|{_num('n2')}\s*(?:circuits|路|条线路|條線路|个回路|個迴路)|"
+               rf"(?:(?P<n3>\d{{1,2}})|\b(?P<w3>two|three|four|five|six|eight)\b)(?=\s+(?:\d+\s*a\s+|\d+\s*v\s+){{1,2}}circuits)|"
+               rf"(?P<n4>[\d两兩二三四五六八]{{1,2}})\s*(?:条|條|路|个|個|组|組)\s*(?=\d+\s*a(?![a-z]))")
 _FACILITY_CUE = _c(r"rack|cabinet|circuit|机柜|機櫃|机架|機架|供电|供電|电路|電路|功率|电力|電力|power|room|机房|機房")
 _LIQUID = _c(r"liquid|water[\s-]?cool|direct[\s-]?to[\s-]?chip|immersion|液冷|水冷|冷板|浸没|浸沒|浸沒式")
 _NO_LIQUID = _c(r"(?:液冷|水冷|liquid(?:\s+cooling)?)\s*(?:也|都|是)?\s*(?:上不了|做不到|做不了|装不了|裝不了|不行|不可能|不能|没有|沒有|"
@@ -507,7 +517,8 @@ def _facility(w: _Work, ex: Extraction) -> None:
     volts = amps = None
     circuits = 1
     for m in w.finditer(_CIRCUITS):
-        n = number_value(m.group("n") or m.group("n2") or "")
+        n = number_value(m.group("n") or m.group("n2") or m.group("n3") or m.group("n4") or "") or \
+            _EN_WORD_NUMBERS.get(m.group("w3") or "")
         if n and 1 <= n <= 64 and float(n).is_integer():
             circuits = int(n)
         if m.group("amp"):
@@ -525,7 +536,7 @@ def _facility(w: _Work, ex: Extraction) -> None:
     if kw is not None:
         if kw <= 0 or not math.isfinite(kw):
             ex.problem("conv.problem.power_positive")
-        elif kw > 100000:
+        elif kw > MAX_RACK_KW:
             ex.problem("conv.problem.power_huge")
         else:
             ex.fields["rack_kw"] = round(kw, 3)
@@ -1013,11 +1024,14 @@ _SAMPLES = _c(
     r"records?|documents?|docs?|sentences?|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆)"
 )
 _IMAGES = _c(
-    rf"{NUM}\s*(?:images?|pictures?|photos?|张图片?|張圖片?|张图像|張圖像|张照片|張照片|幅图像?|幅圖像?|图片|圖片|图像|圖像)"
+    rf"{NUM}\s*(?:images?|imgs?\b|pictures?|photos?|张图片?|張圖片?|张图像|張圖像|张照片|張照片|幅图像?|幅圖像?|图片|圖片|图像|圖像)"
+    rf"|(?:图片|圖片|图像|圖像|照片|images?|imgs?|pictures?|photos?|资料|資料|数据|數據|数据集|資料集)\s*(?:共|有|约|約|大约|大約|大概|about|~|:)?\s*"
+    rf"{_num('num2')}\s*(?:张|張|幅)(?!\s*(?:卡|显卡|顯示卡|gpu|4090|3090|a100|h100))"
 )
 _AVG_LEN = _c(
     rf"(?:avg\.?|average|averaging|on\s+average|each(?:\s+(?:about|around|of|with))?|of|at|x|×|\*|平均(?:每条|每條|长度|長度|约|約)?|"
-    rf"每条|每條|每个|每個|每段|每笔|每筆|长度|長度|约|約)\s*(?:about|around|~|约|約|为|為|是)?\s*{NUM}\s*(?:个|個)?\s*(?:tokens?|词元|詞元|字|words?)"
+    rf"每条|每條|每个|每個|每段|每笔|每筆|长度|長度|约|約|~)\s*(?:about|around|~|约|約|为|為|是)?\s*{NUM}\s*(?:个|個)?\s*(?:tokens?|词元|詞元|字|words?)"
+    rf"(?:\s*(?:avg|average|on\s+average|each|apiece))?"
 )
 _EPOCHS = _c(rf"{NUM}\s*(?:epochs?|eps\b|(?:个|個)\s*epochs?|轮|輪|遍|passes|pass\b)")
 _EPOCHS_AFTER = _c(rf"(?:epochs?|轮数|輪數|训练轮数|訓練輪數)\s*(?:[:=]|of|为|為|是)?\s*{NUM}")
@@ -1048,14 +1062,15 @@ TOKENS_PER_BYTE = 0.25
 
 _BYTE_UNITS = {"kb": 1e3, "k": 1e3, "mb": 1e6, "m": 1e6, "gb": 1e9, "g": 1e9, "tb": 1e12, "t": 1e12}
 _TEXT_BYTES = _c(
-    r"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>kb|mb|gb|tb|g|t)\b\s*(?:左右|上下)?\s*(?:的|of)?\s*"
-    r"(?:[\u4e00-\u9fff]{0,6}?(?:语料|語料|文本|文字|数据|資料|网页|網頁)|(?:\w+\s+){0,3}?(?:text|corpus|tickets|documents|docs|data)\b)"
+    r"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s*(?:个|個)?\s*(?P<unit>kb|mb|gb|tb|g|t)\b\s*(?:左右|上下)?\s*(?:的|of)?\s*"
+    r"(?:[\u4e00-\u9fff]{0,6}?(?:语料|語料|文本|文字|数据|資料|网页|網頁|英文|中文|繁中|代码|代碼|程式碼)|"
+    r"(?:\w+\s+){0,3}?(?:text|corpus|tickets|documents|docs|data|code|jsonl|json|csv|parquet|txt)\b)"
 )
 
 
 _TEXT_BYTES_AFTER = _c(
     r"(?:资料|資料|数据|數據|语料|語料|文本|dataset|data|corpus)\s*(?:是|为|為|有|共|大约|大概|大約|约|約|is|about|~|:)?\s*"
-    r"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>kb|mb|gb|tb)\b"
+    r"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s*(?:个|個)?\s*(?P<unit>kb|mb|gb|tb|g)\b"
 )
 
 

@@ -571,3 +571,24 @@ def test_a_start_date_is_no_deadline(text: str, monkeypatch: pytest.MonkeyPatch)
 def test_model_size_before_w_slash_is_no_power() -> None:
     ex = extract_detailed("qlora llama 3 8b w/ 4k context", "en")
     assert ex.fields.get("model") == "llama-3-8b" and "rack_kw" not in ex.fields and not ex.problems
+
+
+@pytest.mark.parametrize(("text", "locale", "key", "value"), [
+    ("資料集 8 萬張，做分類", "zh-Hant", "samples", 80_000),              # images counted after the word
+    ("about 3000 imgs to fine-tune on", "en", "samples", 3_000),
+    ("200k samples, ~1200 tokens avg", "en", "tokens", 240_000_000),     # the average after the number
+    ("语料 20 个G中文", "zh-Hans", "tokens", 5_000_000_000),              # 20 GB x 0.25 tokens/byte
+    ("40GB parquet of web text", "en", "tokens", 10_000_000_000),
+    ("three 20A 208V circuits", "en", "rack_kw", 9.984),                  # 3 x 208 V x 20 A x 0.8
+    ("一個機櫃三條 16A，230V", "zh-Hant", "rack_kw", 8.832),               # 3 x 230 V x 16 A x 0.8
+    ("power per kWh is 9 cents", "en", "electricity_usd_per_kwh", 0.09),
+])
+def test_more_slots_as_written(text: str, locale: str, key: str, value: float) -> None:
+    got = extract(text, locale).get(key)
+    assert got is not None and math.isclose(got, value, rel_tol=1e-3), extract(text, locale)
+
+
+@pytest.mark.parametrize("text", ["我们机柜一个 3000kW，风冷", "rack is 900 kW"])
+def test_a_rack_beyond_any_built_is_re_asked(text: str) -> None:
+    ex = extract_detailed(text, "zh-Hans")
+    assert "rack_kw" not in ex.fields and ex.problems
