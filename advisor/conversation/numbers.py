@@ -59,6 +59,8 @@ _PUNCT = str.maketrans({"，": ", ", "、": ", ", "。": ". ", "；": "; ", "：
 _CJK_LATIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9$])|(?<=[A-Za-z0-9%])(?=[\u4e00-\u9fff])")
 _WAN_W = re.compile(r"(?<![A-Za-z])(\d+(?:\.\d+)?)\s*[wW](?=\s*(?:[条條笔筆张張个個人块塊元以左上的预預]|tokens?\b))")
 _MEASURE_BEFORE_MAGNITUDE = re.compile(r"(\d(?:\.\d+)?)\s*[个個]\s*([亿億万萬])")
+_WAN_AND_DIGIT = re.compile(r"(?<![\d.])(\d+)\s*([万萬])\s*(\d)"
+                            r"(?![\d.]|\s*[千百十万萬亿億kKwW]|\s*(?:个|個|张|張|条|條|人|位))")
 _GRAND = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s*grand\b", re.IGNORECASE)
 _POWER_WORD = re.compile(r"(?:功耗|功率|电源|電源|供电|供電|tdp|psu|瓦)\s*$", re.IGNORECASE)
 
@@ -78,6 +80,7 @@ def normalize_text(text: str) -> str:
     text = text.replace("\u00a0", " ").replace("\u3000", " ")
     text = _CJK_LATIN.sub(" ", text)
     text = _MEASURE_BEFORE_MAGNITUDE.sub(r"\1\2", text)  # "5 个亿" is 5 亿
+    text = _WAN_AND_DIGIT.sub(r"\1.\3\2", text)  # "2 萬 5" is 2.5 萬
     text = _GRAND.sub(r"\1k", text)  # "3 grand" is 3k
     return _WAN_W.sub(_wan, text)
 

@@ -421,7 +421,7 @@ _ACQ = [
     ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
                r"\bused\s+(?:cards?|gpus?)|second[\s-]?hand|二手|\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|home\s*lab|"
                r"买(?!了)|買(?!了)|购买|購買|采购|採購|购置|購置|加购|加購|"
-               r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|"
+               r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|配出|配一台|配一套|"
                r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
                r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|"
                r"(?:put|sit|keep|place)\s+(?:it|them|the\s+\w+)?\s*(?:in|under)\s+(?:our|my|the)\s+(?:server\s+room|office|rack|desk|closet|lab)|"
@@ -479,13 +479,13 @@ _NO_LIQUID = _c(r"(?:液冷|水冷|liquid(?:\s+cooling)?)\s*(?:也|都|是)?\s*(
                 r"没办法|沒辦法|不支持|不支援|isn'?t\s+(?:possible|an\s+option|available)|is\s+not|not\s+(?:possible|available))")
 _AIR = _c(r"\bair\b|air[\s-]?cool|风冷|風冷|氣冷|空冷")
 _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bcolab\b|\bkaggle\b|coreweave|"
-            r"paperspace|autodl|恒源云|云|雲|\bcloud[\s-]?based|租\s*[\d一二两兩三四五六七八九十]*\s*(?:张|張|台)?\s*[\d一二两兩三四五六七八九十]*\s*卡|租(?:用)?\s*(?:gpu|算力)")
+            r"paperspace|autodl|恒源云|云|雲|\bcloud[\s-]?based")
 _NO_CLOUD = _c(r"\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
                r"不(?:能|准|可|会|會)?(?:上云|上雲|用云|用雲|上公有云|上公有雲)|禁止上[云雲]")
 _ONPREM = _c(
     r"on[\s-]?prem|in[\s-]?house|self[\s-]?host|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc)|"
     r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|\bour\s+(?:dc|server\s+room|racks?|cluster\s+room)\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|地端|\bidc\b|托管|託管|自己的服务器|自己的伺服器|"
-    r"home\s*lab|\bat\s+home\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
+    r"home\s*lab|\bat\s+home\b|\blocally\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
     r"gaming\s+pc|leave\s+the\s+building|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)"
 )
 _EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|buy\s+or\s+cloud|cloud\s+or\s+buy|云或|雲或|或云|或雲|都行|都可以|either|both")
@@ -828,7 +828,7 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("year_end_of", _c(r"(?P<year>20\d\d)\s*年\s*(?:底|末|年底)|end\s+of\s+(?P<year2>20\d\d)")),
     ("ymd", _c(r"(?P<year>20\d\d)\s*[-/.年]\s*(?P<month>1[0-2]|0?[1-9])\s*[-/.月]\s*(?P<day>3[01]|[12]\d|0?[1-9])")),
     ("zh_md", _c(rf"(?P<next>明年|今年)?\s*{_ZH_MONTH}\s*{_ZH_DAY}")),
-    ("zh_month_end", _c(rf"(?P<next>明年|今年)?\s*{_ZH_MONTH}\s*(?:底|末|尾|份结束|份結束)")),
+    ("zh_month_end", _c(rf"(?:(?P<year>20\d\d)\s*年\s*)?(?P<next>明年|今年)?\s*{_ZH_MONTH}\s*(?:底|末|尾|份结束|份結束)")),
     ("slash", _c(r"(?P<next>明年|next\s+year)?\s*(?<![\d./])(?P<a>3[01]|[12]\d|0?[1-9])\s*/\s*(?P<b>3[01]|[12]\d|0?[1-9])(?![\d/])")),
     ("en_md", _c(rf"\b(?P<mname>{_EN_MONTH_RE})\.?\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b")),
     ("en_dm", _c(rf"\b(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mname>{_EN_MONTH_RE})\b")),
@@ -909,6 +909,8 @@ def _calendar_date(kind: str, m: re.Match[str], now: date) -> date | None:
             month = _MONTHS_EN[g["mname"].lower()] if g.get("mname") else _cn_small(g["month"])
             if not month:
                 return None
+            if g.get("year"):  # "2025 年 12 月底": that month, even when it is past (re-asked)
+                return _month_end(int(g["year"]), month)
             return _future(_month_end(now.year, month), now, nxt)
         if kind == "next_month_day":
             year, month = now.year + (now.month // 12), now.month % 12 + 1
@@ -1154,6 +1156,7 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
 _CONC_BEFORE = _c(
     rf"{_num('num1')}\s*(?:个|個|位|名|路)?\s*(?:concurrent|simultaneous|parallel|active)\s*(?:users?|sessions?|requests?|connections?|streams?|sequences?|chats?|clients?)?"
     rf"|{_num('num2')}\s*(?:个|個|位|名|路)?\s*(?:用户|用戶|使用者|人|users?|ppl|people|persons?|sessions?|requests?|sequences?|clients?)?\s*"
+    r"(?:(?:of\s+them\s+)?(?:hitting|using|on|querying|calling)\s+(?:it\s+)?)?"
     r"(?:同时在线|同時在線|同时|同時|并发|並發|concurrently|at\s+once|simultaneously|at\s+the\s+same\s+time|in\s+parallel)"
 )
 _CONC_AFTER = _c(
@@ -1176,7 +1179,7 @@ _CONC_PLAIN_USERS = _c(  # "10 users", "~30 users", "for 50 ppl", "my team of 8"
     rf"|(?:给|給|供)\s*[\u4e00-\u9fff]{{0,6}}?\s*{_num('num3')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁)\s*(?:用|使用)"
     rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁|员工|員工)\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)")
 _CONC_LIKE = _c(rf"(?:concurrency|concurrent\s+users)\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:more\s+like|like|now|closer\s+to)\s+{NUM}")
-_JUST_ME = _c(r"just\s+(?:me|myself)|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
+_JUST_ME = _c(r"just\s+(?:me|myself)|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
 _HEADCOUNT = _c(
     rf"{_num('head1')}\s*(?:个|個|位|名)?\s*(?:employees?|engineers?|staff|people|users?|人|员工|員工|工程师|工程師|同事|同仁|用户|用戶|使用者)"
     rf"|(?:employees?|staff|员工|員工|工程师|工程師|同事|同仁|全公司|公司)\s*(?:约|約|大约|大約|大概|有|共)?\s*{_num('head2')}\s*(?:人|位|名)?"
@@ -1909,13 +1912,15 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     for step in steps:
         step()
     if effective_task == "inference":  # "每次回覆 400 token", "15 tokens a reply": a service has no training data
-        for key in ("tokens", "epochs"):
+        for key in ("tokens", "epochs", "samples", "seq_len"):
             ex.fields.pop(key, None)
     acq = _acquisition(said)
     if acq is None and ex.fields.get("deployment") == "cloud" and _CLOUD_ONLY.search(w.text):
         acq = "rent"  # "直接用雲端", "cheapest cloud gpu": renting is what the cloud is
     if acq:
         ex.fields["acquisition"] = acq
+    if acq == "either" and ex.fields.get("deployment") == "cloud" and not _CLOUD_ONLY.search(w.text):
+        del ex.fields["deployment"]  # "租云上的 A100 还是直接买卡？": the cloud is one side of the question
     if acq == "either" and ex.fields.get("deployment") == "on-prem" and _RENT_ALLOWED.search(w.text):
         ex.fields["deployment"] = "either"  # "我們有機房，但用租的也可以": the room or the cloud
     if acq == "buy" and "deployment" not in ex.fields and _PLACED.search(w.text):
