@@ -61,6 +61,17 @@ _WAN_W = re.compile(r"(?<![A-Za-z])(\d+(?:\.\d+)?)\s*[wW](?=\s*(?:[条條笔筆�
 _MEASURE_BEFORE_MAGNITUDE = re.compile(r"(\d(?:\.\d+)?)\s*[个個]\s*([亿億万萬])")
 _WAN_AND_DIGIT = re.compile(r"(?<![\d.])(\d+)\s*([万萬])\s*(\d)"
                             r"(?![\d.]|\s*[千百十万萬亿億kKwW]|\s*(?:个|個|张|張|条|條|人|位))")
+_YUAN_AND_JIAO = re.compile(r"(?<![\d.])([0-9]|[一二两兩三四五六七八九十])\s*[块塊]\s*([0-9一二三四五六七八九])"
+                            r"(?![0-9万萬千百十])")
+
+
+def _yuan_jiao(m: re.Match[str]) -> str:
+    digits = {**CN_DIGITS, "十": 10}
+    whole = int(m.group(1)) if m.group(1).isdigit() else digits[m.group(1)]
+    tenth = int(m.group(2)) if m.group(2).isdigit() else digits[m.group(2)]
+    return f"{whole}.{tenth}元"
+
+
 _GRAND = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s*grand\b", re.IGNORECASE)
 _POWER_WORD = re.compile(r"(?:功耗|功率|电源|電源|供电|供電|tdp|psu|瓦)\s*$", re.IGNORECASE)
 
@@ -81,6 +92,7 @@ def normalize_text(text: str) -> str:
     text = _CJK_LATIN.sub(" ", text)
     text = _MEASURE_BEFORE_MAGNITUDE.sub(r"\1\2", text)  # "5 个亿" is 5 亿
     text = _WAN_AND_DIGIT.sub(r"\1.\3\2", text)  # "2 萬 5" is 2.5 萬
+    text = _YUAN_AND_JIAO.sub(_yuan_jiao, text)  # "一块二" is 1.2 元
     text = _GRAND.sub(r"\1k", text)  # "3 grand" is 3k
     return _WAN_W.sub(_wan, text)
 

@@ -220,6 +220,8 @@ _SELF_CORRECTION = _c(
 _WAN_AMOUNT = _c(
     rf"{_SIGN}(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:个|個)?\s*w(?![a-z])\s*(?P<cur>人民币|人民幣|rmb|块|塊|元|台币|台幣|新台币|新台幣)?"
 )
+_AMOUNT_WITHIN = _c(  # "5w以内，想买一台机器": a cap in 万 is money ("万" is never a duration)
+    r"(?<![\d.])(?P<num>\d+(?:\.\d+)?\s*[万萬])\s*(?:以内|以內|之内|之內)")
 _CUR_CODES = {
     "usd": "USD", "$": "USD", "us$": "USD", "美元": "USD", "美金": "USD", "dollar": "USD", "dollars": "USD",
     "us dollar": "USD", "us dollars": "USD", "bucks": "USD", "刀": "USD",
@@ -352,6 +354,12 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
             cur = _currency(m.group("cur"), locale) or local
             ex.currency_assumed = not m.group("cur")
             candidates.append((value, cur, m.start(), m.end()))
+    if not candidates and _CJK.search(w.orig):
+        for m in w.finditer(_AMOUNT_WITHIN):
+            value = number_value(m.group("num"))
+            if value is not None:
+                candidates.append((value, local, m.start(), m.end()))
+                ex.currency_assumed = True
     if not candidates:
         for m in w.finditer(_AMOUNT_BEFORE_BUDGET):
             value = number_value(_numtext(m) or "")
@@ -869,11 +877,18 @@ def _cn_small(text: str) -> int | None:
     return int(value) if value is not None and float(value).is_integer() else None
 
 
+RECENT_PAST_DAYS = 60
+"""A date without a year that passed less than this many days ago is the past (re-asked: "by Nov 15" said on
+Dec 1 is a mistake, not next November); one further back is next year's ("before March" in December)."""
+
+
 def _future(d: date, now: date, next_year: bool) -> date:
     """A date without a year: this year's if still ahead, else next year's; "明年" forces next year."""
     if next_year:
         return d.replace(year=now.year + 1)
-    return d if d >= now else d.replace(year=now.year + 1)
+    if d >= now or (now - d).days <= RECENT_PAST_DAYS:
+        return d
+    return d.replace(year=now.year + 1)
 
 
 def _calendar_date(kind: str, m: re.Match[str], now: date) -> date | None:
@@ -1027,7 +1042,7 @@ _SAMPLES = _c(
 )
 _IMAGES = _c(
     rf"{NUM}\s*(?:images?|imgs?\b|pictures?|photos?|张图片?|張圖片?|张图像|張圖像|张照片|張照片|幅图像?|幅圖像?|图片|圖片|图像|圖像)"
-    rf"|(?:图片|圖片|图像|圖像|照片|images?|imgs?|pictures?|photos?|资料|資料|数据|數據|数据集|資料集)\s*(?:共|有|约|約|大约|大約|大概|about|~|:)?\s*"
+    rf"|(?:图片|圖片|图像|圖像|照片|影像|images?|imgs?|pictures?|photos?|资料|資料|数据|數據|数据集|資料集)\s*(?:共|有|约|約|大约|大約|大概|about|~|:)?\s*"
     rf"{_num('num2')}\s*(?:张|張|幅)(?!\s*(?:卡|显卡|顯示卡|gpu|4090|3090|a100|h100))"
 )
 _AVG_LEN = _c(
@@ -1177,7 +1192,8 @@ _CONC_PLAIN_USERS = _c(  # "10 users", "~30 users", "for 50 ppl", "my team of 8"
     rf"(?<![\d.,]){_num('num1')}\s*(?:users?|ppl|people|persons)\b(?!\s*(?:/|per|a|each\s+day|every)\s*(?:day|d\b|month|week|year))"
     rf"|\bteam\s+of\s+{_num('num2')}"
     rf"|(?:给|給|供)\s*[\u4e00-\u9fff]{{0,6}}?\s*{_num('num3')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁)\s*(?:用|使用)"
-    rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁|员工|員工)\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)")
+    rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁|员工|員工)\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)"
+    rf"|(?<![\d.]){_num('num5')}\s*(?:个|個|位|名)\s*(?:人|同事|同仁|员工|員工|使用者|用户|用戶)\s*(?:用|使用|在用)")
 _CONC_LIKE = _c(rf"(?:concurrency|concurrent\s+users)\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:more\s+like|like|now|closer\s+to)\s+{NUM}")
 _JUST_ME = _c(r"just\s+(?:me|myself)|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
 _HEADCOUNT = _c(
@@ -1199,7 +1215,7 @@ _RPS = _c(
     rf"{_num('num1')}\s*(?:requests?|reqs?|queries|calls|次请求|次請求|个请求|個請求|次查询|次查詢|次)?\s*(?:/\s*s(?:ec(?:ond)?)?(?![a-z])|per\s+second|a\s+second|每秒)"
     rf"|{_num('num2')}\s*(?:qps|rps|req/s)(?![a-z])"
     rf"|(?:qps|rps|每秒请求数?|每秒請求數?|requests\s+per\s+second)\s*(?:[:=]|of|约|約|为|為|是|about|~)?\s*{_num('num3')}"
-    rf"|每秒\s*(?:大概|大约|大約|约|約|有|差不多)?\s*{_num('num4')}\s*(?:个|個|次)?\s*(?:请求|請求|查询|查詢)"
+    rf"|每秒\s*(?:大概|大约|大約|约|約|有|差不多|要|需要|得)?\s*(?:处理|處理|扛|撑|撐|支撑|支撐|跑)?\s*{_num('num4')}\s*(?:个|個|次)?\s*(?:请求|請求|查询|查詢)"
 )
 _CONTEXT_BEFORE = _c(
     rf"{NUM}\s*(?:tokens?\s*(?:of\s*)?|token\s*的?)?\s*(?:context|ctx|上下文|的上下文|context\s*window|context\s*length)"
@@ -1702,7 +1718,7 @@ _NODES_BEFORE = _c(
     r"(?:of|with|each\s+with|,|，|×|x|\*)?\s*(?:每台|每个|每個|各|each)?\s*"
     rf"{_num('per')}\s*(?:x|×|\*|张|張|块|塊|卡|gpus?\s+of|cards?\s+of)?\s*(?:nvidia|amd|英伟达|輝達|geforce|rtx|tesla)?\s*$"
 )
-_COUNT_LATER = _c(rf"^\s*[）)]?\s*(?:有|共|共有|是|各)?\s*[（(]?\s*{NUM}\s*(?:张|張|块|塊|片|颗|顆|卡|gpus?\b|cards?\b)\s*[）)]?")
+_COUNT_LATER = _c(rf"^\s*[）)]?\s*(?:有|共|共有|一共|总共|總共|合计|合計|是|各)?\s*[（(]?\s*{NUM}\s*(?:张|張|块|塊|片|颗|顆|卡|gpus?\b|cards?\b)\s*[）)]?")
 _SYSTEM = _c(r"(?:dgx|hgx)\s*$")
 GPUS_PER_SYSTEM = 8
 """One DGX/HGX system of the GPU named: eight on its baseboard (the 4-GPU HGX boards are named with a count)."""

@@ -592,3 +592,26 @@ def test_more_slots_as_written(text: str, locale: str, key: str, value: float) -
 def test_a_rack_beyond_any_built_is_re_asked(text: str) -> None:
     ex = extract_detailed(text, "zh-Hans")
     assert "rack_kw" not in ex.fields and ex.problems
+
+
+@pytest.mark.parametrize(("text", "locale", "key", "value"), [
+    ("電費一度兩塊五", "zh-Hant", "electricity_usd_per_kwh", 2.5),         # 兩塊五 = 2.5 (NT$, a Taiwan writer)
+    ("3w以内的预算都行", "zh-Hans", "budget_amount", 30_000),
+    ("實驗室 20 個人用", "zh-Hant", "concurrency", 20),
+    ("每秒要撐 50 個請求", "zh-Hant", "requests_per_second", 50),
+    ("我们 A800 一共 24 张", "zh-Hans", "owned_gpus", [{"gpu": "a800-80gb", "count": 24}]),
+])
+def test_written_amounts_and_counts(text: str, locale: str, key: str, value: Any) -> None:
+    got = extract(text, locale).get(key)
+    if key == "electricity_usd_per_kwh":
+        from advisor.currency import to_usd
+
+        value = round(to_usd(value, "TWD" if locale == "zh-Hant" else "CNY"), 4)
+    assert got == value, extract(text, locale)
+
+
+def test_a_date_just_past_is_re_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GPU_ADVISOR_TODAY", "2026-12-01")
+    ex = extract_detailed("LoRA done by Nov 15", "en")
+    assert "deadline_days" not in ex.fields and ex.problems
+    assert extract("before March 31", "en")["deadline_days"] == 120   # further back: next year's
