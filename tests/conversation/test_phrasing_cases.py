@@ -20,14 +20,16 @@ from tools import phrasing_cases as P  # noqa: E402
 CASES = P.load_cases()
 BY_ID = {c["id"]: c for c in CASES}
 
-FLOOR = {"en": 120, "zh-Hans": 109, "zh-Hant": 108}
-"""Messages per locale read right when this floor was set, less two (122 / 111 / 110 of 144 / 128 / 126: 343 of
+FLOOR = {"en": 131, "zh-Hans": 112, "zh-Hant": 115}
+"""Messages per locale read right when this floor was set, less two (133 / 114 / 117 of 144 / 128 / 126: 364 of
 398; 127 before issue #17's work). Raise it when the reading improves."""
 
-FRESH = P.load_cases(P.ROOT / "tests" / "conversation" / "data" / "holdout_fresh.yaml")
-FRESH_FLOOR = 46
-"""holdout_fresh.yaml: 60 first messages a separate session wrote from forum styles without seeing the parser
-(26 read right before this session's work, 48 after; its odd ids were then looked at, the even ones not)."""
+FRESH = {
+    "holdout_fresh.yaml": 57,   # 26 read right at the start of the session that added it, 59 after
+    "holdout_fresh2.yaml": 51,  # 26 at the start, 47 when first run blind, 53 after its odd half was studied
+}
+"""Tables of 60 first messages each written by a separate session from forum styles without seeing the parser;
+the floor is the count read right when it was set, less two."""
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +72,8 @@ def test_named_phrasings_are_read_as_a_person_reads_them(case_id: str, scored) -
     assert scored[case_id] == {}, f"{case_id} {BY_ID[case_id]['text']!r}: {scored[case_id]}"
 
 
-def test_the_fresh_table_is_read_at_least_as_well_as_before() -> None:
-    ok = sum(1 for c in FRESH if not P.run_case(c)[0])
-    assert ok >= FRESH_FLOOR, f"{ok} of {len(FRESH)} fresh messages read right, floor {FRESH_FLOOR}"
+@pytest.mark.parametrize(("name", "floor"), FRESH.items())
+def test_the_fresh_tables_are_read_at_least_as_well_as_before(name: str, floor: int) -> None:
+    cases = P.load_cases(P.ROOT / "tests" / "conversation" / "data" / name)
+    ok = sum(1 for c in cases if not P.run_case(c)[0])
+    assert ok >= floor, f"{name}: {ok} of {len(cases)} fresh messages read right, floor {floor}"
