@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -308,6 +309,17 @@ class GpuAdvisorApp(App[int]):
     """gpu-advisor's terminal UI. Build it with `create_app`."""
 
     BINDINGS = localized_bindings()
+
+    def pop_screen(self) -> AwaitComplete:
+        """Textual's pop, except that a second dismiss of a screen already gone (two Enters in the command
+        palette within one frame, found by feeding the app random keys) leaves the chat in place instead of
+        raising ScreenStackError and ending the app."""
+        if len(self.screen_stack) <= 1:
+            async def nothing() -> None:
+                return None
+
+            return AwaitComplete(nothing())
+        return super().pop_screen()
 
     CSS_PATH = "app.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]

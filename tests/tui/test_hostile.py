@@ -152,3 +152,17 @@ async def test_a_resumed_transcript_is_shown_without_control_characters(tmp_path
         assert advisor and not any(CONTROLS.search(text) for text in users + advisor)
     saved = json.loads(state.read_text(encoding="utf-8"))
     assert not any(CONTROLS.search(e["text"]) for e in saved["transcript"])
+
+
+@sync
+async def test_a_second_dismiss_does_not_end_the_app(tmp_path) -> None:
+    # Random keys in tmux (issue #12) ended the app: two Enters in the command palette within one frame
+    # dismissed it twice, and the second pop found only the chat screen (ScreenStackError).
+    app = create_app(lang="en", state_path=None, conversation_factory=FakeConversation)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(app.screen_stack) == 1
+        await app.pop_screen()  # what the stale dismiss does
+        await pilot.pause()
+        assert len(app.screen_stack) == 1 and app.is_running
