@@ -1279,6 +1279,9 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
             if users is None:
                 continue
             w.consume(m.start(), m.end())
+            copies = _copies(w, m.start())
+            if copies and users:  # "10 个客户各部署一套，每套并发 10": the service carries all of them
+                users *= copies
             if 1 <= users < 1e9:
                 ex.fields["concurrency"] = int(round(users))
             else:
@@ -1292,6 +1295,21 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
         if me:
             ex.fields["concurrency"] = 1
             w.consume(me.start(), me.end())
+
+
+_EACH = _c(r"(?:\beach|\bper\s+(?:customer|tenant|model|instance|copy|deployment)|各|每套|每个|每個|每家|每份|每一套)\s*(?:\S+\s*){0,2}$")
+_COPIES = _c(r"(?<![\d.])(?P<num>\d{1,3})\s*(?:个|個|家|位|套)?\s*(?:different\s+)?(?:\S+\s+)?"
+             r"(?:customers|tenants|clients|models|instances|deployments|copies|客户|客戶|租户|租戶|套)")
+
+
+def _copies(w: _Work, at: int) -> int | None:
+    """How many separate copies a per-copy load is for: "4 different 8B models (one per customer), each ~25
+    concurrent" -> 4; None when the load is not said per copy."""
+    if not _EACH.search(w.orig.lower()[max(0, at - 16): at]):
+        return None
+    m = _COPIES.search(w.orig.lower()[:at])
+    n = int(m.group("num")) if m else 0
+    return n if 2 <= n <= 1000 else None
 
 
 def _share_of_headcount(w: _Work, ex: Extraction) -> bool:

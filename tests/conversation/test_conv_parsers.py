@@ -615,3 +615,12 @@ def test_a_date_just_past_is_re_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     ex = extract_detailed("LoRA done by Nov 15", "en")
     assert "deadline_days" not in ex.fields and ex.problems
     assert extract("before March 31", "en")["deadline_days"] == 120   # further back: next year's
+
+
+@pytest.mark.parametrize(("text", "locale", "concurrency"), [
+    ("3 个租户各一套 14B，每套并发 20", "zh-Hans", 60),                 # three copies of a 20-user service
+    ("5 tenants, each with about 40 concurrent users", "en", 200),
+    ("40 concurrent users, each with 8k context", "en", 40),            # "each" after the load: no copies
+])
+def test_a_load_said_per_copy_is_multiplied(text: str, locale: str, concurrency: int) -> None:
+    assert extract(text, locale, task="inference").get("concurrency") == concurrency
