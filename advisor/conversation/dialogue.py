@@ -739,7 +739,8 @@ class _Work:
         question = self.next_question()
         if question is not None:
             self.stage, self.pending = "collect", question.key
-            return [Reply("question", question.text(self.profile, self.locale), question.choices(self.locale))]
+            text = question.text(self.profile, self.locale)
+            return [Reply("question", text, question.options(self.profile, self.locale))]
         self.stage, self.pending = "confirm", None
         return [Reply("summary", Q.summary_markdown(self.profile, self.locale), (t("conv.choice.yes", self.locale),))]
 

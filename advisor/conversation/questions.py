@@ -44,8 +44,19 @@ class Question:
     choices: Callable[[Locale], tuple[str, ...]]
 
     def text(self, profile: Profile, locale: Locale) -> str:
+        if self.key == "precision" and profile.task == "inference":  # a service chooses formats, not a regime
+            return t("conv.q.precision_serving", locale, default=t("conv.precision.serving_default", locale))
         return t(f"conv.q.{self.key}", locale, default=self.default_text(profile, locale))
 
+    def options(self, profile: Profile, locale: Locale) -> tuple[str, ...]:
+        """The quick replies offered with the question."""
+        if self.key == "precision" and profile.task == "inference":
+            return tuple(t(f"conv.choice.weights.{d}", locale) for d in SERVING_WEIGHT_CHOICES)
+        return self.choices(locale)
+
+
+SERVING_WEIGHT_CHOICES = ("bf16", "fp8", "int4")
+"""The weight formats offered to a service, in the order of their quick replies (a bare 1-3 picks one)."""
 
 # ---------------------------------------------------------------------------- defaults (advisor.core.planner's)
 
@@ -286,6 +297,10 @@ def _read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], s
         if float(value).is_integer() and 1 <= value <= len(options):
             return {"task": options[int(value) - 1]}, None
         return {}, "conv.problem.task_unknown"
+    if key == "precision" and profile.task == "inference":
+        if float(value).is_integer() and 1 <= value <= len(SERVING_WEIGHT_CHOICES):
+            return {"weights_dtype": SERVING_WEIGHT_CHOICES[int(value) - 1]}, None
+        return {}, "conv.problem.precision_unknown"
     if key == "precision":
         regimes = ("bf16-mixed", "fp16-mixed", "fp8-mixed", "fp32")
         if float(value).is_integer() and 1 <= value <= len(regimes):

@@ -634,3 +634,19 @@ def test_why_not_a_bare_count_asks_about_the_top_picks_gpu(text: str, count: int
                     stage="advise", pending=None, started=True, auto_language=False)
     intent = D.handle(state, text).intent
     assert isinstance(intent, D.WhyNot) and intent.gpu is None and intent.count == count
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-Hans", "zh-Hant"])
+def test_a_service_is_asked_for_weight_formats_not_a_training_regime(locale: str) -> None:
+    from advisor.conversation import dialogue as D
+    from advisor.models import Profile
+
+    state = D.State(locale=locale, profile=Profile(language=locale, task="inference", model="qwen2.5-32b"),
+                    stage="collect", pending="precision", started=True, auto_language=False,
+                    answered=frozenset({"task", "model", "serving"}))
+    question = D.handle(state, "xyzzy").replies[-1]  # not an answer: the question is asked again
+    assert question.kind == "question" and "FP32" not in question.text and "INT4" in question.text
+    # each quick reply, sent back, records that weight format
+    for choice, dtype in zip(question.choices, ("bf16", "fp8", "int4"), strict=True):
+        after = D.handle(state, choice).state.profile
+        assert after.weights_dtype == dtype and after.task == "inference", (choice, after.weights_dtype)
