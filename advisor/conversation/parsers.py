@@ -144,9 +144,10 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
     ("lora", _c(r"(?<![a-z])lora\b|低秩|adapter\b|peft\b")),
     ("pretrain", _c(
         r"pre[\s-]?tr(?:ai|ia|a)n|from\s+scratch|train\s+(?:a\s+|our\s+own\s+|an?\s+)?(?:new\s+)?(?:base\s+)?model\s+from|"
-        r"从头训练|從頭訓練|从零|從零|从头开始|從頭開始|预训练|預訓練|从头预训练|重新训练一个|base\s+model\s+training")),
+        r"从头训|從頭訓|从零|從零|从头开始|從頭開始|(?:预训练|預訓練)(?!\s*(?:好的|的)?\s*(?:权重|權重|模型|checkpoint))|"
+        r"重新训练一个|base\s+model\s+training")),
     ("finetune", _c(
-        r"full[\s-]*(?:parameter\s*|param\s*)?fine[\s-]?tun|full\s+ft\b|full\s+sft\b|全参数|全參數|全量|"
+        r"full[\s-]*(?:parameter\s*|param\s*)?fine[\s-]?tun|full\s+ft\b|full\s+sft\b|全参数|全參數|全量|全参|全參|"
         r"fine[\s-]?tun|fine[\s-]?tu?nn?i|finetuing|\bsft\b|微调|微調|精调|精調")),
     ("inference", _c(
         r"inference|\bserv(?:e|ing)\b|\bdeploy|\bhost(?:ing)?\b|chatbot|\bapi\b|推理|推論|部署|上线|上線|"
@@ -426,7 +427,7 @@ billion over several years); it is re-asked."""
 _ACQ = [
     ("either", _c(r"\beither\b|buy\s+or\s+rent|rent\s+or\s+buy|both\s+options|买或租|租或买|買或租|租或買|买还是租|買還是租|租还是买|租還是買|都可以考虑|都可以考慮")),
     ("rent", _c(r"\brent(?:ed|ing|al)?\b|\blease\b|\bleasing\b|租用|租赁|租賃|租(?!或)")),
-    ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
+    ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
                r"\bused\s+(?:cards?|gpus?)|second[\s-]?hand|二手|\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|home\s*lab|"
                r"买(?!了)|買(?!了)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|配出|配一台|配一套|"
@@ -480,21 +481,21 @@ _PHASE3 = _c(r"three[\s-]?phase|3[\s-]?phase|\b3ph\b|三相|3\s*相")
 _PHASE1 = _c(r"single[\s-]?phase|1[\s-]?phase|单相|單相")
 _CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z])|{_num('n2')}\s*(?:circuits|路|条线路|條線路|个回路|個迴路)|"
                rf"(?:(?P<n3>\d{{1,2}})|\b(?P<w3>two|three|four|five|six|eight)\b)(?=\s+(?:\d+\s*a\s+|\d+\s*v\s+){{1,2}}circuits)|"
-               rf"(?P<n4>[\d两兩二三四五六八]{{1,2}})\s*(?:条|條|路|个|個|组|組)\s*(?=\d+\s*a(?![a-z]))")
+               rf"(?P<n4>[\d两兩二三四五六八]{{1,2}})\s*(?:条|條|迴路|回路|路|个|個|组|組)\s*(?=(?:\d+\s*v\s*)?\d+\s*a(?![a-z]))")
 _FACILITY_CUE = _c(r"rack|cabinet|circuit|机柜|機櫃|机架|機架|供电|供電|电路|電路|功率|电力|電力|power|room|机房|機房")
 _LIQUID = _c(r"liquid|water[\s-]?cool|direct[\s-]?to[\s-]?chip|immersion|液冷|水冷|冷板|浸没|浸沒|浸沒式")
 _NO_LIQUID = _c(r"(?:液冷|水冷|liquid(?:\s+cooling)?)\s*(?:也|都|是)?\s*(?:上不了|做不到|做不了|装不了|裝不了|不行|不可能|不能|没有|沒有|"
                 r"没办法|沒辦法|不支持|不支援|isn'?t\s+(?:possible|an\s+option|available)|is\s+not|not\s+(?:possible|available))")
 _AIR = _c(r"\bair\b|air[\s-]?cool|风冷|風冷|氣冷|空冷")
 _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bcolab\b|\bkaggle\b|coreweave|"
-            r"paperspace|autodl|恒源云|云|雲|\bcloud[\s-]?based")
+            r"paperspace|autodl|恒源云|火山引擎|volcengine|\btwcc\b|國網中心|国网中心|云|雲|\bcloud[\s-]?based")
 _NO_CLOUD = _c(r"\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
                r"不(?:能|准|可|会|會)?(?:上云|上雲|用云|用雲|上公有云|上公有雲)|禁止上[云雲]")
 _ONPREM = _c(
     r"on[\s-]?prem|in[\s-]?house|self[\s-]?host|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc)|"
     r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|\bour\s+(?:dc|server\s+room|racks?|cluster\s+room)\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|地端|\bidc\b|托管|託管|自己的服务器|自己的伺服器|"
     r"home\s*lab|\bat\s+home\b|\blocally\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
-    r"gaming\s+pc|leave\s+the\s+building|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)"
+    r"gaming\s+pc|leave\s+the\s+building|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
 )
 _EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|buy\s+or\s+cloud|cloud\s+or\s+buy|云或|雲或|或云|或雲|都行|都可以|either|both")
 _PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
@@ -1041,7 +1042,7 @@ _SAMPLES = _c(
     r"records?|documents?|docs?|sentences?|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆)"
 )
 _IMAGES = _c(
-    rf"{NUM}\s*(?:images?|imgs?\b|pictures?|photos?|张图片?|張圖片?|张图像|張圖像|张照片|張照片|幅图像?|幅圖像?|图片|圖片|图像|圖像)"
+    rf"{NUM}\s*(?:[a-z]+\s+)?(?:images?|imgs?\b|pictures?|photos?|张图片?|張圖片?|张图像|張圖像|张照片|張照片|幅图像?|幅圖像?|图片|圖片|图像|圖像)"
     rf"|(?:图片|圖片|图像|圖像|照片|影像|images?|imgs?|pictures?|photos?|资料|資料|数据|數據|数据集|資料集)\s*(?:共|有|约|約|大约|大約|大概|about|~|:)?\s*"
     rf"{_num('num2')}\s*(?:张|張|幅)(?!\s*(?:卡|显卡|顯示卡|gpu|4090|3090|a100|h100))"
 )
@@ -1195,7 +1196,7 @@ _CONC_PLAIN_USERS = _c(  # "10 users", "~30 users", "for 50 ppl", "my team of 8"
     rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁|员工|員工)\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)"
     rf"|(?<![\d.]){_num('num5')}\s*(?:个|個|位|名)\s*(?:人|同事|同仁|员工|員工|使用者|用户|用戶)\s*(?:用|使用|在用)")
 _CONC_LIKE = _c(rf"(?:concurrency|concurrent\s+users)\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:more\s+like|like|now|closer\s+to)\s+{NUM}")
-_JUST_ME = _c(r"just\s+(?:me|myself)|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
+_JUST_ME = _c(r"just\s+(?:me|myself)|just\s+for\s+me\b|only\s+for\s+me\b|for\s+me\s+only|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
 _HEADCOUNT = _c(
     rf"{_num('head1')}\s*(?:个|個|位|名)?\s*(?:employees?|engineers?|staff|people|users?|人|员工|員工|工程师|工程師|同事|同仁|用户|用戶|使用者)"
     rf"|(?:employees?|staff|员工|員工|工程师|工程師|同事|同仁|全公司|公司)\s*(?:约|約|大约|大約|大概|有|共)?\s*{_num('head2')}\s*(?:人|位|名)?"
