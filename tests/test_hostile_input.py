@@ -163,6 +163,13 @@ def test_estimate_refuses_absurd_dimensions(tmp_path: Path, source: str, changes
     assert field in line and "cannot describe a model" in line
 
 
+@pytest.mark.parametrize(("flag", "value"), [("--params", "1e30"), ("--batch", "1e12"), ("--seq", "1e30")])
+def test_estimate_refuses_absurd_sizes(tmp_path: Path, flag: str, value: str) -> None:
+    args = ["estimate", "--task", "lora", "--json", flag, value] + ([] if flag == "--params" else ["--params", "7B"])
+    line = _one_line_error(_cli(tmp_path, *args))
+    assert flag in line and "at most" in line
+
+
 # ----------------------------------------------------------------------------------- 6. --state
 
 

@@ -134,6 +134,15 @@ _SUFFIX_TOKENS = {"k": 1024, "m": 1 << 20}
 _NUMBER = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([kmbgt]?)\s*$", re.IGNORECASE)
 
 
+SIZE_LIMITS: dict[str, float] = {
+    "--params": 1e14,        # 100 trillion parameters: ~50x the largest model ever described
+    "--tokens": 1e15,        # a quadrillion training tokens: ~30x the largest reported corpus
+    "--batch": 1e6, "--concurrency": 1e7, "--gpus": 1e6, "--tp": 1024, "--pp": 1024, "--lora-rank": 65_536,
+    "--seq": 1e8, "--context": 1e8, "--prompt-tokens": 1e8,  # 100M-token sequences: ~100x the longest context
+}
+"""The largest value each size flag accepts: a figure beyond is a typo ("1e30"), refused in one line."""
+
+
 def parse_size(
     text: str | None, flag: str, *, integer: bool = True, minimum: float = 1, binary_k: bool = False
 ) -> float | int | None:
@@ -152,6 +161,8 @@ def parse_size(
     value = float(match.group(1)) * (scale or _SUFFIX.get(suffix, 1.0))
     if not math.isfinite(value) or value < minimum:
         raise InputError(f"{flag} must be at least {minimum:g}, got {text!r}")
+    if value > SIZE_LIMITS.get(flag, 1e15):
+        raise InputError(f"{flag} must be at most {SIZE_LIMITS.get(flag, 1e15):g}, got {text!r}")
     if integer:
         if abs(value - round(value)) > 1e-6 * max(1.0, value):
             raise InputError(f"{flag} must be a whole number, got {text!r}")
