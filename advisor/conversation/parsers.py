@@ -295,7 +295,7 @@ def _tariff(w: _Work, ex: Extraction, locale: Locale) -> None:
         return
     said = m.group(0).lower()
     if m.group("mao"):
-        value /= 10  # 毛/角 = 0.1 yuan
+        value = (value + (0.5 if m.group("mao").endswith("多") else 0)) / 10  # 毛/角 = 0.1 yuan; 6 毛多 ≈ 0.65
     elif re.search(r"\d\s*(?:cents?|c|¢)\s*(?:/|per|$)", said):
         value /= 100
     cur = "USD" if re.search(r"kwh|cents?|¢", said) and not _CJK.search(said) else (

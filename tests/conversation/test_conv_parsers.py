@@ -624,3 +624,11 @@ def test_a_date_just_past_is_re_asked(monkeypatch: pytest.MonkeyPatch) -> None:
 ])
 def test_a_load_said_per_copy_is_multiplied(text: str, locale: str, concurrency: int) -> None:
     assert extract(text, locale, task="inference").get("concurrency") == concurrency
+
+
+def test_a_bit_over_n_mao_is_half_a_mao_more() -> None:
+    from advisor.currency import to_usd
+
+    # "7 毛多一度" is a little over 0.7 yuan: read as 0.75, where "7 毛一度" is 0.70
+    assert extract("电费 7 毛多一度", "zh-Hans")["electricity_usd_per_kwh"] == round(to_usd(0.75, "CNY"), 4)
+    assert extract("电费 7 毛一度", "zh-Hans")["electricity_usd_per_kwh"] == round(to_usd(0.70, "CNY"), 4)
