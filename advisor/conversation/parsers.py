@@ -1576,6 +1576,7 @@ def _set_model(ex: Extraction, ident: str, text: str) -> None:
 
 
 _DISTILL = _c(r"distill|蒸馏|蒸餾")
+_UNDECIDED = _c(r"^[\s,，、]*(?:或者?|还是|還是|或是|\bor\b|\bvs\.?|versus|/)[\s,，、]*$")
 _DISTILL_SIZE = _c(r"(?<![\d.])(\d+(?:\.\d+)?)\s*b(?![a-z])")
 
 
@@ -1596,8 +1597,11 @@ def _model(w: _Work, ex: Extraction) -> None:
             w.consume(min(d.start(), sm.start()), max(d.end(), sm.end()))
             return
     index = _catalogue_index("model")
+    hits = _scan_aliases(w.text, index)
+    if len({a.ident for a, _, _ in hits}) >= 2 and _UNDECIDED.search(w.text[hits[0][2]: hits[1][1]]):
+        return  # "可能 Llama 3.1 70B 或 Qwen2.5-72B", "llama 70b or qwen 72b?": not chosen yet; the question asks
     # 3. Exact aliases on word boundaries (longest first).
-    for alias, start, end in _scan_aliases(w.text, index):
+    for alias, start, end in hits:
         params = _model_params(alias.ident)
         near = _size_near(w.text, end)
         if near and params and alias.size is None:

@@ -632,3 +632,8 @@ def test_a_bit_over_n_mao_is_half_a_mao_more() -> None:
     # "7 毛多一度" is a little over 0.7 yuan: read as 0.75, where "7 毛一度" is 0.70
     assert extract("电费 7 毛多一度", "zh-Hans")["electricity_usd_per_kwh"] == round(to_usd(0.75, "CNY"), 4)
     assert extract("电费 7 毛一度", "zh-Hans")["electricity_usd_per_kwh"] == round(to_usd(0.70, "CNY"), 4)
+
+
+@pytest.mark.parametrize(("text", "locale"), [("Qwen2.5-14B 还是 Llama 3 8B 好？", "zh-Hans"), ("mistral 7b vs llama 3 8b", "en")])
+def test_two_models_offered_as_a_choice_choose_none(text: str, locale: str) -> None:
+    assert "model" not in extract(text, locale)
