@@ -158,6 +158,8 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
         r"跑满血|跑滿血|(?:给|給)自己用|撑多少并发|撐多少並發|"
         r"(?:导入|導入|引入|落地|上)\s*(?:地端|本地|私有化|内部|內部)?\s*(?:llm|大模型|大語言模型|大语言模型|gpt)")),
 ]
+_MAIN_TASK = _c(r"(?:主要|主要是|主要用来|主要用來|mainly|mostly|primarily|main\s+use\s+is)\s*(?:for\s+|是|用来|用來|拿来|拿來)?\s*$")
+_SIDE_TASK = _c(r"(?:偶尔|偶爾|顺便|順便|有时|有時|occasionally|sometimes|maybe\s+(?:some|a)|later\s+maybe|now\s+and\s+then)\s*(?:也)?\s*(?:\S+\s*)?$")
 _TRAIN_WORD = _c(r"\btrain(?:ing)?\b|训练|訓練")
 
 
@@ -172,6 +174,15 @@ def _task(w: _Work, bare_train: bool = True) -> str | None:
         # "train a 7B model" with no task known yet reads as training from scratch; once a task is
         # known, "训练 3 轮" in an answer about data must not change it.
         return "pretrain" if bare_train and _TRAIN_WORD.search(w.text) else None
+    if len(found) > 1:
+        # "主要是推理 qwen2.5 32b，偶尔 lora 一下 7b", "mostly inference, maybe a LoRA later": the main one
+        main = [name for name, pattern in _TASKS
+                for m in pattern.finditer(w.text) if _MAIN_TASK.search(w.text[max(0, m.start() - 8): m.start()])]
+        side = {name for name, pattern in _TASKS
+                for m in pattern.finditer(w.text) if _SIDE_TASK.search(w.text[max(0, m.start() - 10): m.start()])}
+        if main:
+            return main[0]
+        found = [name for name in found if name not in side] or found
     # Training words beat serving words ("deploy on-prem" in a pretraining message).
     for name in ("qlora", "lora", "pretrain", "finetune"):
         if name in found:

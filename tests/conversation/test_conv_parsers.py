@@ -637,3 +637,12 @@ def test_a_bit_over_n_mao_is_half_a_mao_more() -> None:
 @pytest.mark.parametrize(("text", "locale"), [("Qwen2.5-14B 还是 Llama 3 8B 好？", "zh-Hans"), ("mistral 7b vs llama 3 8b", "en")])
 def test_two_models_offered_as_a_choice_choose_none(text: str, locale: str) -> None:
     assert "model" not in extract(text, locale)
+
+
+@pytest.mark.parametrize(("text", "locale", "task"), [
+    ("主要用来推理 Llama 3 8B，偶尔做点 LoRA", "zh-Hans", "inference"),   # the main use wins
+    ("mostly serving qwen 14b, sometimes a qlora run", "en", "inference"),
+    ("LoRA 微調完再部署", "zh-Hant", "lora"),                            # training before serving: the training
+])
+def test_the_main_task_of_several(text: str, locale: str, task: str) -> None:
+    assert extract(text, locale).get("task") == task
