@@ -20,8 +20,8 @@ from tools import phrasing_cases as P  # noqa: E402
 CASES = P.load_cases()
 BY_ID = {c["id"]: c for c in CASES}
 
-FLOOR = {"en": 131, "zh-Hans": 112, "zh-Hant": 115}
-"""Messages per locale read right when this floor was set, less two (133 / 114 / 117 of 144 / 128 / 126: 364 of
+FLOOR = {"en": 132, "zh-Hans": 116, "zh-Hant": 115}
+"""Messages per locale read right when this floor was set, less two (134 / 118 / 117 of 144 / 128 / 126: 369 of
 398; 127 before issue #17's work). Raise it when the reading improves."""
 
 FRESH = {
