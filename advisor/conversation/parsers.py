@@ -150,7 +150,7 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
         r"full[\s-]*(?:parameter\s*|param\s*)?fine[\s-]?tun|full\s+ft\b|full\s+sft\b|全参数|全參數|全量|全参|全參|"
         r"fine[\s-]?tun|fine[\s-]?tu?nn?i|finetuing|\bsft\b|微调|微調|精调|精調")),
     ("inference", _c(
-        r"inference|\bserv(?:e|ing)\b|\bdeploy|\bhost(?:ing)?\b|chatbot|\bapi\b|推理|推論|部署|上线|上線|"
+        r"inference|\bserv(?:e|ing)\b|\bdeploy|\bhost(?:ing)?\b|chatbot|\bapi\b|推理|推論|部署|(?<!同时)(?<!同時)(?:上线|上線)|"
         r"在线服务|線上服務|提供服务|提供服務|跑模型给|对外服务|對外服務|\brun\s+it\s+for\s+users|"
         r"\binfe?ra?n?ce\b|\binfrence\b|\brag\b|知识库|知識庫|(?:问答|問答)(?!对|對|数据|資料|语料|語料|样本|樣本|pairs?)|"
         r"客服|机器人|機器人|聊天|\bchat(?:bot|ting)?\b|assistant|助手|助理|"
@@ -159,7 +159,7 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
         r"(?:导入|導入|引入|落地|上)\s*(?:地端|本地|私有化|内部|內部)?\s*(?:llm|大模型|大語言模型|大语言模型|gpt)")),
 ]
 _MAIN_TASK = _c(r"(?:主要|主要是|主要用来|主要用來|mainly|mostly|primarily|main\s+use\s+is)\s*(?:for\s+|是|用来|用來|拿来|拿來)?\s*$")
-_SIDE_TASK = _c(r"(?:偶尔|偶爾|顺便|順便|有时|有時|occasionally|sometimes|maybe\s+(?:some|a)|later\s+maybe|now\s+and\s+then)\s*(?:也)?\s*(?:\S+\s*)?$")
+_SIDE_TASK = _c(r"(?:偶尔|偶爾|顺便|順便|有时|有時|occasionally|sometimes|maybe|perhaps|later\s+maybe|now\s+and\s+then|或许|或許|也许|也許)\s*(?:也)?\s*(?:\S+\s*)?$")
 _TRAIN_WORD = _c(r"\btrain(?:ing)?\b|训练|訓練")
 
 
@@ -625,10 +625,11 @@ _NO_DEADLINE = _c(r"no\s+(?:hard\s+)?deadline|no\s+time\s+limit|no\s+rush|没有
 
 _MEDIA = _c(r"\s*(?:的|of)?\s*[\u4e00-\u9fff]{0,4}?(?:录音|錄音|音频|音訊|语音|語音|影片|视频|視頻|audio|speech|video|recordings?|footage)")
 _PER_DAY_REQUESTS = _c(
-    rf"(?:每天|每日|一天|per\s+day|a\s+day|daily)\s*(?:大约|大概|大約|约|約|about|~)?\s*{_num('num1')}\s*(?:个|個|次)?\s*"
-    r"(?:请求|請求|查询|查詢|requests?|queries|calls)"
+    rf"(?:每天|每日|一天|日均|每天平均|per\s+day|a\s+day|daily)\s*(?:大约|大概|大約|约|約|about|~)?\s*{_num('num1')}\s*(?:个|個|次)?\s*"
+    r"(?:请求|請求|查询|查詢|调用|調用|requests?|queries|calls)"
     rf"|{_num('num2')}\s*(?:个|個|次)?\s*(?:请求|請求|requests?|queries|calls)\s*(?:每天|每日|一天|per\s+day|a\s+day|/\s*day)"
 )
+_PEAK_FACTOR = _c(rf"(?:高峰|峰值|尖峰|peak)[^0-9，,。.]{{0,12}}?{NUM}\s*(?:倍|x\b|×|times)")
 _PEAK_HOURS = _c(rf"(?:集中在|都在|within|over|during|in)\s*(?:上班|工作|business|working|office)?\s*{NUM}\s*(?:个|個)?\s*(?:小时|小時|hours?|h)\b")
 
 
@@ -648,7 +649,11 @@ def _daily_requests(w: _Work, ex: Extraction) -> None:
         if h and 0 < h <= 24:
             hours = h
         w.consume(peak.start(), peak.end())
-    ex.fields["requests_per_second"] = round(n / (hours * 3600.0), 2)
+    factor = _PEAK_FACTOR.search(w.text)  # "高峰大概是平均的 3 倍", "peak is 3x the average"
+    k = number_value(_numtext(factor) or "") if factor else None
+    if factor:
+        w.consume(factor.start(), factor.end())
+    ex.fields["requests_per_second"] = round(n / (hours * 3600.0) * (k if k and 1 < k <= 100 else 1), 2)
 
 
 def parse_duration_days(text: str) -> float | None:
@@ -1198,7 +1203,8 @@ _CONC_WORD_FIRST = _c(  # "同时 100 人", "同時上線改成 80 人", "同时
     rf"{NUM}\s*(?:个|個|位|名|路)?\s*(?:人|用户|用戶|使用者|位使用者|users?|sessions?)?"
 )
 _CONC_PEAK = _c(  # "60-80 concurrent, peak maybe 120", "150 peak concurrent": the peak is what must be served
-    rf"(?:peak|峰值|尖峰|高峰)\s*(?:of|is|at|maybe|probably|around|about|~|大概|可能|约|約|會到|会到|到)*\s*{_num('num1')}(?!\s*(?:qps|rps|%))"
+    rf"(?:peak|峰值|尖峰|高峰)\s*(?:of|is|at|maybe|probably|around|about|~|大概|可能|约|約|會到|会到|到)*\s*{_num('num1')}"
+    r"(?!\s*(?:qps|rps|%|x\b|×|倍|times))"
     rf"|{_num('num2')}\s*(?:at\s+)?peak\s+(?:concurrent|users?|concurrency)")
 _CONC_PLAIN_USERS = _c(  # "10 users", "~30 users", "for 50 ppl", "my team of 8", "1 user each" (a service's users at once)
     rf"(?<![\d.,]){_num('num1')}\s*(?:users?|ppl|people|persons)\b(?!\s*(?:/|per|a|each\s+day|every)\s*(?:day|d\b|month|week|year))"
@@ -1933,7 +1939,7 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         text = text[:4000]
     w = _Work(text)
     said = _Work(text)  # the message before any slot takes its words: "组一台 4090 主机" still says "buy"
-    said_task = _task(w, bare_train=task is None)
+    said_task = _task(w, bare_train=task is None and question in QUESTIONS_THAT_SET_TASK)
     implied = None
     if not said_task and task is None and _SERVING_SIGNAL.search(w.text) and not _TRAINING_SIGNAL.search(w.text):
         implied = "inference"  # "qwen 72b awq, 50 QPS", "128k context for 3 ppl": a service, said without the word

@@ -646,3 +646,18 @@ def test_two_models_offered_as_a_choice_choose_none(text: str, locale: str) -> N
 ])
 def test_the_main_task_of_several(text: str, locale: str, task: str) -> None:
     assert extract(text, locale).get("task") == task
+
+
+@pytest.mark.parametrize(("text", "locale", "rps"), [
+    ("日均 8.64 万次调用，高峰是平均的 2 倍", "zh-Hans", 2.0),     # 86,400 a day = 1/s, twice at the peak
+    ("daily 864k requests, peak is 3x the average", "en", 30.0),
+])
+def test_daily_calls_with_a_peak_factor(text: str, locale: str, rps: float) -> None:
+    got = extract(text, locale, task="inference")
+    assert got.get("requests_per_second") == rps and "concurrency" not in got, got
+
+
+@pytest.mark.parametrize(("text", "question"), [("fp8 training, we're on hopper", "precision"),
+                                                ("同時上線應該不超過 120 人", "serving")])
+def test_an_answer_to_another_question_sets_no_task(text: str, question: str) -> None:
+    assert "task" not in extract_detailed(text, "zh-Hant", question=question).fields
