@@ -456,6 +456,7 @@ _RENT_ALLOWED = _c(r"(?:rent(?:ing|al)?|cloud)\s+(?:is|would\s+be|'s)\s+(?:also\
                    r"(?:ok|fine|open)\s+(?:to|with)\s+rent|could\s+(?:also\s+)?rent|"
                    r"租(?:的|用|卡|云端|雲端|云|雲)?\s*也(?:可以|行|ok|可|能接受)|也可以租|也可(?:以)?考虑租|也可(?:以)?考慮租|租的也可以考[虑慮]")
 _RENT_THEN_BUY = _c(r"rent\b.{0,40}\bthen\s+buy|租.{0,20}(?:再买|再買|然后买|然後買|之后买|之後買)")
+_HOME = _c(r"\bat\s+home\b|\bmy\s+desk\b|home\s*lab|\bapartment\b|家里|家裡|家中|在家|宿舍|dorm")
 _ACQ_QUESTION = _c(r"(?:should\s+(?:we|i)\s+(?:just\s+)?rent|(?:do|would|will)\s+(?:i|we)\s+(?:need|have)\s+to\s+rent|要不要租|是不是租|"
                    r"租比较好吗|租比較好嗎|还是该租|還是該租|还是要租|還是要租|要租吗|要租嗎|該租嗎|该租吗|buy\s+or\s+cloud|cloud\s+or\s+buy)")
 _RATHER = _c(r"rather\s+(?P<a>rent|buy)\s+than\s+(?:rent|buy)|prefer\s+(?:to\s+)?(?P<b>rent|buy)(?:ing)?|宁可(?P<c>租|买)|寧可(?P<d>租|買)|倾向(?P<e>租|买)|傾向(?P<f>租|買)")
@@ -1973,6 +1974,8 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     acq = _acquisition(said)
     if acq is None and ex.fields.get("deployment") == "cloud" and _CLOUD_ONLY.search(w.text):
         acq = "rent"  # "直接用雲端", "cheapest cloud gpu": renting is what the cloud is
+    if acq is None and "budget_amount" in ex.fields and "owned_gpus" not in ex.fields and _HOME.search(w.orig.lower()):
+        acq = "buy"  # "3 grand budget, … on my desk at home": money for hardware at home buys it
     if acq:
         ex.fields["acquisition"] = acq
     if acq == "either" and ex.fields.get("deployment") == "cloud" and not _CLOUD_ONLY.search(w.text):

@@ -661,3 +661,12 @@ def test_daily_calls_with_a_peak_factor(text: str, locale: str, rps: float) -> N
                                                 ("同時上線應該不超過 120 人", "serving")])
 def test_an_answer_to_another_question_sets_no_task(text: str, question: str) -> None:
     assert "task" not in extract_detailed(text, "zh-Hant", question=question).fields
+
+
+@pytest.mark.parametrize(("text", "locale", "acquisition"), [
+    ("budget 2k, want a local LLM box at home", "en", "buy"),           # money for hardware at home
+    ("預算 6 萬，家裡跑 8B 模型", "zh-Hant", "buy"),
+    ("家裡有一張 4090，預算 6 萬", "zh-Hant", None),                      # they have the card: nothing said
+])
+def test_a_budget_for_home_hardware_buys(text: str, locale: str, acquisition: str | None) -> None:
+    assert extract(text, locale).get("acquisition") == acquisition
