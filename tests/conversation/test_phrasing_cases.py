@@ -20,8 +20,8 @@ from tools import phrasing_cases as P  # noqa: E402
 CASES = P.load_cases()
 BY_ID = {c["id"]: c for c in CASES}
 
-FLOOR = {"en": 132, "zh-Hans": 116, "zh-Hant": 115}
-"""Messages per locale read right when this floor was set, less two (134 / 118 / 117 of 144 / 128 / 126: 369 of
+FLOOR = {"en": 135, "zh-Hans": 117, "zh-Hant": 116}
+"""Messages per locale read right when this floor was set, less two (137 / 119 / 118 of 144 / 128 / 126: 374 of
 398; 127 before issue #17's work). Raise it when the reading improves."""
 
 FRESH = {
