@@ -343,10 +343,8 @@ class Consultation:
                 answer = None
             note = None
             if answer and self.recommendation is not None:
-                from advisor.report import case_note
-
                 try:
-                    note = case_note(self.recommendation, intent.query, locale)
+                    note = report.case_note(self.recommendation, intent.query, locale)
                 except Exception:  # noqa: BLE001 - the general answer stands without the personal line
                     note = None
             text = (answer + "\n\n" + note) if answer and note else answer

@@ -42,21 +42,29 @@ class Question:
     default: Callable[[Profile], dict[str, Any]]
     default_text: Callable[[Profile, Locale], str]
     choices: Callable[[Locale], tuple[str, ...]]
+    variant: Callable[[Profile, Locale], tuple[str, tuple[str, ...]] | None] = lambda p, loc: None
+    """A wording and quick replies of its own for some profiles (a service asked for weight formats)."""
 
     def text(self, profile: Profile, locale: Locale) -> str:
-        if self.key == "precision" and profile.task == "inference":  # a service chooses formats, not a regime
-            return t("conv.q.precision_serving", locale, default=t("conv.precision.serving_default", locale))
-        return t(f"conv.q.{self.key}", locale, default=self.default_text(profile, locale))
+        own = self.variant(profile, locale)
+        return own[0] if own else t(f"conv.q.{self.key}", locale, default=self.default_text(profile, locale))
 
     def options(self, profile: Profile, locale: Locale) -> tuple[str, ...]:
         """The quick replies offered with the question."""
-        if self.key == "precision" and profile.task == "inference":
-            return tuple(t(f"conv.choice.weights.{d}", locale) for d in SERVING_WEIGHT_CHOICES)
-        return self.choices(locale)
+        own = self.variant(profile, locale)
+        return own[1] if own else self.choices(locale)
 
 
 SERVING_WEIGHT_CHOICES = ("bf16", "fp8", "int4")
 """The weight formats offered to a service, in the order of their quick replies (a bare 1-3 picks one)."""
+
+
+def _serving_precision(p: Profile, locale: Locale) -> tuple[str, tuple[str, ...]] | None:
+    """A service chooses weight formats, not a training regime."""
+    if p.task != "inference":
+        return None
+    text = t("conv.q.precision_serving", locale, default=t("conv.precision.serving_default", locale))
+    return text, tuple(t(f"conv.choice.weights.{d}", locale) for d in SERVING_WEIGHT_CHOICES)
 
 # ---------------------------------------------------------------------------- defaults (advisor.core.planner's)
 
@@ -151,6 +159,7 @@ QUESTIONS: tuple[Question, ...] = (
             t(f"conv.precision.{k}", loc).split("（")[0].split(" (")[0]
             for k in ("bf16-mixed", "fp16-mixed", "fp8-mixed", "fp32")
         ),
+        variant=_serving_precision,
     ),
     Question(
         "deadline",
