@@ -64,7 +64,6 @@ def test_the_input_drivers_decode_an_invalid_byte_as_a_replacement_character() -
     assert checked >= 1
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
 def test_an_invalid_byte_typed_at_the_terminal_does_not_end_the_app(tmp_path) -> None:
     import pty
 
