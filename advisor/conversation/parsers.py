@@ -1210,7 +1210,6 @@ _CONC_PEAK = _c(  # "60-80 concurrent, peak maybe 120", "150 peak concurrent": t
 _CONC_PLAIN_USERS = _c(  # "10 users", "~30 users", "for 50 ppl", "my team of 8", "1 user each" (a service's users at once)
     rf"(?<![\d.,]){_num('num1')}\s*(?:users?|ppl|people|persons)\b(?!\s*(?:/|per|a|each\s+day|every)\s*(?:day|d\b|month|week|year))"
     rf"|\bteam\s+of\s+{_num('num2')}"
-    rf"|(?:给|給|供)\s*[\u4e00-\u9fff]{{0,6}}?\s*{_num('num3')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁)\s*(?:用|使用)"
     rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁|员工|員工)\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)"
     rf"|(?<![\d.]){_num('num5')}\s*(?:个|個|位|名)\s*(?:人|同事|同仁|员工|員工|使用者|用户|用戶)\s*(?:用|使用|在用)")
 _CONC_LIKE = _c(rf"(?:concurrency|concurrent\s+users)\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:more\s+like|like|now|closer\s+to)\s+{NUM}")
@@ -1227,7 +1226,7 @@ _SHARE_CUE = _c(r"at\s+once|concurrent|simultaneous|active|同时|同時|并发|
 _CONC_USERS = _c(  # "to 50 users", "for 500 people", "给 500 个用户", "服務 300 位使用者": serving only
     rf"(?:\bto|\bfor|\bserv(?:e|es|ing))\s+(?:about|around|roughly|up\s+to|~)?\s*{_num('num1')}\s*"
     r"(?:users?|people|customers?|clients?)\b(?!\s*(?:/|per|a|each|every)\s*(?:day|d\b|month|week|year))"
-    rf"|(?:给|給|服务|服務|支撑|支撐|供)\s*(?:约|約|大约|大約)?\s*{_num('num2')}\s*(?:个|個|位|名)?\s*"
+    rf"|(?:给|給|服务|服務|支撑|支撐|供)\s*[\u4e00-\u9fff]{{0,6}}?\s*(?:约|約|大约|大約)?\s*{_num('num2')}\s*(?:个|個|位|名)?\s*"
     r"(?:用户|用戶|使用者|同事|同仁|工程师|工程師|同学|同學|人)(?:用|使用)?"
 )
 _RPS = _c(
