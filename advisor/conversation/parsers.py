@@ -24,7 +24,7 @@ from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any
 
-from advisor.conversation.numbers import NUMBER_RE, normalize_text, number_value
+from advisor.conversation.numbers import NUMBER_RE, find_numbers, normalize_text, number_value
 from advisor.core import planner, power
 from advisor.currency import default_currency, to_usd
 from advisor.models import Locale
@@ -74,7 +74,7 @@ class _Work:
     """The normalized message plus a mask of consumed characters (`text` keeps `orig`'s positions)."""
 
     def __init__(self, text: str):
-        orig = normalize_text(text)
+        orig = apply_corrections(normalize_text(text))
         for word, repl in FAMILY_SYNONYMS.items():
             if word in orig:
                 orig = orig.replace(word, repl)
@@ -123,6 +123,46 @@ _NEG = _c(
     r"不是|不要|不用|而不是|而非|别用|別用|并非|並非|不再是|不再用)(?:\s*(?:用|使用|use\b|using\b|the\b|an?\b))?"
 )
 _NEG_STOP = _c(r"[,;.!?()（）]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是|是|改|换成|換成|用|要|，|；|but|\band\b")
+
+
+# Corrections inside one message: "40 users - scratch that, more like 90", "预算8w，哦不对，老板批了12w",
+# "4 張 RTX 6000 Ada，欸不對，是 6 張". The corrected number replaces the earlier one (the nearest before the
+# marker with the same unit word, else the nearest), and the correcting sentence is dropped.
+_CORRECTION = _c(
+    r"(?:\bscratch\s+that\b|\bno\s+wait\b|\bwait,?\s+no\b|\bcorrection\s*:|\bsorry,?\s+i\s+meant?\b|\bi\s+meant\b|"
+    r"\bactually\s+no\b|\bno,?\s+actually\b|\bmake\s+(?:it|that)\b(?=\s*[~$]?\s*\d)|\boops\b|"
+    r"(?<![对對])(?:[哦噢啊欸诶誒呃]\s*)?(?:不对|不對)(?=\s*[,:是]|\s*$)|说错了|說錯了|打错了|打錯了|更正一下|更正\s*[,:])"
+)
+_SENTENCE_END = re.compile(r"[;!?]|\.(?!\d)|$")
+_UNIT_AFTER = re.compile(r"\s*([a-z]+|[\u4e00-\u9fff])", re.IGNORECASE)
+_UNIT_FOLD = str.maketrans("張個條臺萬", "张个条台万")
+
+
+def _unit_after(text: str, end: int) -> str:
+    m = _UNIT_AFTER.match(text, end)
+    return m.group(1).lower().rstrip("s").translate(_UNIT_FOLD) if m else ""
+
+
+def apply_corrections(text: str) -> str:
+    """`text` with each in-message correction applied (see _CORRECTION); text without one is returned as is."""
+    for _ in range(3):  # a message corrects itself a few times at most
+        marker = _CORRECTION.search(text)
+        if not marker:
+            break
+        end = _SENTENCE_END.search(text, marker.end()).start()
+        fixes = find_numbers(text[marker.end():end])
+        before = find_numbers(text[: marker.start()])
+        if not fixes or not before:
+            break
+        _, fs, fe = fixes[0]
+        fs, fe = fs + marker.end(), fe + marker.end()
+        unit = _unit_after(text, fe)
+        same = [n for n in before if unit and _unit_after(text, n[2]) == unit]
+        if unit and not same and any(_unit_after(text, n[2]) for n in before[-1:]):
+            break  # "8 张卡, 不对, 是 40 个人": a number of another kind corrects nothing
+        _, s, e = (same or before)[-1]
+        text = text[:s] + text[fs:fe] + text[e: marker.start()] + text[end:]
+    return text
 
 
 def _blank_negations(text: str) -> str:
