@@ -120,9 +120,12 @@ _NEG = _c(
     r"(?:\bnot\b|\bisn't\b|\bno longer\b|\binstead of\b|\brather than\b|\bdon't use\b|\bwithout\b|"
     r"\bno\b(?!\s+(?:more|less|later|longer|earlier|sooner|fewer)\b)|(?<!有)(?:没有|沒有)|\bcan'?t\s+use\b|\bnot\s+allowed\b|"
     r"不(?:能|准|可|想|打算|考虑|考慮|会|會)?(?:自建|上云|上雲|用云|用雲|上公有云|上公有雲)|"
-    r"不是|不要|不用|而不是|而非|别用|別用|并非|並非|不再是|不再用)(?:\s*(?:用|使用|use\b|using\b|the\b|an?\b))?"
+    r"不是|不要|不用|而不是|而非|别用|別用|并非|並非|不再|"
+    r"(?:还|還)(?:没|沒)(?:有)?(?:要|打算|决定|決定)?|不打算|暂时不|暫時不|先不|"
+    r"\bnot\s+(?:buying|renting|going\s+to\s+(?:buy|rent)|planning\s+to\s+(?:buy|rent))\b(?:\s+(?:anything|yet|now))?|"
+    r"\bno\s+more\b|\bstop\s+(?:renting|paying)\b)(?:\s*(?:用|使用|use\b|using\b|the\b|an?\b))?"
 )
-_NEG_STOP = _c(r"[,;.!?()（）]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是|是|改|换成|換成|用|要|，|；|but|\band\b")
+_NEG_STOP = _c(r"[,;:.!?()（）]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是|是|改|换成|換成|用|要|，|；|but|\band\b")
 
 
 # Corrections inside one message: "40 users - scratch that, more like 90", "预算8w，哦不对，老板批了12w",
@@ -252,9 +255,11 @@ _MONEY = _c(
 _PER_ENERGY = _c(r"^\s*(?:/|per|每|一)\s*(?:kwh|kw·h|kw-h|度|千瓦时|千瓦時)")
 _PER_HOUR = _c(r"^\s*(?:/|per|an?|每|一)\s*(?:h|hr|hour|gpu[\s-]?h(?:ou)?r|小时|小時|卡时|卡時)(?![a-z])")
 _ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度)")
-_BUDGET_CUE = _c(r"budget|预算|預算|spend|经费|經費|资金|資金|\bcap\b|最多|不超过|不超過|花费|花費|投入|capex|预计花|預計花")
+_BUDGET_WORDS = (r"budget|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
+                 r"拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|可以花|能花|愿意花|願意花")
+_BUDGET_CUE = _c(rf"{_BUDGET_WORDS}|spend|\bcap\b|最多|不超过|不超過|花费|花費|投入|capex|预计花|預計花")
 _BUDGET_BARE = _c(
-    rf"(?:budget|预算|預算|经费|經費|资金|資金)[^0-9一二两兩三四五六七八九十$¥€\-−负負,.;，。；]{{0,36}}?{_SIGN}{NUM}(?![a-z%])"
+    rf"(?:{_BUDGET_WORDS})[^0-9一二两兩三四五六七八九十$¥€\-−负負,.;，。；]{{0,36}}?{_SIGN}{NUM}(?![a-z%])"
     r"(?!\s*(?:台|张|張|个|個|块|塊|卡|人|位|天|日|月|年|周|週|小时|小時|gpus?\b|cards?\b|users?\b|people\b|days?\b|weeks?\b|"
     r"months?\b|years?\b|tokens?\b|b\b))"
 )
@@ -418,15 +423,17 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
             if value is not None:
                 candidates.append((-value if m.group("sign") else value, local, m.start(), m.end()))
                 ex.currency_assumed = True
-    if not candidates:
-        for m in w.finditer(_BUDGET_BARE):
-            value = number_value(_numtext(m) or "")
-            if value is None:
-                continue
-            if m.group("sign"):
-                value = -value
-            candidates.append((value, local, m.start("num"), m.end()))
-            ex.currency_assumed = True
+    # A bare amount right after a budget word is the budget even beside amounts with a currency that are not
+    # ("quoted $32k for one H100 ... our total budget is 20k", "AWS bill ~$9k/month ... budget 60k").
+    bare_at: set[int] = set()
+    for m in w.finditer(_BUDGET_BARE):
+        value = number_value(_numtext(m) or "")
+        if value is None or any(s < m.end() and m.start("num") < e for _, _, s, e in candidates):
+            continue
+        if m.group("sign"):
+            value = -value
+        candidates.append((value, local, m.start("num"), m.end()))
+        bare_at.add(m.start("num"))
     if candidates and all(c[0] < 0 for c in candidates):
         fix = _SELF_CORRECTION.search(w.text, candidates[-1][3])
         value = number_value(_numtext(fix) or "") if fix else None
@@ -444,6 +451,8 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
     if cues and len(candidates) > 1:
         chosen = min(candidates, key=lambda c: min(abs(c[2] - q) for q in cues))
     value, cur, start, end = chosen
+    if start in bare_at:
+        ex.currency_assumed = True
     for _, _, s, e in candidates:
         w.consume(s, e)
     if value <= 0 or not math.isfinite(value):
@@ -514,6 +523,8 @@ def _acquisition(w: _Work) -> str | None:
     for name, pattern in _ACQ:
         if pattern.search(w.text):
             if name == "rent" and _ACQ[2][1].search(w.text):
+                if all(_NOW.search(_clause_at(w.text, m.start())) for m in pattern.finditer(w.text)):
+                    return "buy"  # "現在每個月租雲端要花 15 萬，…撥 200 萬買": renting is what they do now
                 return "either"
             return name
     return None
@@ -536,7 +547,9 @@ _CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z
                rf"(?P<n4>[\d两兩二三四五六八]{{1,2}})\s*(?:条|條|迴路|回路|路|个|個|组|組)\s*(?=(?:\d+\s*v\s*)?\d+\s*a(?![a-z]))")
 _FACILITY_CUE = _c(r"rack|cabinet|circuit|机柜|機櫃|机架|機架|供电|供電|电路|電路|功率|电力|電力|power|room|机房|機房")
 _LIQUID = _c(r"liquid|water[\s-]?cool|direct[\s-]?to[\s-]?chip|immersion|液冷|水冷|冷板|浸没|浸沒|浸沒式")
-_NO_LIQUID = _c(r"(?:液冷|水冷|liquid(?:\s+cooling)?)\s*(?:也|都|是)?\s*(?:上不了|做不到|做不了|装不了|裝不了|不行|不可能|不能|没有|沒有|"
+_NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|没法上|沒法上|无法上|無法上|不能上|不能用|can'?t\s+(?:do|have|get)|"
+                r"no\s+(?:way\s+to\s+(?:do|get)\s+)?)\s*(?:液冷|水冷|liquid(?:\s+cooling)?)|"
+                r"(?:液冷|水冷|liquid(?:\s+cooling)?)\s*(?:也|都|是)?\s*(?:上不了|做不到|做不了|装不了|裝不了|不行|不可能|不能|没有|沒有|"
                 r"没办法|沒辦法|不支持|不支援|isn'?t\s+(?:possible|an\s+option|available)|is\s+not|not\s+(?:possible|available))")
 _AIR = _c(r"\bair\b|air[\s-]?cool|风冷|風冷|氣冷|空冷")
 _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bcolab\b|\bkaggle\b|coreweave|"
@@ -551,6 +564,17 @@ _ONPREM = _c(
 )
 _EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|buy\s+or\s+cloud|cloud\s+or\s+buy|云或|雲或|或云|或雲|都行|都可以|either|both")
 _PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
+
+
+_NOW = _c(r"\bright\s+now\b|\bcurrently\b|\bat\s+the\s+moment\b|\btoday\b|现在|現在|目前|当前|當前")
+_CLAUSE_EDGE = re.compile(r"[,;:!?]|\.(?!\d)")
+
+
+def _clause_at(text: str, pos: int) -> str:
+    """The clause (between commas or sentence ends) of `text` around position `pos`."""
+    start = max((m.end() for m in _CLAUSE_EDGE.finditer(text, 0, pos)), default=0)
+    end = _CLAUSE_EDGE.search(text, pos)
+    return text[start: end.start() if end else len(text)]
 
 
 def circuit_kw(volts: float, amps: float, three_phase: bool, circuits: int = 1) -> float:
@@ -610,6 +634,8 @@ def _facility(w: _Work, ex: Extraction) -> None:
     elif _AIR.search(w.text):
         ex.fields["cooling"] = "air"
     cloud, onprem = bool(_CLOUD.search(w.text)), bool(_ONPREM.search(w.text))
+    if cloud and onprem and all(_NOW.search(_clause_at(w.text, m.start())) for m in _CLOUD.finditer(w.text)):
+        cloud = False  # "our AWS bill is $9k/month right now … buy our own box": the cloud is what they leave
     if _NO_CLOUD.search(w.orig.lower()):
         cloud, onprem = False, True  # "No cloud allowed (NDA)", "不能上云": where it runs is theirs
     if (cloud and onprem) or (_EITHER_DEPLOY.search(w.text) and (cloud or onprem)):
