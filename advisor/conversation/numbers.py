@@ -72,6 +72,9 @@ def _yuan_jiao(m: re.Match[str]) -> str:
     return f"{whole}.{tenth}元"
 
 
+# 兆 before counts is 10^12 (Taiwan usage, and the mainland's formal one); 兆瓦/兆赫/兆字节 are mega units and stay.
+_ZHAO = re.compile(r"(\d+(?:\.\d+)?|[一二两兩三四五六七八九十]+)\s*兆(?=\s*(?:个|個)?\s*(?:token|tok|参数|參數|笔|筆|条|條|字(?!节|節)|"
+                   r"元|美元|美金|台币|台幣|新台币|新台幣|人民币|人民幣|[,.;!?]|$))", re.IGNORECASE)
 _GRAND = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s*grand\b", re.IGNORECASE)
 _POWER_WORD = re.compile(r"(?:功耗|功率|电源|電源|供电|供電|tdp|psu|瓦)\s*$", re.IGNORECASE)
 
@@ -94,6 +97,7 @@ def normalize_text(text: str) -> str:
     text = _WAN_AND_DIGIT.sub(r"\1.\3\2", text)  # "2 萬 5" is 2.5 萬
     text = _YUAN_AND_JIAO.sub(_yuan_jiao, text)  # "一块二" is 1.2 元
     text = _GRAND.sub(r"\1k", text)  # "3 grand" is 3k
+    text = _ZHAO.sub(r"\1万亿", text)  # "2 兆 token" is 2 万亿
     return _WAN_W.sub(_wan, text)
 
 
