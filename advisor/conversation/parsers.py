@@ -504,6 +504,8 @@ _PLACED = _c(r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|系
 _RENT_ALLOWED = _c(r"(?:rent(?:ing|al)?|cloud)\s+(?:is|would\s+be|'s)\s+(?:also\s+)?(?:fine|ok|okay|an\s+option|acceptable)|"
                    r"(?:ok|fine|open)\s+(?:to|with)\s+rent|could\s+(?:also\s+)?rent|"
                    r"租(?:的|用|卡|云端|雲端|云|雲)?\s*也(?:可以|行|ok|可|能接受)|也可以租|也可(?:以)?考虑租|也可(?:以)?考慮租|租的也可以考[虑慮]")
+_DECIDED = _c(r"\b(?:we'?ll|we\s+will|i'?ll|i\s+will|we'?re\s+going\s+to|going\s+to|decided\s+to)\s+(?:just\s+)?(?:(?P<rent>rent)|buy)\b|"
+              r"(?:决定|決定|打算|就)(?:(?P<rent2>租)|买|買)(?!或|还是|還是)")
 _RENT_THEN_BUY = _c(r"rent\b.{0,40}\bthen\s+buy|租.{0,20}(?:再买|再買|然后买|然後買|之后买|之後買)")
 _HOME = _c(r"\bat\s+home\b|\bmy\s+desk\b|home\s*lab|\bapartment\b|家里|家裡|家中|在家|宿舍|dorm")
 _ACQ_QUESTION = _c(r"(?:should\s+(?:we|i)\s+(?:just\s+)?rent|(?:do|would|will)\s+(?:i|we)\s+(?:need|have)\s+to\s+rent|要不要租|是不是租|"
@@ -512,6 +514,9 @@ _RATHER = _c(r"rather\s+(?P<a>rent|buy)\s+than\s+(?:rent|buy)|prefer\s+(?:to\s+)
 
 
 def _acquisition(w: _Work) -> str | None:
+    decided = _DECIDED.search(w.text)
+    if decided:  # "cloud is fine, we'll rent", "决定买": a decision said outright
+        return "rent" if decided.group("rent") or decided.group("rent2") else "buy"
     if _ACQ_QUESTION.search(w.text) or _RENT_ALLOWED.search(w.text):
         return "either"  # "should we just rent?" asks, "renting is fine" allows: neither decides
     pref = _RATHER.search(w.text)
@@ -1281,6 +1286,10 @@ _CONC_PLAIN_USERS = _c(  # "10 users", "~30 users", "for 50 ppl", "my team of 8"
     rf"|(?<![\d.]){_num('num5')}\s*(?:个|個|位|名)\s*(?:人|同事|同仁|员工|員工|使用者|用户|用戶)\s*(?:左右|上下)?\s*(?:用|使用|在用)")
 _CONC_LIKE = _c(rf"(?:concurrency|concurrent\s+users)\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:more\s+like|like|now|closer\s+to)\s+{NUM}")
 _JUST_ME = _c(r"just\s+(?:me|myself)|just\s+for\s+me\b|only\s+for\s+me\b|for\s+me\s+only|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
+_ME_AND_ONE = _c(  # "for me and my wife", "我跟老婆用": two people
+    r"\bme\s+and\s+(?:my\s+|a\s+)?(?:wife|husband|partner|gf|girlfriend|bf|boyfriend|friend|roommate|brother|sister|"
+    r"son|daughter|kid|colleague|co-?worker|cofounder|co-founder)\b|"
+    r"我(?:和|跟|与|與)(?:我)?(?:的)?(?:老婆|老公|太太|先生|女友|男友|女朋友|男朋友|朋友|室友|同学|同學|同事|搭档|搭檔)")
 _HEADCOUNT = _c(
     rf"{_num('head1')}\s*(?:个|個|位|名)?\s*(?:employees?|engineers?|staff|people|users?|人|员工|員工|工程师|工程師|同事|同仁|用户|用戶|使用者)"
     rf"|(?:employees?|staff|员工|員工|工程师|工程師|同事|同仁|全公司|公司)\s*(?:约|約|大约|大約|大概|有|共)?\s*{_num('head2')}\s*(?:人|位|名)?"
@@ -1377,9 +1386,10 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
             break
     if "concurrency" not in ex.fields and not training_task:
         me = _JUST_ME.search(w.text)
-        if me:
-            ex.fields["concurrency"] = 1
-            w.consume(me.start(), me.end())
+        pair = _ME_AND_ONE.search(w.text)
+        if me or pair:
+            ex.fields["concurrency"] = 1 if me else 2
+            w.consume(*(me or pair).span())  # type: ignore[union-attr]
 
 
 _EACH = _c(r"(?:\beach|\bper\s+(?:customer|tenant|model|instance|copy|deployment)|各|每套|每个|每個|每家|每份|每一套)\s*(?:\S+\s*){0,2}$")
@@ -1818,6 +1828,7 @@ _RENTED_NEAR_BEFORE = _c(r"credits?|rented|renting|租的|租用的|租来的|�
 _SENTENCE_REST = _c(r"[^.!?。！？]*[.!?。！？]?")
 _COUNT_BEFORE = _c(
     rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:x|×|\*|张|張|块|塊|片|颗|顆|个|個|台|卡|pcs|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
+    r"(?:(?:old|older|used|spare|idle|new|brand[\s-]new|second[\s-]hand|refurbished|aging|extra|旧的?|舊的?|闲置的?|閒置的?)\s*)?"
     r"(?:nvidia|amd|intel|英伟达|英偉達|輝達|geforce|radeon|instinct|rtx|tesla|dgx|hgx)?\s*(?:geforce\s*)?$"
 )
 _NODES_BEFORE = _c(
@@ -1986,7 +1997,7 @@ _SERVING_SIGNAL = _c(  # what only a service has: users at once, request rates, 
     r"并发|並發|同时在线|同時在線|同时使用|同時使用|同時用|同时用|同时上线|同時上線|"
     r"\b\d+\s*(?:users?|ppl|people)\b|\bteam\s+of\s+\d+|(?:给|給)\s*\d+\s*(?:个|個|位)?\s*(?:人|用户|用戶|使用者)|"
     r"tok(?:ens?)?\s*/\s*s|(?<![a-z])(?:awq|gptq|gguf|exl2|q4|q5|q8)(?![a-z])|首\s*token|首字|\bttft\b|"
-    r"\brun\s+(?:\S+\s+){0,3}locally|\bcan\s+i\s+run\b|跑得动|跑得動|跑不动|跑不動|running\s+on[\s-]?prem|"
+    r"\brun\s+(?:\S+\s+){0,3}locally|\b(?:can|cna|cn|cann)\s+(?:i|we|u|you)\s+run\b|\brun\s+(?:\S+\s+){1,4}on\s+(?:my|our|a|an|one|two|\d)\b|跑得动|跑得動|跑不动|跑不動|running\s+on[\s-]?prem|"
     r"跑\s*(?:一下|个|個|起来|起來|得动|得動)?\s*(?:[a-z]|本地|大模型)")
 _TRAINING_SIGNAL = _c(r"train|tun(?:e|ing)|\bft\b|\bsft\b|lora|epoch|训|訓|微调|微調|调优|調優|语料|語料|数据集|資料集")
 QUESTIONS_THAT_SET_TASK = (None, "task")
