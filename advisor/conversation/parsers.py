@@ -119,7 +119,7 @@ def _c(pattern: str) -> re.Pattern[str]:
 _NEG = _c(
     r"(?:\bnot\b|\bisn't\b|\bno longer\b|\binstead of\b|\brather than\b|\bdon't use\b|\bwithout\b|"
     r"\bno\b(?!\s+(?:more|less|later|longer|earlier|sooner|fewer)\b)|(?<!有)(?:没有|沒有)|\bcan'?t\s+use\b|\bnot\s+allowed\b|"
-    r"不(?:能|准|可|想|打算|考虑|考慮|会|會)?(?:自建|上云|上雲|用云|用雲|上公有云|上公有雲)|"
+    r"不(?:能|准|可|想|打算|考虑|考慮|会|會)?(?:自建|上云|上雲|用云|用雲|上公有云|上公有雲)|不想(?=租|买|買)|"
     r"不是|不要|不用|而不是|而非|别用|別用|并非|並非|不再|"
     r"(?:还|還)(?:没|沒)(?:有)?(?:要|打算|决定|決定)?|不打算|暂时不|暫時不|先不|"
     r"\bnot\s+(?:buying|renting|going\s+to\s+(?:buy|rent)|planning\s+to\s+(?:buy|rent))\b(?:\s+(?:anything|yet|now))?|"
@@ -550,6 +550,7 @@ _PHASE1 = _c(r"single[\s-]?phase|1[\s-]?phase|单相|單相")
 _CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z])|{_num('n2')}\s*(?:circuits|路|条线路|條線路|个回路|個迴路)|"
                rf"(?:(?P<n3>\d{{1,2}})|\b(?P<w3>two|three|four|five|six|eight)\b)(?=\s+(?:\d+\s*a\s+|\d+\s*v\s+){{1,2}}circuits)|"
                r"\b(?P<w5>two|three|four|five|six|eight)\s+(?:separate\s+|dedicated\s+)?circuits\b|"
+               rf"\b(?P<w6>two|three|four|five|six|eight)\s+(?=\d+\s*v\s+\d+\s*a\s+(?:feeds|circuits|lines|whips|pdus)\b)|"
                rf"(?P<n4>[\d两兩二三四五六八]{{1,2}})\s*(?:条|條|迴路|回路|路|个|個|组|組)\s*(?=(?:\d+\s*v\s*)?\d+\s*a(?![a-z]))")
 _FACILITY_CUE = _c(r"rack|cabinet|circuit|机柜|機櫃|机架|機架|供电|供電|电路|電路|功率|电力|電力|power|room|机房|機房")
 _LIQUID = _c(r"liquid|water[\s-]?cool|direct[\s-]?to[\s-]?chip|immersion|液冷|水冷|冷板|浸没|浸沒|浸沒式")
@@ -566,7 +567,7 @@ _ONPREM = _c(
     r"on[\s-]?prem|in[\s-]?house|self[\s-]?host|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc)|"
     r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|\bour\s+(?:dc|server\s+room|racks?|cluster\s+room)\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|地端|\bidc\b|托管|託管|自己的服务器|自己的伺服器|"
     r"home\s*lab|\bat\s+home\b|\blocally\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
-    r"gaming\s+pc|leave\s+the\s+building|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
+    r"gaming\s+pc|leave\s+the\s+building|closet\b|\b(?:our|my)\s+(?:basement|garage)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
 )
 _EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|buy\s+or\s+cloud|cloud\s+or\s+buy|云或|雲或|或云|或雲|都行|都可以|either|both")
 _PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
@@ -609,7 +610,7 @@ def _facility(w: _Work, ex: Extraction) -> None:
     circuits = 1
     for m in w.finditer(_CIRCUITS):
         n = number_value(m.group("n") or m.group("n2") or m.group("n3") or m.group("n4") or "") or \
-            _EN_WORD_NUMBERS.get(m.group("w3") or m.group("w5") or "")
+            _EN_WORD_NUMBERS.get(m.group("w3") or m.group("w5") or m.group("w6") or "")
         if n and 1 <= n <= 64 and float(n).is_integer():
             circuits = int(n)
         if m.group("amp"):
@@ -1131,6 +1132,7 @@ _SAMPLES = _c(
     r"records?|documents?|docs?|sentences?|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆)"
 )
 _IMAGES = _c(
+    rf"(?:图|圖)\s*(?:共|有|约|約|大约|大約|大概|差不多)?\s*{_num('num9')}\s*(?:张|張)|"
     rf"{NUM}\s*(?:[a-z]+\s+)?(?:images?|imgs?\b|pictures?|photos?|张图片?|張圖片?|张图像|張圖像|张照片|張照片|幅图像?|幅圖像?|图片|圖片|图像|圖像)"
     rf"|(?:图片|圖片|图像|圖像|照片|影像|images?|imgs?|pictures?|photos?|资料|資料|数据|數據|数据集|資料集)\s*(?:共|有|约|約|大约|大約|大概|about|~|:)?\s*"
     rf"{_num('num2')}\s*(?:张|張|幅)(?!\s*(?:卡|显卡|顯示卡|gpu|4090|3090|a100|h100))"
@@ -1270,7 +1272,7 @@ _CONC_AFTER = _c(
 )
 _CONC_WORD_FIRST = _c(  # "同时 100 人", "同時上線改成 80 人", "同时大概 60 个用户在用", "尖峰同時 40 人"
     r"(?:同时在线|同時在線|同时上线|同時上線|同时使用|同時使用|同时在用|同時在用|同时|同時|并发|並發)\s*"
-    r"(?:数|數|量|人数|人數|用户|用戶|使用者)?\s*"
+    r"(?:(?:用|在用|使用)?的?(?:人数|人數|人|用户|用戶|使用者)|数|數|量)?\s*"
     r"(?:改成|改为|改為|调到|調到|调整为|調整為|提高到|降到|增加到|约|約|大约|大約|大概|最多|最高|有|达|達|到|会有|會有|预计|預計|估计|估計|"
     r"只有|只|就|按|按照|算|应该|應該|不超过|不超過|差不多|可能|估|抓|预估|預估|預計會有|预计会有|大概會有|大概会有)*\s*"
     rf"{NUM}\s*(?:个|個|位|名|路)?\s*(?:人|用户|用戶|使用者|位使用者|users?|sessions?)?"
@@ -1306,9 +1308,9 @@ _CONC_USERS = _c(  # "to 50 users", "for 500 people", "给 500 个用户", "服�
     r"(?:用户|用戶|使用者|同事|同仁|工程师|工程師|同学|同學|人)(?:用|使用)?"
 )
 _RPS = _c(
-    rf"{_num('num1')}\s*(?:requests?|reqs?|queries|calls|次请求|次請求|个请求|個請求|次查询|次查詢|次)?\s*(?:/\s*s(?:ec(?:ond)?)?(?![a-z])|per\s+second|a\s+second|每秒)"
+    rf"{_num('num1')}\s*(?:requests?|reqs?|queries|calls|次请求|次請求|个请求|個請求|次查询|次查詢|次)?\s*(?:/\s*s(?:ec(?:ond)?)?(?![a-z])|per\s+sec(?:ond)?\b|a\s+sec(?:ond)?\b|每秒)"
     rf"|{_num('num2')}\s*(?:qps|rps|req/s)(?![a-z])"
-    rf"|(?:qps|rps|每秒请求数?|每秒請求數?|requests\s+per\s+second)\s*(?:[:=]|of|约|約|为|為|是|about|~)?\s*{_num('num3')}"
+    rf"|(?:qps|rps|每秒请求数?|每秒請求數?|requests\s+per\s+second)(?:\s*(?:[:=]|of|约|約|为|為|是|about|around|~|大概|大约|大約|差不多|预计|預計|估计|估計|峰值|尖峰))*\s*{_num('num3')}"
     rf"|每秒\s*(?:大概|大约|大約|约|約|有|差不多|要|需要|得)?\s*(?:处理|處理|扛|撑|撐|支撑|支撐|跑)?\s*{_num('num4')}\s*(?:个|個|次)?\s*(?:请求|請求|查询|查詢)"
 )
 _CONTEXT_BEFORE = _c(
@@ -1473,7 +1475,7 @@ _KV_WORD = r"(?<![a-z])kv(?:[\s-]*(?:cache|缓存|快取))?"
 _KV_VALUE = r"(?P<d>fp8|int8|bf16|fp16|8[\s-]?bits?|16[\s-]?bits?|8\s*(?:位元|位|比特))"
 _KV_PATTERNS = (
     _c(rf"{_A0}{_KV_VALUE}\s*(?:的\s*)?{_KV_WORD}"),
-    _c(rf"{_KV_WORD}\s*(?:也|还|還|都)?\s*(?:in|at|as|of|=|:|：|用|使用|采用|採用|为|為|是|改成|改为|改為|换成|換成|设为|設為|"
+    _c(rf"{_KV_WORD}\s*(?:也|还|還|都)?\s*(?:in|at|as|of|=|:|：|用|使用|采用|採用|为|為|是|改成|改为|改為|换成|換成|设为|設為|开|開|开成|開成|"
        r"维持|維持|保持|keep|stays?\s+(?:at|in)?|"
        rf"量化(?:为|為|到|成)?)?\s*{_KV_VALUE}{_A1}"),
 )
@@ -1823,12 +1825,12 @@ _HYPOTHETICAL = _c(r"[?？]|吗|嗎|能不能|可不可以|够不够|夠不夠|�
                    r"\bcould\b|how\s+(?:long|much|many)|多久|多少")
 _OWNED_TAIL = _c(r"^[^,;.!?，；。！？]*")
 _RENTED_NEAR_AFTER = _c(r"\s*(?:s\b)?\s*(?:cloud|instances?|credits?|rented|rental|on\s+(?:aws|gcp|azure|lambda|runpod)|云|雲|租)")
-_RENTED_NEAR_BEFORE = _c(r"credits?|rented|renting|租的|租用的|租来的|租來的|云上|雲端上")
+_RENTED_NEAR_BEFORE = _c(r"credits?|rented|renting|\brent\b|租|云上|雲端上")
 """Next to a GPU, these make "we have … H100" a rental ("credits on an MI300X cloud"), not hardware owned."""
 _SENTENCE_REST = _c(r"[^.!?。！？]*[.!?。！？]?")
 _COUNT_BEFORE = _c(
     rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:x|×|\*|张|張|块|塊|片|颗|顆|个|個|台|卡|pcs|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
-    r"(?:(?:old|older|used|spare|idle|new|brand[\s-]new|second[\s-]hand|refurbished|aging|extra|旧的?|舊的?|闲置的?|閒置的?)\s*)?"
+    r"(?:(?:old|older|used|spare|idle|new|brand[\s-]new|second[\s-]hand|refurbished|aging|extra|旧的?|舊的?|闲置的?|閒置的?|二手的?)\s*)?"
     r"(?:nvidia|amd|intel|英伟达|英偉達|輝達|geforce|radeon|instinct|rtx|tesla|dgx|hgx)?\s*(?:geforce\s*)?$"
 )
 _NODES_BEFORE = _c(
