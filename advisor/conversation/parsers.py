@@ -492,9 +492,8 @@ _ACQ = [
                r"买(?!了)|買(?!了)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|配出|配一台|配一套|"
                r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
-               r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|"
-               r"(?:put|sit|keep|place)\s+(?:it|them|the\s+\w+)?\s*(?:in|under)\s+(?:our|my|the)\s+(?:server\s+room|office|rack|desk|closet|lab)|"
-               r"放(?:两|兩|一|\d)\s*台|想放")),
+
+               r"(?:put|sit|keep|place)\s+(?:it|them|the\s+\w+)?\s*(?:in|under)\s+(?:our|my|the)\s+(?:server\s+room|office|rack|desk|closet|lab)")),
 ]
 _CLOUD_ONLY = _c(r"直接用云|直接用雲|直接上云|直接上雲|只用云|只用雲|云端就好|雲端就好|cloud\s+only|only\s+cloud|cheapest\s+cloud|"
                  r"cloud\s+is\s+fine|autodl|阿里云|阿里雲|腾讯云|騰訊雲|runpod|vast\.ai|lambda|\baws\b|\bgcp\b|azure|"
@@ -567,6 +566,7 @@ _ONPREM = _c(
     r"on[\s-]?prem|in[\s-]?house|self[\s-]?host|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc)|"
     r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|\bour\s+(?:dc|server\s+room|racks?|cluster\s+room)\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|地端|\bidc\b|托管|託管|自己的服务器|自己的伺服器|"
     r"home\s*lab|\bat\s+home\b|\blocally\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
+    r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|想放|"
     r"gaming\s+pc|leave\s+the\s+building|closet\b|\b(?:our|my)\s+(?:basement|garage)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
 )
 _EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|buy\s+or\s+cloud|cloud\s+or\s+buy|云或|雲或|或云|或雲|都行|都可以|either|both")
