@@ -489,6 +489,7 @@ _ACQ = [
     ("rent", _c(r"\brent(?:ed|ing|al)?\b|\blease\b|\bleasing\b|租用|租赁|租賃|租(?!或)")),
     ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
                r"\bused\s+(?:cards?|gpus?)|second[\s-]?hand|二手|\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|home\s*lab|"
+               r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation)\b|"
                r"买(?!了)|買(?!了)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|配出|配一台|配一套|"
                r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
@@ -567,6 +568,7 @@ _ONPREM = _c(
     r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|\bour\s+(?:dc|server\s+room|racks?|cluster\s+room)\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|地端|\bidc\b|托管|託管|自己的服务器|自己的伺服器|"
     r"home\s*lab|\bat\s+home\b|\blocally\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
     r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|想放|"
+    r"在(?:办公室|辦公室|家里|家裡|公司|机房|機房|实验室|實驗室)\s*放|"
     r"gaming\s+pc|leave\s+the\s+building|closet\b|\b(?:our|my)\s+(?:basement|garage)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
 )
 _EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|buy\s+or\s+cloud|cloud\s+or\s+buy|云或|雲或|或云|或雲|都行|都可以|either|both")
@@ -812,7 +814,8 @@ _HORIZON = [
        rf"(?:keep|use|run)\s+(?:it|them|the\s+\w+)\s+(?:for\s+)?(?:{_num('n3')}|\b(?P<w3>one|two|three|four|five|six|seven|eight|ten)\b)\s*(?P<unit3>years?|yrs?)"),
     # a rental period: 先租三个月, rent for the pilot (2 months)
     _c(rf"租\s*{NUM}\s*(?P<unit>个月|個月|年)|"
-       rf"rent(?:ing)?\s+(?:it\s+)?for\s+(?:the\s+)?(?:pilot|poc|trial|first)?\s*\(?\s*(?:{_num('n3')}|\b(?P<w3>one|two|three|four|six)\b)\s*(?P<unit3>months?|years?)"),
+       rf"rent(?:ing)?\s+(?:it\s+)?for\s+(?:the\s+)?(?:pilot|poc|trial|first)?\s*\(?\s*(?:{_num('n3')}|\b(?P<w3>one|two|three|four|six)\b)\s*(?P<unit3>months?|years?)|"
+       r"rent(?:ing)?\s+(?:\S+\s+){0,3}?for\s+(?:a|one|the)\s+(?P<weekend>weekend)\b"),
 ]
 _LONG_TERM = _c(r"\blong[\s-]?term\b|for\s+years\b|长期|長期|长久|長久")
 _AROUND_CLOCK = _c(r"24\s*/\s*7|7\s*[x×*]\s*24|24\s*[x×*]\s*7|around\s+the\s+clock|round[\s-]the[\s-]clock|"
@@ -845,9 +848,13 @@ def _usage(w: _Work, ex: Extraction) -> None:
         m = pattern.search(w.text)
         if not m:
             continue
-        if _HYPOTHETICAL.search(w.text[m.end(): m.end() + 8]):
-            continue  # "H800 租一个月够不够？": asks whether it would do
         g = m.groupdict()
+        rental = "租" in m.group(0) or "rent" in m.group(0)
+        if g.get("weekend") or (rental and _HYPOTHETICAL.search(w.text[m.end(): m.end() + 8])):
+            w.consume(m.start(), m.end())  # "H800 租一个月够不够？", "rent something for a weekend or upgrade?":
+            break  # an option's rental period, asked about: neither a horizon nor a deadline
+        if _HYPOTHETICAL.search(w.text[m.end(): m.end() + 8]):
+            continue
         said = _numtext(m) or g.get("n2") or g.get("n3")
         word = g.get("word") or g.get("w2") or g.get("w3") or ""
         value = number_value(said) if said else float(_EN_WORD_NUMBERS.get(word.lower(), 0) or 0)
@@ -1316,6 +1323,7 @@ _RPS = _c(
 _CONTEXT_BEFORE = _c(
     rf"{NUM}\s*(?:tokens?\s*(?:of\s*)?|token\s*的?)?\s*(?:context|ctx|上下文|的上下文|context\s*window|context\s*length)"
 )
+_PROMPT_LEN = _c(rf"(?:prompts?|inputs?)\s+(?:are\s+|of\s+|around\s+|about\s+|~\s*|up\s+to\s+|averag\w*\s+|typically\s+)*{NUM}\s*tokens?")
 _CONTEXT_AFTER = _c(
     rf"(?:context(?:\s*window|\s*length)?|ctx|上下文(?:长度|長度|窗口|視窗)?)(?:\s*(?:of|[:=]|为|為|是|长度|長度|要|需要|得|at|up\s+to|约|約|"
     rf"改到|改成|改为|改為|调到|調到|拉到|开到|開到|to)){{0,3}}\s*{NUM}"
@@ -1334,6 +1342,12 @@ def _request_shape(w: _Work, ex: Extraction) -> None:
         if tokens[0] and all(t is not None for t in tokens):
             ex.fields["context_tokens"] = sum(t or 0 for t in tokens)
             w.consume(m.start(), m.end())
+        return
+    m = _PROMPT_LEN.search(w.text)  # "prompts around 6k tokens": a service's context, before data reads tokens
+    v = context_tokens_from(_numtext(m) or "") if m else None
+    if m and v and v > 0:
+        ex.fields["context_tokens"] = v
+        w.consume(m.start(), m.end())
 
 
 def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
