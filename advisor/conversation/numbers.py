@@ -59,6 +59,7 @@ _PUNCT = str.maketrans({"，": ", ", "、": ", ", "。": ". ", "；": "; ", "：
 _CJK_LATIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9$])|(?<=[A-Za-z0-9%])(?=[\u4e00-\u9fff])")
 _WAN_W = re.compile(r"(?<![A-Za-z])(\d+(?:\.\d+)?)\s*[wW](?=\s*(?:[条條笔筆张張个個人块塊元以左上的预預]|tokens?\b))")
 _MEASURE_BEFORE_MAGNITUDE = re.compile(r"(\d(?:\.\d+)?)\s*[个個]\s*([亿億万萬])")
+_W_AND_DIGIT = re.compile(r"(?<![A-Za-z\d.])(\d+)\s*[wW](\d)(?![\d.]|\s*[千百十万萬kKwW])")
 _WAN_AND_DIGIT = re.compile(r"(?<![\d.])(\d+)\s*([万萬])\s*(\d)"
                             r"(?![\d.]|\s*[千百十万萬亿億kKwW]|\s*(?:个|個|张|張|条|條|人|位))")
 _YUAN_AND_JIAO = re.compile(r"(?<![\d.])([0-9]|[一二两兩三四五六七八九十])\s*[块塊]\s*([0-9一二三四五六七八九])"
@@ -95,6 +96,7 @@ def normalize_text(text: str) -> str:
     text = _CJK_LATIN.sub(" ", text)
     text = _MEASURE_BEFORE_MAGNITUDE.sub(r"\1\2", text)  # "5 个亿" is 5 亿
     text = _WAN_AND_DIGIT.sub(r"\1.\3\2", text)  # "2 萬 5" is 2.5 萬
+    text = _W_AND_DIGIT.sub(r"\1.\2万", text)  # "1w5" is 1.5 万
     text = _YUAN_AND_JIAO.sub(_yuan_jiao, text)  # "一块二" is 1.2 元
     text = _GRAND.sub(r"\1k", text)  # "3 grand" is 3k
     text = _ZHAO.sub(r"\1万亿", text)  # "2 兆 token" is 2 万亿

@@ -488,7 +488,7 @@ _ACQ = [
     ("either", _c(r"\beither\b|buy\s+or\s+rent|rent\s+or\s+buy|both\s+options|买或租|租或买|買或租|租或買|买还是租|買還是租|租还是买|租還是買|都可以考虑|都可以考慮")),
     ("rent", _c(r"\brent(?:ed|ing|al)?\b|\blease\b|\bleasing\b|租用|租赁|租賃|租(?!或)")),
     ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
-               r"\bused\s+(?:cards?|gpus?)|second[\s-]?hand|二手|\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|home\s*lab|"
+               r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|home\s*lab|"
                r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation)\b|"
                r"买(?!了)|買(?!了)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|配出|配一台|配一套|"
@@ -1388,6 +1388,9 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
             users = number_value(_numtext(m) or "")
             if users is None:
                 continue
+            num_at = next(m.start(g) for g, v in m.groupdict().items() if g.startswith("num") and v)
+            if _NEGATIVE_BEFORE.search(w.text[max(0, num_at - 4): num_at]):
+                users = -users  # "要服務 -200 個人同時在線": a sign typed, not a range
             w.consume(m.start(), m.end())
             copies = _copies(w, m.start())
             if copies and users:  # "10 个客户各部署一套，每套并发 10": the service carries all of them
@@ -1408,6 +1411,7 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
             w.consume(*(me or pair).span())  # type: ignore[union-attr]
 
 
+_NEGATIVE_BEFORE = re.compile(r"(?<![\d\w.])[-−]\s*$")
 _EACH = _c(r"(?:\beach|\bper\s+(?:customer|tenant|model|instance|copy|deployment)|各|每套|每个|每個|每家|每份|每一套)\s*(?:\S+\s*){0,2}$")
 _COPIES = _c(r"(?<![\d.])(?P<num>\d{1,3})\s*(?:个|個|家|位|套)?\s*(?:different\s+)?(?:\S+\s+)?"
              r"(?:customers|tenants|clients|models|instances|deployments|copies|客户|客戶|租户|租戶|套)")
