@@ -1,0 +1,88 @@
+"""Messages that change their mind, negate, or describe what they do now rather than what they want.
+
+Each phrasing here is written for this test (not taken from the phrasing tables), with the reading a careful
+person takes from it written first; the parser must get the same reading.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.conversation.numbers import normalize_text
+from advisor.conversation.parsers import apply_corrections, extract, extract_detailed
+
+
+@pytest.mark.parametrize(("text", "locale", "key", "want"), [
+    # The corrected number replaces the one it corrects (same unit word, else the nearest before).
+    ("serving llama 3 8b to 30 users, no wait, 45 users, 8k context", "en", "concurrency", 45),
+    ("budget is $40k - scratch that, finance says 55k", "en", "budget_amount", 55000),
+    ("预算 20 万，说错了，是 25 万，想部署 qwen2.5-14b", "zh-Hans", "budget_amount", 250000),
+    ("我们有 2 张 A100，不对，是 3 张，想做 lora", "zh-Hans", "owned_gpus", [{"gpu": "a100-80gb-sxm", "count": 3}]),
+    ("同時 50 人，欸不對，應該是 70 人，模型 qwen2.5-7b", "zh-Hant", "concurrency", 70),
+])
+def test_a_correction_inside_the_message_wins(text, locale, key, want) -> None:
+    got = extract(text, locale)
+    if key == "owned_gpus":
+        assert [g["count"] for g in got[key]] == [want[0]["count"]]
+    else:
+        assert got[key] == want
+
+
+def test_text_without_a_correction_is_left_as_it_is() -> None:
+    for text in ("这样配置对不对，8 张卡够吗", "is 8 cards right or wrong for 70B?", "sorry for the noob question, 2 gpus?"):
+        assert apply_corrections(normalize_text(text)) == normalize_text(text)
+
+
+def test_a_correction_of_another_kind_corrects_nothing() -> None:
+    # "8 cards, no wait, 40 people": a count of people does not replace a count of cards.
+    assert extract("we have 8 cards, no wait, 40 people will use it", "en").get("owned_gpus", [{}])[0].get("count") != 40
+
+
+@pytest.mark.parametrize(("text", "locale", "key", "want"), [
+    ("机房只能风冷，上不了液冷，跑 qwen2.5-72b 推理", "zh-Hans", "cooling", "air"),
+    ("機房用不了液冷，只有氣冷", "zh-Hant", "cooling", "air"),
+    ("we can't do liquid cooling, air only, 15 kW rack", "en", "cooling", "air"),
+])
+def test_cooling_they_cannot_have_is_not_what_they_have(text, locale, key, want) -> None:
+    assert extract(text, locale)[key] == want
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("先問問而已，還沒有要買，4 張 4090 能跑 70B 推論嗎", "zh-Hant"),
+    ("只是好奇，暂时不买，两张 3090 能不能微调 13b", "zh-Hans"),
+    ("not buying yet, just curious whether 2x 3090 can serve a 34b model", "en"),
+])
+def test_not_buying_yet_is_no_purchase(text, locale) -> None:
+    assert extract(text, locale).get("acquisition") != "buy"
+
+
+@pytest.mark.parametrize(("text", "locale", "want"), [
+    # What they pay for now is not the budget, nor where the new hardware goes.
+    ("we spend about $12k/month on GCP today; want to buy our own servers for the colo, budget 150k", "en",
+     {"budget_amount": 150000, "deployment": "on-prem", "acquisition": "buy"}),
+    ("目前每个月租云要花 3 万，老板批了 80 万买机器放自己机房", "zh-Hans",
+     {"budget_amount": 800000, "deployment": "on-prem", "acquisition": "buy"}),
+])
+def test_what_they_do_now_is_what_they_leave(text, locale, want) -> None:
+    got = extract(text, locale)
+    assert {k: got.get(k) for k in want} == want
+
+
+@pytest.mark.parametrize(("text", "locale", "key", "want"), [
+    ("資料 1.5 兆 token，從頭預訓練 3B", "zh-Hant", "tokens", 1.5e12),   # 兆 = 10^12 (Taiwan usage)
+    ("预算 3w5 左右，想攒一台", "zh-Hans", "budget_amount", 35000),       # 3w5 = 3.5 万
+    ("rent two 8x H100 nodes, quoted $28k for the run, our budget is 35k", "en", "budget_amount", 35000),
+    ("prompts typically 3k tokens, serving mistral 7b at 10 req/s", "en", "context_tokens", 3000),
+])
+def test_amounts_as_people_write_them(text, locale, key, want) -> None:
+    assert extract(text, locale)[key] == pytest.approx(want, rel=0.03)
+
+
+def test_two_megawatts_is_not_two_trillion_anything() -> None:
+    assert "rack_kw" not in extract("园区供电 2 兆瓦", "zh-Hans")
+
+
+def test_a_negative_concurrency_is_re_asked_and_a_range_is_not() -> None:
+    neg = extract_detailed("要服務 -80 個人同時在線", "zh-Hant")
+    assert "concurrency" not in neg.fields and any(code == "conv.problem.load_positive" for code, _ in neg.problems)
+    assert extract("同時 60-80 個人在線", "zh-Hant").get("concurrency") in (60, 70, 80)
