@@ -74,7 +74,8 @@ def _yuan_jiao(m: re.Match[str]) -> str:
 
 
 # 兆 before counts is 10^12 (Taiwan usage, and the mainland's formal one); 兆瓦/兆赫/兆字节 are mega units and stay.
-_ZHAO = re.compile(r"(\d+(?:\.\d+)?|[一二两兩三四五六七八九十]+)\s*兆(?=\s*(?:个|個)?\s*(?:token|tok|参数|參數|笔|筆|条|條|字(?!节|節)|"
+_ZHAO = re.compile(r"(\d+(?:\.\d+)?|[一二两兩三四五六七八九十]+)\s*兆"
+                   r"(?=\s*(?:个|個)?\s*(?:token|tok|参数|參數|笔|筆|条|條|字(?!节|節)|"
                    r"元|美元|美金|台币|台幣|新台币|新台幣|人民币|人民幣|[,.;!?]|$))", re.IGNORECASE)
 _GRAND = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s*grand\b", re.IGNORECASE)
 _POWER_WORD = re.compile(r"(?:功耗|功率|电源|電源|供电|供電|tdp|psu|瓦)\s*$", re.IGNORECASE)
