@@ -152,7 +152,8 @@ def apply_corrections(text: str) -> str:
         marker = _CORRECTION.search(text)
         if not marker:
             break
-        end = _SENTENCE_END.search(text, marker.end()).start()
+        stop = _SENTENCE_END.search(text, marker.end())  # "$" always matches; mypy cannot know it
+        end = stop.start() if stop else len(text)
         fixes = find_numbers(text[marker.end():end])
         before = find_numbers(text[: marker.start()])
         if not fixes or not before:
