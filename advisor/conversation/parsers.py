@@ -119,7 +119,8 @@ def _c(pattern: str) -> re.Pattern[str]:
 _NEG = _c(
     r"(?:\bnot\b|\bisn't\b|\bno longer\b|\binstead of\b|\brather than\b|\bdon't use\b|\bwithout\b|"
     r"\bno\b(?!\s+(?:more|less|later|longer|earlier|sooner|fewer)\b)|(?<!有)(?:没有|沒有)|\bcan'?t\s+use\b|\bnot\s+allowed\b|"
-    r"不(?:能|准|可|想|打算|考虑|考慮|会|會)?(?:自建|上云|上雲|用云|用雲|上公有云|上公有雲)|不想(?=租|买|買)|"
+    r"不(?:能|准|可|想|打算|考虑|考慮|会|會)?(?:自建|上云|上雲|用云|用雲|上公有云|上公有雲)|不想(?=租|买|買)|不(?=租|买|買)|"
+    r"先别|先別|别上|別上|不上(?=\s*[a-z])|"
     r"不是|不要|不用|而不是|而非|别用|別用|并非|並非|不再|"
     r"(?:还|還)(?:没|沒)(?:有)?(?:要|打算|决定|決定)?|不打算|暂时不|暫時不|先不|"
     r"\bnot\s+(?:buying|renting|going\s+to\s+(?:buy|rent)|planning\s+to\s+(?:buy|rent))\b(?:\s+(?:anything|yet|now))?|"
@@ -133,7 +134,7 @@ _NEG_STOP = _c(r"[,;:.!?()（）]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是
 # marker with the same unit word, else the nearest), and the correcting sentence is dropped.
 _CORRECTION = _c(
     r"(?:\bscratch\s+that\b|\bno\s+wait\b|\bwait,?\s+no\b|\bcorrection\s*:|\bsorry,?\s+i\s+meant?\b|\bi\s+meant\b|"
-    r"\bactually\s+no\b|\bno,?\s+actually\b|\bmake\s+(?:it|that)\b(?=\s*[~$]?\s*\d)|\boops\b|"
+    r"(?<=[-–—,])\s*sorry\b|(?<=[-–—,]\s)sorry\b|\bactually\s+no\b|\bno,?\s+actually\b|\bmake\s+(?:it|that)\b(?=\s*[~$]?\s*\d)|\boops\b|"
     r"(?<![对對])(?:[哦噢啊欸诶誒呃]\s*)?(?:不对|不對)(?=\s*[,:是]|\s*$)|说错了|說錯了|打错了|打錯了|更正一下|更正\s*[,:])"
 )
 _SENTENCE_END = re.compile(r"[;!?]|\.(?!\d)|$")
@@ -146,6 +147,11 @@ def _unit_after(text: str, end: int) -> str:
     return m.group(1).lower().rstrip("s").translate(_UNIT_FOLD) if m else ""
 
 
+def _clause_end(text: str, pos: int) -> int:
+    m = re.compile(r"[,;!?]|\.(?!\d)").search(text, pos)
+    return m.start() if m else len(text)
+
+
 def apply_corrections(text: str) -> str:
     """`text` with each in-message correction applied (see _CORRECTION); text without one is returned as is."""
     for _ in range(3):  # a message corrects itself a few times at most
@@ -154,12 +160,22 @@ def apply_corrections(text: str) -> str:
             break
         stop = _SENTENCE_END.search(text, marker.end())  # "$" always matches; mypy cannot know it
         end = stop.start() if stop else len(text)
+        low = text.lower()
+        named = [(a.ident, s, e) for a, s, e in _scan_aliases(low, _catalogue_index("model"))]
+        fixed_models = [n for n in named if marker.end() <= n[1] < end]
+        earlier_models = [n for n in named if n[2] <= marker.start()]
+        if fixed_models and earlier_models:  # "先用 Mixtral 8x7B，啊不對，改用 Qwen2.5-14B 好了"
+            _, s, e = earlier_models[-1]
+            _, fs, fe = fixed_models[0]
+            text = text[:s] + text[fs:fe] + text[e: marker.start()] + text[_clause_end(text, fe):]
+            continue
         fixes = find_numbers(text[marker.end():end])
         before = find_numbers(text[: marker.start()])
         if not fixes or not before:
             break
         _, fs, fe = fixes[0]
         fs, fe = fs + marker.end(), fe + marker.end()
+        end = _clause_end(text, fe)  # "不对，是峰值50人同时用，int8量化": the rest of the sentence stays
         unit = _unit_after(text, fe)
         same = [n for n in before if unit and _unit_after(text, n[2]) == unit]
         if unit and not same and any(_unit_after(text, n[2]) for n in before[-1:]):
@@ -491,7 +507,7 @@ _ACQ = [
     ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
                r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|home\s*lab|"
                r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation)\b|"
-               r"买(?!了)|買(?!了)|购买|購買|采购|採購|购置|購置|加购|加購|"
+               r"自购|自購|自行采购|自行採購|买(?!了)|買(?!了)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|配出|配一台|配一套|"
                r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
 
@@ -562,7 +578,7 @@ _NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|没法上
 _AIR = _c(r"\bair\b|air[\s-]?cool|风冷|風冷|氣冷|空冷")
 _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bcolab\b|\bkaggle\b|coreweave|"
             r"paperspace|autodl|恒源云|火山引擎|volcengine|\btwcc\b|國網中心|国网中心|云|雲|\bcloud[\s-]?based")
-_NO_CLOUD = _c(r"\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
+_NO_CLOUD = _c(r"不(?:想|要|考虑|考慮|用|上|租)\s*(?:云端|雲端|公有云|公有雲|云|雲)|\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
                r"不(?:能|准|可|会|會)?(?:上云|上雲|用云|用雲|上公有云|上公有雲)|禁止上[云雲]")
 _ONPREM = _c(
     r"on[\s-]?prem|in[\s-]?house|self[\s-]?host|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc)|"
@@ -740,6 +756,10 @@ def parse_duration_days(text: str) -> float | None:
     return ex.fields.get("deadline_days")
 
 
+_PRICE_AFTER = _c(r"\s*(?:大概|大约|大約|约|約|要|差不多|才|只要|~|about|around)?\s*(?:us\s?\$|nt\s?\$|\$|¥)?\s*"
+                  r"[\d.一二两兩三四五六七八九十百千]+\s*多?\s*(?:块|塊|元|台币|台幣|美元|美金|刀|bucks|dollars|usd|\$)")
+
+
 def _duration(w: _Work, ex: Extraction) -> None:
     for pattern, days in _HALF_SPECIAL:
         m = pattern.search(w.text)
@@ -767,6 +787,8 @@ def _duration(w: _Work, ex: Extraction) -> None:
             continue  # "三年前买的" / "two years ago": when, not how long
         if _MEDIA.match(w.text[m.end(): m.end() + 12]):
             continue  # "800 小時的台語錄音", "500 hours of audio": data, not a deadline
+        if _PRICE_AFTER.match(w.text[m.end(): m.end() + 16]):
+            continue  # "4090 一小时两块多", "H100 一小時大概一百多台幣": a price per hour, not a deadline
         days = value * _DUR_UNITS.get(unit, _DUR_UNITS.get(unit.rstrip("s"), 1))
         if m.group("half") or "and a half" in m.group(0):
             days += 0.5 * _DUR_UNITS.get(unit, 1)
@@ -1269,7 +1291,7 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
 # Serving load: concurrency, requests per second, context
 
 _CONC_BEFORE = _c(
-    rf"{_num('num1')}\s*(?:个|個|位|名|路)?\s*(?:concurrent|simultaneous|parallel|active)\s*(?:users?|sessions?|requests?|connections?|streams?|sequences?|chats?|clients?)?"
+    rf"{_num('num1')}\s*(?:个|個|位|名|路)?\s*(?:concurrent|conc\b|simultaneous|parallel|active)\s*(?:users?|sessions?|requests?|connections?|streams?|sequences?|chats?|clients?)?"
     rf"|{_num('num2')}\s*(?:个|個|位|名|路)?\s*(?:用户|用戶|使用者|人|users?|ppl|people|persons?|sessions?|requests?|sequences?|clients?)?\s*"
     r"(?:(?:of\s+them\s+)?(?:hitting|using|on|querying|calling)\s+(?:it\s+)?)?"
     r"(?:同时在线|同時在線|同时|同時|并发|並發|concurrently|at\s+once|simultaneously|at\s+the\s+same\s+time|in\s+parallel)"
@@ -1308,7 +1330,7 @@ _SHARE = _c(
     r"(?P<pct>\d+(?:\.\d+)?)\s*%|(?P<cheng>[一二两兩三四五六七八九])\s*成|(?P<frac>\d)\s*/\s*(?P<den>\d{1,2})(?!\d)|"
     r"(?P<fden>[二三四五六七八九十])分之(?P<fnum>[一二三四五六七八九])|(?P<third>a\s+third|one\s+third)|(?P<half>half|一半)"
 )
-_SHARE_CUE = _c(r"at\s+once|concurrent|simultaneous|active|同时|同時|并发|並發|在线|在線|在用|使用")
+_SHARE_CUE = _c(r"at\s+once|concurrent|simultaneous|active|online|on\s+at\s+the\s+same\s+time|同时|同時|并发|並發|在线|在線|在用|使用")
 _CONC_USERS = _c(  # "to 50 users", "for 500 people", "给 500 个用户", "服務 300 位使用者": serving only
     rf"(?:\bto|\bfor|\bserv(?:e|es|ing))\s+(?:about|around|roughly|up\s+to|~)?\s*{_num('num1')}\s*"
     r"(?:users?|people|customers?|clients?)\b(?!\s*(?:/|per|a|each|every)\s*(?:day|d\b|month|week|year))"
@@ -1326,7 +1348,7 @@ _CONTEXT_BEFORE = _c(
 )
 _PROMPT_LEN = _c(rf"(?:prompts?|inputs?)\s+(?:are\s+|of\s+|around\s+|about\s+|~\s*|up\s+to\s+|averag\w*\s+|typically\s+)*{NUM}\s*tokens?")
 _CONTEXT_AFTER = _c(
-    rf"(?:context(?:\s*window|\s*length)?|ctx|上下文(?:长度|長度|窗口|視窗)?)(?:\s*(?:of|[:=]|为|為|是|长度|長度|要|需要|得|at|up\s+to|约|約|"
+    rf"(?:context(?:\s*window|\s*length)?|ctx|上下文(?:长度|長度|窗口|視窗)?)(?:\s*(?:of|[:=]|为|為|是|长度|長度|要|需要|得|想|at|up\s+to|约|約|"
     rf"改到|改成|改为|改為|调到|調到|拉到|开到|開到|to)){{0,3}}\s*{NUM}"
 )
 
@@ -1840,7 +1862,7 @@ _NOT_OWNED = _c(  # a GPU said with intent or as an option: to rent, to buy, to 
     r"或|还是|還是|\bor\b|\bvs\.?(?![a-z])|versus|比较|比較|对比|對比|\bcompare|how\s+many|几张|幾張|多少|需要|\bneed|"
     r"\bcloud\b|云|雲|\bon\s+(?:aws|gcp|azure|lambda|runpod|vast)"
 )
-_HYPOTHETICAL = _c(r"[?？]|吗|嗎|能不能|可不可以|够不够|夠不夠|行不行|是否|\bpossible\b|\benough\b|\bcan\s+(?:i|we|it|they)\b|"
+_HYPOTHETICAL = _c(r"[?？]|吗|嗎|假如|假设|假設|如果|要是|\bif\s+(?:i|we)\s+had\b|\bsuppose\b|能不能|可不可以|够不够|夠不夠|行不行|是否|\bpossible\b|\benough\b|\bcan\s+(?:i|we|it|they)\b|"
                    r"\bcould\b|how\s+(?:long|much|many)|多久|多少")
 _OWNED_TAIL = _c(r"^[^,;.!?，；。！？]*")
 _RENTED_NEAR_AFTER = _c(r"\s*(?:s\b)?\s*(?:cloud|instances?|credits?|rented|rental|on\s+(?:aws|gcp|azure|lambda|runpod)|云|雲|租)")
