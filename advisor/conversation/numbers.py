@@ -201,6 +201,9 @@ def number_value(raw: str) -> float | None:
         low = parse_chinese_integer(approx.group(1) + approx.group(3))
         high = parse_chinese_integer(approx.group(2) + approx.group(3))
         return None if low is None or high is None else (low + high) / 2
+    if len(raw) == 2 and raw[0] in CN_DIGITS and raw[1] in CN_DIGITS and CN_DIGITS[raw[1]] == CN_DIGITS[raw[0]] + 1 \
+            and CN_DIGITS[raw[0]] >= 2:
+        return CN_DIGITS[raw[0]] + 0.5  # "七八块" is 7-8: the midpoint, as "七八万" is
     value = _digit_string(raw)
     if value is None:
         value = parse_chinese_integer(raw)

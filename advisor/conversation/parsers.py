@@ -271,6 +271,7 @@ _MONEY = _c(
 )
 _PER_ENERGY = _c(r"^\s*(?:/|per|每|一)\s*(?:kwh|kw·h|kw-h|度|千瓦时|千瓦時)")
 _PER_HOUR = _c(r"^\s*(?:/|per|an?|每|一)\s*(?:h|hr|hour|gpu[\s-]?h(?:ou)?r|小时|小時|卡时|卡時)(?![a-z])")
+_HOUR_BEFORE = _c(r"(?:一|每|per|an?)\s*(?:个|個)?\s*(?:小时|小時|hour|hr|h)\s*(?:要|大概|大约|大約|约|約|才|只要|差不多)?\s*$")
 _ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度)")
 _BUDGET_WORDS = (r"budget|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
                  r"拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|可以花|能花|愿意花|願意花")
@@ -281,6 +282,8 @@ _BUDGET_BARE = _c(
     r"months?\b|years?\b|tokens?\b|b\b))"
 )
 _AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|经费|經費|to\s+spend|可以花|能花)")
+_CAP_AMOUNT = _c(rf"(?:最多|不超过|不超過|上限|封顶|封頂|顶多|頂多|\bat\s+most\b|\bmax(?:imum)?\b|hard\s+(?:cap|ceiling|limit)|"
+                 rf"capped\s+at|no\s+more\s+than)\s*(?:是|为|為|of|is|at|:)?\s*(?:最多|不超过|不超過)?\s*(?:us\s?\$|\$|¥)?\s*{NUM}")
 _AMOUNT_RANGE = _c(  # "$5-6k", "~100-150k", "80 到 100 萬": the middle of the range
     r"(?P<pre>us\s?\$|nt\s?\$|\$|¥)?\s*(?P<a>\d+(?:\.\d+)?)\s*(?:-|–|~|to|到|至)\s*(?:us\s?\$|nt\s?\$|\$|¥)?\s*"
     r"(?P<b>\d+(?:\.\d+)?)\s*(?P<mag>k|m|mil|万|萬)(?![a-z])"
@@ -392,7 +395,14 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
             if 0 < a < b:
                 said_cur = _currency(m.group("pre"), locale)
                 ex.currency_assumed = said_cur is None
-                candidates.append(((a + b) / 2 * mag, said_cur or local, m.start(), m.end()))
+                cap = _CAP_AMOUNT.search(w.text)
+                cap_value = number_value(_numtext(cap) or "") if cap else None
+                if cap and cap_value and a * mag <= cap_value <= b * mag * 1.001:
+                    mid = cap_value  # "3-5万预算，最多不超过5万": the stated cap, not the middle of the range
+                    w.consume(cap.start(), cap.end())
+                else:
+                    mid = (a + b) / 2 * mag
+                candidates.append((mid, said_cur or local, m.start(), m.end()))
                 w.consume(m.start(), m.end())
     for m in w.finditer(_MONEY):
         value = number_value(_numtext(m) or "")
@@ -412,6 +422,10 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
             continue
         if _PER_HOUR.match(after):
             w.consume(m.start(), m.end())
+            continue
+        hour = _HOUR_BEFORE.search(before)
+        if hour:  # "4090 一小时两块多": a rental rate, the hour with it
+            w.consume(m.start() - len(before) + hour.start(), m.end())
             continue
         if m.group("sign") or m.group("sign2"):
             value = -value
@@ -1209,7 +1223,7 @@ _TEXT_BYTES = _c(
 
 _TEXT_BYTES_AFTER = _c(
     r"(?:资料|資料|数据|數據|语料|語料|文本|dataset|data|corpus)\s*(?:是|为|為|有|共|大约|大概|大約|约|約|is|about|~|:)?\s*"
-    r"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s*(?:个|個)?\s*(?P<unit>kb|mb|gb|tb|g)\b"
+    r"(?<![\d.])(?P<n>\d+(?:\.\d+)?|[一二两兩三四五六七八九十百千]+)\s*(?:个|個)?\s*(?P<unit>kb|mb|gb|tb|g)\b"
 )
 
 
@@ -1217,7 +1231,7 @@ def _text_bytes(w: _Work, ex: Extraction) -> None:
     m = _TEXT_BYTES.search(w.text) or _TEXT_BYTES_AFTER.search(w.text)
     if not m:
         return
-    nbytes = float(m.group("n")) * _BYTE_UNITS[m.group("unit").lower()]
+    nbytes = (number_value(m.group("n")) or 0.0) * _BYTE_UNITS[m.group("unit").lower()]
     w.consume(m.start(), m.end())
     if nbytes > 0:
         ex.fields["tokens"] = int(round(nbytes * TOKENS_PER_BYTE))
@@ -1864,6 +1878,7 @@ _NOT_OWNED = _c(  # a GPU said with intent or as an option: to rent, to buy, to 
 )
 _HYPOTHETICAL = _c(r"[?？]|吗|嗎|假如|假设|假設|如果|要是|\bif\s+(?:i|we)\s+had\b|\bsuppose\b|能不能|可不可以|够不够|夠不夠|行不行|是否|\bpossible\b|\benough\b|\bcan\s+(?:i|we|it|they)\b|"
                    r"\bcould\b|how\s+(?:long|much|many)|多久|多少")
+_SUPPOSE = _c(r"假如|假设|假設|如果|要是|\bif\s+(?:i|we)\s+(?:had|got|bought)\b|\bsuppose\b|\bimagine\b")
 _OWNED_TAIL = _c(r"^[^,;.!?，；。！？]*")
 _RENTED_NEAR_AFTER = _c(r"\s*(?:s\b)?\s*(?:cloud|instances?|credits?|rented|rental|on\s+(?:aws|gcp|azure|lambda|runpod)|云|雲|租)")
 _RENTED_NEAR_BEFORE = _c(r"credits?|rented|renting|\brent\b|租|云上|雲端上")
@@ -1962,7 +1977,7 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         # "A100 40G 八张、V100 32G 四张", "4x A100 + 2x V100": a list continues what the first item said
         listed = last_owned_end >= 0 and re.fullmatch(r"[\s,、+&和及與与跟]*(?:and|plus|加上?)?[\s\dx×*张張块塊颗顆a]*",
                                                        w.text[last_owned_end:consume_from]) is not None
-        cue = (_OWN_CUE.search(clause) or _OWN_CUE.search(w.text[end: end + 16])) and not (
+        cue = (_OWN_CUE.search(clause) or _OWN_CUE.search(w.text[end: end + 16])) and not _SUPPOSE.search(clause) and not (
             _RENTED_NEAR_AFTER.match(w.text[consume_to: consume_to + 16]) or _RENTED_NEAR_BEFORE.search(clause[-24:]))
         stated = (_whole_count(count) is not None and not _NOT_OWNED.search(clause + " " + tail)
                   and not _HYPOTHETICAL.search(sentence))

@@ -218,9 +218,16 @@ _BARE = re.compile(
 )
 
 
+_QUALIFIER = re.compile(  # words around a number that do not change it: "抓兩百萬上下", "一百五十万左右，不含税"
+    r"^\s*(?:预算|預算)?\s*(?:抓|估|大概抓|差不多抓|somewhere\s+around|roughly)\s*|"
+    r"\s*,?\s*(?:不含税|含税|未税|未稅|含稅|不含稅|税前|稅前|税后|稅後|tax\s+(?:included|excluded|incl\.?|excl\.?)|"
+    r"before\s+tax|after\s+tax|plus\s+tax|\+\s*tax|incl\.?\s+vat|excl\.?\s+vat|tops|max|at\s+most)\s*$",
+    re.IGNORECASE)
+
+
 def bare_number(text: str) -> float | None:
     """A whole answer that is just a number ("30000", "2.5万", "70", "-5")."""
-    cleaned = strip_approx(normalize_text(text).strip().rstrip("。.!！"))
+    cleaned = strip_approx(_QUALIFIER.sub("", normalize_text(text).strip().rstrip("。.!！")))
     if not cleaned or len(cleaned) > 40 or not _BARE.match(cleaned):
         return None
     cleaned = cleaned.replace("−", "-")
