@@ -474,6 +474,7 @@ def _training(w: Any, s: dict[str, Any], gpu: Any) -> dict[str, Any]:
             "hf": f"hugging-face transformers ({s['attention']})"
             + (", frozen base + PEFT adapters" if s["task"] in ("lora", "qlora") else ""),
             "megatron": "megatron (Korthikanti et al.)",
+            "encoder": f"hugging-face transformers encoder ({s['attention']})",
             "per-sample": "measured bytes per sample",
         }[ev.activation_model],
         "sequence_parallel": s["tp"] > 1,

@@ -397,6 +397,50 @@ def layer_activation_bytes_per_token_hf(
     return float(norms + inputs + attn + mlp)
 
 
+def layer_activation_bytes_per_token_encoder(
+    shape: Shape,
+    seq: int,
+    *,
+    attention: str = "sdpa",
+    element_bytes: int = 2,
+    autocast: bool = False,
+    dropout: bool = True,
+) -> float:
+    """Bytes one encoder layer (Hugging Face `BertLayer`, `ViTLayer`: LayerNorm + biased projections +
+    GELU MLP) saves for backward, per token, counted op by op from its autograd graph:
+    - q/k/v projections save their input: one tensor (e·h) shared by the three in a plain 16- or
+      32-bit model; under autocast each projection saves its own 16-bit cast of the fp32 residual
+      stream (3 x 2·h: autocast caches weight casts only);
+    - eager attention saves q, k, v (e·h each), the softmax output — fp32 under autocast, which
+      runs softmax in fp32 — (4 or e)·a·s, the dropout mask (1 byte)·a·s and the 16-bit probabilities
+      the second matmul reads (e·a·s; without dropout and autocast that is the softmax output
+      itself), and the contiguous context for the output projection (e·h); sdpa keeps q, k, v, its
+      output and an fp32 log-sum-exp per head (dropout inside the kernel keeps only its RNG state);
+    - the two LayerNorms save their input (the residual stream: fp32 under autocast, as LayerNorm
+      runs in fp32 there) and fp32 mean and rstd; the MLP's first projection saves its input (e·h),
+      GELU its input (e·f) and the second projection GELU's output (e·f);
+    - hidden dropout saves a 1-byte mask after each block's output projection (BERT: p = 0.1;
+      ViT's config defaults to 0, `dropout=False`).
+    In fp32 with eager attention and dropout this is 66·h + 9·a·s bytes, Korthikanti et al.'s
+    34·h + 5·a·s (arXiv:2205.05198, 16-bit) with every 16-bit tensor at 4 bytes and the masks at 1.
+    Checked with `torch.autograd.graph.saved_tensors_hooks` on BERT (tools/calibrate_activations.py).
+    """
+    h, a, f = shape.hidden, shape.heads, shape.ffn
+    e = element_bytes
+    r = 4 if autocast else e  # residual stream / LayerNorm dtype
+    mask = 1 if dropout else 0
+    qkv_inputs = 3 * 2 * h if autocast else e * h
+    if attention == "eager":
+        soft = 4 if autocast else e
+        probs = e if (dropout or autocast) else 0  # the tensor the probs @ V matmul reads, when it is a new one
+        attn = 3 * e * h + (soft + mask + probs) * a * seq + e * h
+    else:
+        attn = 4 * e * h + 4 * a
+    norms = 2 * (r * h + 8)
+    mlp = e * h + 2 * e * f
+    return float(qkv_inputs + attn + norms + mlp + 2 * mask * h)
+
+
 def layer_activation_bytes_per_token_megatron(
     shape: Shape,
     seq: int,
@@ -454,17 +498,19 @@ def pipeline_inflight_factor(pp: int, microbatches: int | None = None, interleav
 def activation_model(shape: Shape, tp: int = 1, pp: int = 1, framework: str = "hf") -> str:
     """Which activation model applies: 'per-sample' (CNNs, diffusion UNets, ViTs with a measured figure,
     anything without transformer dimensions), 'megatron' (tensor/pipeline parallelism — a Megatron-style
-    stack — and encoders/ViTs, whose LayerNorm/GELU blocks are Korthikanti's; seq2seq: all its encoder and
-    decoder blocks as one such stack, an approximation), else 'hf' (a Hugging Face
-    decoder, DESIGN.md's reference)."""
+    stack; seq2seq: all its encoder and decoder blocks as one such stack, an approximation), else 'hf' (a Hugging Face
+    decoder, DESIGN.md's reference), 'encoder' for a Hugging Face BERT/ViT encoder on one model-parallel
+rank (`layer_activation_bytes_per_token_encoder`)."""
     if (
         not shape.is_transformer
         or shape.kind in ("cnn", "diffusion")
         or (shape.kind == "vit" and shape.activation_bytes_per_sample)
     ):
         return "per-sample"
-    if framework == "megatron" or tp > 1 or pp > 1 or shape.kind in ("encoder", "seq2seq", "vit"):
+    if framework == "megatron" or tp > 1 or pp > 1 or shape.kind == "seq2seq":
         return "megatron"
+    if shape.kind in ("encoder", "vit"):
+        return "encoder"
     return "hf"
 
 
@@ -493,6 +539,8 @@ def activation_bytes(
     activation_offload: bool = False,
     compiled: bool = False,
     quantized_base: bool = False,
+    autocast: bool = False,
+    dropout: bool | None = None,
 ) -> Activations:
     """Activations for one micro-batch of `batch` sequences of `seq` tokens on the most loaded GPU.
 
@@ -530,6 +578,20 @@ def activation_bytes(
     s_eff = (shape.tokens_per_sample or seq) if shape.kind == "vit" else seq
     h, V, L = shape.hidden, shape.vocab, shape.layers
     e = element_bytes
+    if model == "encoder":
+        # BERT trains with hidden and attention dropout (p = 0.1); ViT's config defaults both to 0
+        drop = shape.kind == "encoder" if dropout is None else dropout
+        kw = {"attention": attention, "element_bytes": e, "autocast": autocast, "dropout": drop}
+        full_layer = layer_activation_bytes_per_token_encoder(shape, s_eff, **kw)
+        r = 4 if autocast else e
+        per_layer = float(r * h) if checkpointing == "full" else full_layer  # the checkpoint: the layer input
+        # embedding sum -> LayerNorm (its input, fp32 parameters under autocast; mean, rstd) -> dropout
+        # mask; token ids and token types (int64); the pooler reads the first token through a view, which
+        # keeps the last layer's whole output alive; the classification head itself is ~0 per token
+        ends = 2 * (4 if autocast else e) * h + 8.0 + (h if drop else 0) + 16.0
+        saved = tokens * (per_layer * shape.layers + ends)
+        transient = tokens * max(0.0, full_layer - ends) if checkpointing == "full" else 0.0
+        return Activations(saved, transient)
     if model == "megatron":
         rec = "selective" if checkpointing == "selective" else ("full" if checkpointing == "full" else "none")
         per_layer = layer_activation_bytes_per_token_megatron(
@@ -997,6 +1059,7 @@ def training_memory(
         activation_offload=activation_offload,
         compiled=compiled,
         quantized_base=task == "qlora" and keeps_quantized_inputs,
+        autocast=amp and precision in ("bf16-mixed", "fp16-mixed"),
     )
     comm = communication_bytes(strategy if not megatron else "zero1", count, g, shape.hidden)
     nccl = float(NCCL_BYTES) if count > 1 else 0.0

@@ -297,3 +297,31 @@ def test_bad_sizes_raise() -> None:
     with pytest.raises(ValueError):
         memory.inference_memory(shape, context=0)
     assert math.isfinite(memory.training_memory(shape).total)
+
+
+def test_encoder_layer_in_16_bits_is_korthikanti_table_2() -> None:
+    """Korthikanti et al. (arXiv:2205.05198) §4.1: a BERT/GPT layer with 16-bit activations and 1-byte
+    dropout masks keeps s·b·h·(34 + 5·a·s/h) bytes; per token 34·h + 5·a·s (+16 for LayerNorms' fp32
+    mean and rstd, which the paper leaves out). BERT-large: h 1024, a 16, s 512."""
+    from advisor.core.memory import layer_activation_bytes_per_token_encoder
+
+    bert = Shape(kind="encoder", params=1, active_params=1, layers=24, hidden=1024, heads=16, kv_heads=16,
+                 head_dim=64, ffn=4096, vocab=30522, tied=True, gated_mlp=False)
+    got = layer_activation_bytes_per_token_encoder(bert, 512, attention="eager", element_bytes=2)
+    assert got == 34 * 1024 + 5 * 16 * 512 + 16
+    # fp32: the same tensors at 4 bytes, masks still 1 byte: (34 - 2)·2 + 2 = 66·h, (5 - 1)·2 + 1 = 9·a·s
+    got32 = layer_activation_bytes_per_token_encoder(bert, 512, attention="eager", element_bytes=4)
+    assert got32 == 66 * 1024 + 9 * 16 * 512 + 16
+
+
+def test_autocast_keeps_fp32_islands_in_an_encoder() -> None:
+    """PyTorch CUDA autocast runs softmax and layer_norm in fp32 ("CUDA Ops that can autocast to
+    float32", torch.amp docs) and caches casts of weights only: the fp32 residual stream is cast
+    once per projection. Under fp16 AMP an encoder layer keeps 42·h + 7·a·s bytes per token —
+    more than pure 16-bit (34·h + 5·a·s), less than fp32 (66·h + 9·a·s)."""
+    from advisor.core.memory import layer_activation_bytes_per_token_encoder
+
+    bert = Shape(kind="encoder", params=1, active_params=1, layers=24, hidden=1024, heads=16, kv_heads=16,
+                 head_dim=64, ffn=4096, vocab=30522, tied=True, gated_mlp=False)
+    amp = layer_activation_bytes_per_token_encoder(bert, 512, attention="eager", element_bytes=2, autocast=True)
+    assert amp == 42 * 1024 + 7 * 16 * 512 + 16
