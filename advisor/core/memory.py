@@ -581,8 +581,9 @@ def activation_bytes(
     if model == "encoder":
         # BERT trains with hidden and attention dropout (p = 0.1); ViT's config defaults both to 0
         drop = shape.kind == "encoder" if dropout is None else dropout
-        kw = {"attention": attention, "element_bytes": e, "autocast": autocast, "dropout": drop}
-        full_layer = layer_activation_bytes_per_token_encoder(shape, s_eff, **kw)
+        full_layer = layer_activation_bytes_per_token_encoder(
+            shape, s_eff, attention=attention, element_bytes=e, autocast=autocast, dropout=drop
+        )
         r = 4 if autocast else e
         per_layer = float(r * h) if checkpointing == "full" else full_layer  # the checkpoint: the layer input
         # embedding sum -> LayerNorm (its input, fp32 parameters under autocast; mean, rstd) -> dropout
