@@ -24,7 +24,7 @@ ATTENTION = ("sdpa", "eager", "flash")
 MEASURES = ("allocated", "reserved", "smi")
 ENGINES = ("vllm", "hf")
 ADAPTER_DTYPES = ("fp32", "bf16", "fp16")
-STACKS_CHOICES = ("hf", "torchtune", "litgpt")
+STACKS_CHOICES = ("hf", "torchtune", "litgpt", "answerai")
 
 
 class InputError(Exception):
@@ -73,7 +73,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> No
     parser.add_argument(
         "--stack",
         metavar="S",
-        help="fine-tuning stack whose memory defaults apply: hf (transformers + PEFT, default) | torchtune | litgpt",
+        help="fine-tuning stack whose memory defaults apply: hf (transformers + PEFT, default) | torchtune | litgpt | "
+        "answerai (Answer.AI fsdp_qlora train.py)",
     )
     parser.add_argument(
         "--adapter-dtype",

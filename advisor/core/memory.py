@@ -541,6 +541,8 @@ def activation_bytes(
     quantized_base: bool = False,
     autocast: bool = False,
     dropout: bool | None = None,
+    chunked_head: bool = False,
+    held_logits_bytes: float = 0.0,
 ) -> Activations:
     """Activations for one micro-batch of `batch` sequences of `seq` tokens on the most loaded GPU.
 
@@ -644,8 +646,24 @@ def activation_bytes(
             saved += 2.0 * _lora_params_per_layer(shape, lora[0], lora[1]) * L
     if framework != "megatron" and shape.kind in ("decoder", "moe") and checkpointing != "full":
         saved += 2.0 * s_eff * shape.head_dim * e  # RoPE cos and sin, shared by the batch and the layers
-    # Transients: the loss (16-bit logits + fp32 upcast) or, with full recompute, one rebuilt layer.
-    loss_transient = 0.0 if pp > 1 else tokens * ((e + (4 if e < 4 else 0)) * V) / max(1, tp)
+    # Transients: the loss or, with full recompute, one rebuilt layer.
+    if model == "hf":
+        # The loss's backward peak: log_softmax's saved fp32 output (in `saved`), the gradient arriving
+        # from nll_loss and the one log_softmax_backward allocates (4·V each). The logits the model
+        # returned are gone by then (HF Trainer's `compute_loss` drops the outputs; torchtune's recipes
+        # `del logits` "otherwise it peaks backward memory"); in the forward the 16-bit logits, the
+        # fp32 upcast and log_softmax's output coexist (e·V + 4·V beyond `saved`, never more).
+        # A loop that keeps the model's output through `loss.backward()` adds those logits.
+        loss_transient = 0.0 if pp > 1 else tokens * (8.0 + held_logits_bytes) * V
+    else:  # Megatron: vocabulary-parallel cross-entropy, 16-bit logits and the fp32 upcast
+        loss_transient = 0.0 if pp > 1 else tokens * ((e + (4 if e < 4 else 0)) * V) / max(1, tp)
+    if chunked_head and model == "hf" and V:
+        # LitGPT (`lm_head_chunk_size=128`, `chunked_cross_entropy`): the head and a 16-bit
+        # cross-entropy run 128 positions at a time; the 16-bit logits chunks and their 16-bit
+        # log-softmax stay for backward (e·V + e·V instead of the fp32 log-softmax), the gradients
+        # exist one chunk at a time (~0 per token)
+        saved -= tokens * (4.0 - 2 * e) * V
+        loss_transient = 0.0
     if chunked_loss and model == "hf" and V:
         # 16-bit logits kept for the whole micro-batch instead of the fp32 log-softmax; the fp32
         # upcast and its log-softmax exist one chunk (of 8) at a time
@@ -793,7 +811,7 @@ def usable_bytes(memory_gb: float) -> int:
 # The framework's choices
 
 
-STACKS = ("hf", "torchtune", "litgpt")
+STACKS = ("hf", "torchtune", "litgpt", "answerai")
 """Fine-tuning stacks with different memory defaults (`Stack.preset`)."""
 
 
@@ -808,6 +826,8 @@ class Stack(NamedTuple):
     activation_offload: bool = False
     compiled: bool = False  # torch.compile (fuses norms and SwiGLU: fewer saved tensors)
     keeps_quantized_inputs: bool = True  # 4-bit layers keep their input (bitsandbytes: yes; torchao: no)
+    chunked_head: bool = False  # LitGPT: LM head + 16-bit cross-entropy 128 positions at a time
+    held_logits_bytes: float = 0.0  # logits the training loop still holds during backward, bytes per vocab entry
     engine: str = "vllm"  # inference: vllm (a serving engine) | hf (transformers generate)
     prompt_tokens: int | None = None  # inference with hf: tokens prefilled at once per sequence
 
@@ -815,13 +835,16 @@ class Stack(NamedTuple):
     def preset(cls, name: str, **overrides) -> Stack:
         """The defaults of a stack: `hf` (transformers + PEFT + bitsandbytes: fp32 adapters, 4-bit
         layers keep their inputs), `torchtune` (bf16 adapters, torchao NF4 whose backward needs only
-        the weight), `litgpt` (bf16 adapters under bf16-true, bitsandbytes)."""
+        the weight), `litgpt` (bf16 adapters under bf16-true, bitsandbytes; head and loss in chunks),
+        `answerai` (Answer.AI fsdp_qlora `train.py`: bf16 adapters; its loop keeps `output` — fp32
+        logits under transformers 4.38, whose Llama `forward` upcasts them — alive through `loss.backward()`)."""
         if name not in STACKS:
             raise ValueError(f"unknown stack {name!r}; choose among {', '.join(STACKS)}")
         base = {
             "hf": {},
             "torchtune": {"adapter_bytes": 2.0, "keeps_quantized_inputs": False},
-            "litgpt": {"adapter_bytes": 2.0},
+            "litgpt": {"adapter_bytes": 2.0, "chunked_head": True},
+            "answerai": {"adapter_bytes": 2.0, "held_logits_bytes": 4.0},
         }[name]
         return cls(**{**base, **overrides})
 
@@ -837,6 +860,8 @@ class Stack(NamedTuple):
             "activation_offload": self.activation_offload,
             "compiled": self.compiled,
             "keeps_quantized_inputs": self.keeps_quantized_inputs,
+            "chunked_head": self.chunked_head,
+            "held_logits_bytes": self.held_logits_bytes,
             "base_dtype": base,
         }
 
@@ -933,6 +958,8 @@ def training_memory(
     activation_offload: bool = False,
     compiled: bool = False,
     keeps_quantized_inputs: bool = True,
+    chunked_head: bool = False,
+    held_logits_bytes: float = 0.0,
 ) -> TrainingMemory:
     """Per-GPU peak training memory of one configuration, term by term.
 
@@ -1061,6 +1088,8 @@ def training_memory(
         compiled=compiled,
         quantized_base=task == "qlora" and keeps_quantized_inputs,
         autocast=amp and precision in ("bf16-mixed", "fp16-mixed"),
+        chunked_head=chunked_head,
+        held_logits_bytes=held_logits_bytes,
     )
     comm = communication_bytes(strategy if not megatron else "zero1", count, g, shape.hidden)
     nccl = float(NCCL_BYTES) if count > 1 else 0.0

@@ -325,3 +325,40 @@ def test_autocast_keeps_fp32_islands_in_an_encoder() -> None:
                  head_dim=64, ffn=4096, vocab=30522, tied=True, gated_mlp=False)
     amp = layer_activation_bytes_per_token_encoder(bert, 512, attention="eager", element_bytes=2, autocast=True)
     assert amp == 42 * 1024 + 7 * 16 * 512 + 16
+
+
+def _llama7b() -> Shape:
+    return Shape(kind="decoder", params=6_738_415_616, active_params=6_738_415_616, layers=32, hidden=4096,
+                 heads=32, kv_heads=32, head_dim=128, ffn=11008, vocab=32000)
+
+
+def test_the_loss_backward_peak_is_three_fp32_vocabulary_tensors() -> None:
+    """At log_softmax's backward its saved fp32 output, the gradient from nll_loss and the one it
+    allocates are alive together: 3 x 4·V bytes per token, of which the saved output is in `saved`
+    (torch `log_softmax_backward_data(grad_output, output, ...)` allocates its result)."""
+    shape, tokens = _llama7b(), 2 * 1024
+    acts = memory.activation_bytes(shape, 2, 1024, lora=(frozenset({"q", "v"}), 8, False))
+    assert acts.transient == tokens * 8 * 32000
+
+
+def test_a_loop_that_keeps_the_outputs_holds_the_fp32_logits_through_backward() -> None:
+    """Answer.AI fsdp_qlora train.py keeps `output` until after `loss.backward()`; transformers 4.38's
+    Llama upcasts the logits to fp32 in `forward`: 4·V more bytes per token at the loss's peak."""
+    shape = _llama7b()
+    lora = (frozenset({"q", "v"}), 8, False)
+    hf = memory.activation_bytes(shape, 2, 1024, lora=lora)
+    aa = memory.activation_bytes(shape, 2, 1024, lora=lora, held_logits_bytes=4.0)
+    assert aa.transient - hf.transient == 2 * 1024 * 4 * 32000
+    assert memory.Stack.preset("answerai").held_logits_bytes == 4.0
+
+
+def test_litgpt_chunked_head_keeps_16_bit_logits_and_log_softmax() -> None:
+    """LitGPT `chunked_cross_entropy` on `lm_head_chunk_size=128` chunks: bf16 logits and a bf16
+    log-softmax are kept (2·V + 2·V per token, the same bytes as one fp32 log-softmax) and no
+    vocabulary-sized gradient exists for the whole batch at once."""
+    shape = _llama7b()
+    lora = (frozenset({"q", "v"}), 8, False)
+    hf = memory.activation_bytes(shape, 1, 512, lora=lora)
+    lit = memory.activation_bytes(shape, 1, 512, lora=lora, chunked_head=True)
+    assert lit.saved == hf.saved and lit.transient == 0.0
+    assert memory.Stack.preset("litgpt").chunked_head
