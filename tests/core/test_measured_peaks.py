@@ -120,6 +120,17 @@ def test_flags_that_do_not_apply_are_refused_or_mapped() -> None:
     assert four["memory_per_gpu"]["kv_cache"] == 4 * one["memory_per_gpu"]["kv_cache"] == 4 * kv_seq
     with pytest.raises(estimate_cmd.InputError, match="disagree"):
         _run("--model", "llama-3-8b", "--task", "inference", "--batch", "4", "--concurrency", "8")
+    # training-only choices are refused for a served model; a precision names the weights' format
+    for flag, value in (("--optimizer", "sgd"), ("--attention", "eager"), ("--tokens", "1B")):
+        with pytest.raises(estimate_cmd.InputError, match=f"{flag} applies to training"):
+            _run("--model", "llama-3-8b", "--task", "inference", flag, value)
+    with pytest.raises(estimate_cmd.InputError, match="--strategy applies to training"):
+        _run("--model", "llama-3-8b", "--task", "inference", "--gpus", "2", "--strategy", "zero3")
+    fp32 = _run("--model", "llama-3-8b", "--task", "inference", "--precision", "fp32", "--context", "4096")
+    assert fp32["config"]["weights_dtype"] == "fp32"
+    assert fp32["memory_per_gpu"]["weights"] == 4 * 8_030_261_248  # Llama 3 8B's parameters at 4 bytes
+    with pytest.raises(estimate_cmd.InputError, match="means --weights-dtype fp16"):
+        _run("--model", "llama-3-8b", "--task", "inference", "--precision", "fp16-mixed", "--weights-dtype", "int4")
 
 
 def test_stack_presets_change_what_they_should() -> None:
