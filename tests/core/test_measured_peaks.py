@@ -170,3 +170,12 @@ def test_optimizer_in_backward_keeps_about_one_layer_of_gradients() -> None:
     assert full["memory_per_gpu"]["gradients"] == pytest.approx(3_212_749_824 * 2, rel=1e-6)
     # the largest "layer" is the 128,256 x 3,072 embedding (Llama 3.2 3B config), in bf16
     assert inbwd["memory_per_gpu"]["gradients"] == pytest.approx(128_256 * 3_072 * 2, rel=1e-6)
+
+
+def test_peers_are_compared_on_their_own_cases_only(rows) -> None:
+    # A stand-in peer 10 % high on three cases: its median is 10 %, ours is read on those three only
+    picked = rows[:3]
+    fake = {"tool": "stand-in 0", "estimates": {r["id"]: 1.1 * r["measured_bytes"] for r in picked}}
+    line = peaks.peers_table(rows, [fake]).splitlines()[-1]
+    ours = sorted(abs(r["error"]) for r in picked)[1] * 100
+    assert line == f"| stand-in 0 | 3 | 10.0 % | {ours:.1f} % | 3/3 | {sum(abs(r['error']) <= 0.15 for r in picked)}/3 |"
