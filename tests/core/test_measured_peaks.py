@@ -1,8 +1,9 @@
 """The estimator against measured peaks of real runs (tests/core/data/measured_peaks.json, each case
 with its source URL and quoted line; tools/peaks.py is the report, README "Measured peaks" its output).
 
-Floors, not targets: the held-out sources (ExLlama, PEFT, the transformers docs, LitGPT) were not
-used to fit any constant, so a change that makes them worse is a regression in general accuracy.
+Floors, not targets: the held-out sources (ExLlama, GPTQ-for-LLaMa, LitGPT) were not used to fit any
+constant, and the leave-one-source-out figures refit the allocator slacks without the source judged,
+so a change that makes either worse is a regression in general accuracy.
 """
 
 from __future__ import annotations
@@ -48,9 +49,9 @@ def test_every_case_names_its_source_and_measurement() -> None:
 def test_held_out_sources_stay_accurate(rows) -> None:
     held = [r for r in rows if r["source"] not in peaks.FIT]
     s = peaks.summary(held)
-    assert s["n"] >= 60
-    assert s["median"] <= 0.055  # 4.8 % when written
-    assert s["within15"] >= 0.70 * s["n"]  # 47/65 when written
+    assert s["n"] >= 40
+    assert s["median"] <= 0.045  # 3.6 % when written (ExLlama, GPTQ-for-LLaMa, LitGPT)
+    assert s["within15"] >= 0.80 * s["n"]  # 35/43 when written
 
 
 def test_readme_shows_the_current_table(rows) -> None:
