@@ -22,7 +22,7 @@ OPTIMIZERS = ("adamw", "adamw-8bit", "sgd", "adafactor")
 CHECKPOINTING = ("none", "selective", "full")
 ATTENTION = ("sdpa", "eager", "flash")
 MEASURES = ("allocated", "reserved", "smi")
-ENGINES = ("vllm", "hf")
+ENGINES = ("vllm", "hf", "awq-fused")
 ADAPTER_DTYPES = ("fp32", "bf16", "fp16")
 STACKS_CHOICES = ("hf", "torchtune", "litgpt", "answerai")
 
@@ -113,10 +113,13 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> No
         "--concurrency", metavar="N", help="inference: concurrent sequences (default 1; --batch means the same)"
     )
     parser.add_argument(
-        "--engine", metavar="E", help="inference: vllm (a serving engine, default) | hf (transformers generate)"
+        "--engine",
+        metavar="E",
+        help="inference: vllm (a serving engine, default) | hf (transformers generate) | awq-fused "
+        "(AutoAWQ fuse_layers: --context sizes its preallocated cache)",
     )
     parser.add_argument(
-        "--prompt-tokens", metavar="N", help="inference with --engine hf: prompt tokens prefilled at once"
+        "--prompt-tokens", metavar="N", help="inference with --engine hf or awq-fused: prompt tokens prefilled at once"
     )
     parser.add_argument(
         "--measure",
@@ -340,8 +343,8 @@ def _refuse_flags(args, task: str) -> None:
         raise InputError("--strategy applies to training; a served model is split with --tp and copied over --gpus")
     if args.weights_dtype and args.weights_dtype != "bf16" and task not in ("inference", "qlora"):
         raise InputError(f"--weights-dtype applies to inference and qlora (the frozen base), not to --task {task}")
-    if getattr(args, "prompt_tokens", None) and (args.engine or "vllm") != "hf":
-        raise InputError("--prompt-tokens applies to --engine hf (a serving engine prefills in chunks)")
+    if getattr(args, "prompt_tokens", None) and (args.engine or "vllm") == "vllm":
+        raise InputError("--prompt-tokens applies to --engine hf or awq-fused (a serving engine prefills in chunks)")
 
 
 def _lora_target_set(text: str, known: tuple[str, ...]) -> frozenset[str]:

@@ -135,8 +135,9 @@ KV_BITS: dict[str, float] = {
 }
 """Bits per KV-cache element by cache dtype."""
 
-ENGINES = ("vllm", "hf")
-"""Inference engines: a serving engine (vLLM and its peers) or Hugging Face transformers `generate`."""
+ENGINES = ("vllm", "hf", "awq-fused")
+"""Inference engines: a serving engine (vLLM and its peers), Hugging Face transformers `generate`, or
+AutoAWQ's fused layers (`fuse_layers=True`: a preallocated cache, eager attention in the prefill)."""
 
 PRECISIONS = ("bf16-mixed", "fp16-mixed", "bf16", "fp32", "fp8-mixed")
 OPTIMIZERS = ("adamw", "adamw-8bit", "sgd", "adafactor")
@@ -1182,6 +1183,20 @@ def inference_memory(
             # generate grows the cache by concatenation: every extra sequence costs about a second
             # copy of its cache at the peak (Qwen's README, Qwen-7B bf16, batch 1 -> 4 -> 16 -> 32)
             work += kv * (concurrency - 1) / concurrency
+    elif engine == "awq-fused":
+        # AutoAWQ fused attention (awq/modules/fused/attn.py at the README benchmarks, 5c7e368): the
+        # cache is preallocated for `context` tokens per sequence (`max_seq_len`, from the
+        # `max_new_tokens` given to `from_quantized`; it rolls when exceeded), so no copy grows; the
+        # prompt is prefilled at once with eager attention: the fp16 scores, their fp32 copy and the
+        # fp32 softmax of one layer (2 + 4 + 4 bytes x heads x prompt^2 per sequence) or, after the
+        # last layer, the prompt's fp16 logits and their fp32 upcast (transformers' Llama head of
+        # that time, 2 + 4 bytes x vocab per prompt token), whichever is larger
+        prompt = context if prompt_tokens is None else min(prompt_tokens, context)
+        rows = max(1, prompt) * concurrency
+        layers_live = inference_workspace_bytes(shape, tp, tokens=rows, logits_rows=0)
+        scores = 10.0 * shape.heads / max(1, tp) * prompt * prompt * concurrency
+        logits = rows * 6.0 * shape.vocab / max(1, tp)
+        work = layers_live + max(scores, logits)
     else:
         work = inference_workspace_bytes(shape, tp)
     comm = float(NCCL_BYTES) if tp > 1 else 0.0

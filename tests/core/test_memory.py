@@ -362,3 +362,20 @@ def test_litgpt_chunked_head_keeps_16_bit_logits_and_log_softmax() -> None:
     lit = memory.activation_bytes(shape, 1, 512, lora=lora, chunked_head=True)
     assert lit.saved == hf.saved and lit.transient == 0.0
     assert memory.Stack.preset("litgpt").chunked_head
+
+
+def test_autoawq_fused_prefill_materialises_one_layers_scores() -> None:
+    """AutoAWQ's fused attention at its README benchmarks (awq/modules/fused/attn.py, 5c7e368):
+    `scores = matmul(q, k^T)` in fp16, then `softmax(scores.float())`: 2 + 4 + 4 bytes per head per
+    prompt position pair per sequence, for one layer at a time; the cache is preallocated, so three
+    sequences hold three caches and no grown copy. TinyLlama 1.1B: 32 heads, prompt 2048."""
+    tiny = Shape(kind="decoder", params=1_100_048_384, active_params=1_100_048_384, layers=22, hidden=2048,
+                 heads=32, kv_heads=4, head_dim=64, ffn=5632, vocab=32000)
+    one = memory.inference_memory(tiny, context=2048, prompt_tokens=2048, engine="awq-fused")
+    layers = memory.inference_workspace_bytes(tiny, tokens=2048, logits_rows=0)
+    assert one.workspace - layers == 10 * 32 * 2048 * 2048
+    three = memory.inference_memory(tiny, context=2048, prompt_tokens=2048, concurrency=3, engine="awq-fused")
+    assert three.kv_cache == 3 * one.kv_cache == 3 * 2 * 22 * 4 * 64 * 2 * 2048
+    assert three.workspace - memory.inference_workspace_bytes(tiny, tokens=3 * 2048, logits_rows=0) == (
+        3 * 10 * 32 * 2048 * 2048
+    )
