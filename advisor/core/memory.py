@@ -15,6 +15,11 @@ Sources (shared/reference/numeric-anchors.md, "NA" below):
   decoder (sdpa attention, RMSNorm upcast to fp32, unfused SwiGLU), derived op by op below and
   checked against measurements with `torch.autograd.graph.saved_tensors_hooks`
   (tools/calibrate_activations.py, tests/core/data/activation_calibration.json).
+- Encoders (BERT, ViT): the same op-by-op count at the run's element size, with PyTorch autocast's
+  fp32 ops (softmax, layer_norm) and CUDA dropout's 1-byte masks; checked against saved_tensors_hooks
+  (tests/core/data/encoder_activation_calibration.json); Korthikanti's 34h + 5as in 16 bits.
+- The loss's backward peak (torch `log_softmax_backward_data`), LitGPT's chunked head, Answer.AI's loop
+  that keeps the logits, AutoAWQ's fused prefill: each where it is counted, with the code it reads.
 - QLoRA NF4 + double quantisation 4.127 bits/param (Dettmers et al., arXiv:2305.14314; NA §1.4).
 - Overheads: CUDA context, NCCL init (stas00/ml-engineering, NA §1.7); DDP bucket copy (PyTorch
   DistributedDataParallel docs, `gradient_as_bucket_view`); serving engines' 0.90 pre-allocation.
