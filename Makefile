@@ -22,7 +22,7 @@ ifeq ($(wildcard $(BIN)/python),)
 $(STAMP): FORCE
 endif
 
-.PHONY: run test bench accuracy install clean FORCE
+.PHONY: run test bench accuracy peers install clean FORCE
 
 FORCE:
 
@@ -58,6 +58,16 @@ bench: $(STAMP)
 accuracy: $(STAMP)
 	$(BIN)/python tools/accuracy.py
 	$(BIN)/python tools/peaks.py
+
+# The peer estimators on the measured peaks, each in its own environment (their pins conflict).
+PEERS := .venv-peers
+peers: $(STAMP)
+	@test -x $(PEERS)-la/bin/python || { $(PYTHON) -m venv $(PEERS)-la && $(PEERS)-la/bin/pip install -q llm-analysis==0.2.2; }
+	@test -x $(PEERS)-fc/bin/python || { $(PYTHON) -m venv $(PEERS)-fc && $(PEERS)-fc/bin/pip install -q fitcheck-llm==0.3.1; }
+	$(BIN)/python tools/peaks.py --peer-inputs $(PEERS)-la/inputs.json
+	$(PEERS)-la/bin/python tools/peaks_peers.py llm-analysis $(PEERS)-la/inputs.json > $(PEERS)-la/result.json
+	$(PEERS)-fc/bin/python tools/peaks_peers.py fitcheck $(PEERS)-la/inputs.json > $(PEERS)-fc/result.json
+	$(BIN)/python tools/peaks.py --peers $(PEERS)-la/result.json $(PEERS)-fc/result.json
 
 clean:
 	rm -rf $(VENV) .venv-* build dist *.egg-info vendor/durable_rules/build vendor/durable_rules/libpy/*.egg-info

@@ -61,6 +61,56 @@ LORA_SHAPES = [
 ]
 
 
+# Encoders (transformers BertForSequenceClassification, 2 labels) with dropout 0: on the CPU dropout keeps
+# its mask in the input's dtype, on CUDA as 1-byte booleans (`native_dropout`), so the masks are left out
+# of the measurement and the estimate is asked for the dropout-free layer (`dropout=False`).
+# (role, hidden, layers, heads, ffn, vocab, batch, seq, attention, checkpointing, dtype)
+ENCODER_SHAPES = [
+    ("calibrate", 256, 2, 4, 1024, 1000, 2, 128, "eager", "none", "fp32"),
+    ("check", 256, 2, 4, 1024, 1000, 2, 128, "sdpa", "none", "fp32"),
+    ("check", 384, 3, 6, 1536, 5000, 3, 200, "eager", "none", "fp32"),
+    ("check", 256, 2, 4, 1024, 1000, 2, 128, "eager", "none", "bf16"),
+    ("check", 384, 3, 6, 1536, 5000, 3, 200, "sdpa", "none", "bf16"),
+    ("check", 512, 2, 8, 2048, 8000, 1, 320, "eager", "full", "fp32"),
+]
+
+
+def measure_encoder(h: int, layers: int, heads: int, ffn: int, vocab: int, batch: int, seq: int, attention: str,
+                    checkpointing: str, dtype: str) -> int:
+    import torch
+    import transformers
+
+    config = transformers.BertConfig(
+        hidden_size=h, num_hidden_layers=layers, num_attention_heads=heads, intermediate_size=ffn,
+        vocab_size=vocab, max_position_embeddings=1024, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
+    )
+    config._attn_implementation = attention
+    torch.manual_seed(0)
+    model = transformers.BertForSequenceClassification(config).to(torch.float32 if dtype == "fp32" else torch.bfloat16)
+    model.train()
+    if checkpointing == "full":
+        model.gradient_checkpointing_enable()
+    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
+    seen: dict[int, int] = {}
+
+    def pack(t):
+        if isinstance(t, torch.Tensor):
+            try:
+                storage = t.untyped_storage()
+                ptr, size = storage.data_ptr(), storage.nbytes()
+            except (RuntimeError, NotImplementedError):
+                return t
+            if ptr not in params and ptr not in seen:
+                seen[ptr] = size
+        return t
+
+    ids = torch.randint(0, vocab, (batch, seq))
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = model(input_ids=ids, labels=torch.zeros(batch, dtype=torch.long))
+    out.loss.backward()
+    return sum(seen.values())
+
+
 def build(family: str, h: int, layers: int, heads: int, kv: int, ffn: int, vocab: int, attention: str):
     import torch
     import transformers
@@ -132,9 +182,29 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "tests/core/data/activation_calibration.json"))
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--encoders", metavar="OUT", help="measure the encoder shapes only and write them to OUT")
     args = parser.parse_args(argv)
     import torch
     import transformers
+
+    if args.encoders:
+        keys = ("role", "hidden", "layers", "heads", "ffn", "vocab", "batch", "seq", "attention", "checkpointing",
+                "dtype")
+        rows = []
+        for values in ENCODER_SHAPES:
+            row = dict(zip(keys, values, strict=True))
+            row["saved_bytes"] = measure_encoder(*values[1:])
+            rows.append(row)
+            print(row, file=sys.stderr)
+        doc = {
+            "what": "bytes saved for backward by one forward (loss included) of random-init BERT sequence "
+                    "classifiers with dropout 0, measured with torch.autograd.graph.saved_tensors_hooks",
+            "tool": "tools/calibrate_activations.py --encoders",
+            "torch": torch.__version__, "transformers": transformers.__version__,
+            "python": platform.python_version(), "device": "cpu", "shapes": rows,
+        }
+        Path(args.encoders).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+        return 0
 
     rows = []
     for role, family, h, layers, heads, kv, ffn, vocab, batch, seq, attention, ckpt in SHAPES:

@@ -129,7 +129,8 @@ def _quant(q: dict) -> str:
 
 def _strategy(case: dict) -> list[str]:
     text = (case["sharding"] or "none").lower()
-    if case["gpus"] == 1 and "offload" not in text:
+    offload = "offload" in text and "no offload" not in text  # "FSDP FULL_SHARD, no offload" is none
+    if case["gpus"] == 1 and not offload:
         return []
     if "ddp" in text:
         return ["--strategy", "ddp"]
@@ -141,7 +142,7 @@ def _strategy(case: dict) -> list[str]:
         flags = ["--strategy", "fsdp"]
     else:
         return []
-    if "offload" in text:
+    if offload:
         flags.append("--offload")
     return flags
 

@@ -22,9 +22,9 @@ OPTIMIZERS = ("adamw", "adamw-8bit", "sgd", "adafactor")
 CHECKPOINTING = ("none", "selective", "full")
 ATTENTION = ("sdpa", "eager", "flash")
 MEASURES = ("allocated", "reserved", "smi")
-ENGINES = ("vllm", "hf")
+ENGINES = ("vllm", "hf", "awq-fused")
 ADAPTER_DTYPES = ("fp32", "bf16", "fp16")
-STACKS_CHOICES = ("hf", "torchtune", "litgpt")
+STACKS_CHOICES = ("hf", "torchtune", "litgpt", "answerai")
 
 
 class InputError(Exception):
@@ -58,12 +58,14 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> No
     parser.add_argument("--tp", metavar="N", default="1", help="tensor-parallel degree (default 1)")
     parser.add_argument("--pp", metavar="N", default="1", help="pipeline-parallel degree (default 1)")
     parser.add_argument("--checkpointing", metavar="MODE", help="none | selective | full (default none)")
-    parser.add_argument("--attention", metavar="IMPL", default="sdpa", help="sdpa | eager | flash (default sdpa)")
+    parser.add_argument("--attention", metavar="IMPL", help="training: sdpa | eager | flash (default sdpa)")
     parser.add_argument("--tokens", metavar="N", help="training tokens (all epochs), e.g. 2B: adds time")
     parser.add_argument(
-        "--precision", metavar="P", default="bf16-mixed", help=f"{' | '.join(PRECISIONS)} (default bf16-mixed)"
+        "--precision",
+        metavar="P",
+        help=f"{' | '.join(PRECISIONS)} (default bf16-mixed; for inference it names the weights' format)",
     )
-    parser.add_argument("--optimizer", metavar="O", default="adamw", help=f"{' | '.join(OPTIMIZERS)} (default adamw)")
+    parser.add_argument("--optimizer", metavar="O", help=f"training: {' | '.join(OPTIMIZERS)} (default adamw)")
     parser.add_argument("--lora-rank", metavar="R", help="LoRA rank (default 16)")
     parser.add_argument(
         "--lora-targets",
@@ -73,7 +75,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> No
     parser.add_argument(
         "--stack",
         metavar="S",
-        help="fine-tuning stack whose memory defaults apply: hf (transformers + PEFT, default) | torchtune | litgpt",
+        help="fine-tuning stack whose memory defaults apply: hf (transformers + PEFT, default) | torchtune | litgpt | "
+        "answerai (Answer.AI fsdp_qlora train.py)",
     )
     parser.add_argument(
         "--adapter-dtype",
@@ -96,7 +99,6 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> No
     parser.add_argument(
         "--weights-dtype",
         metavar="DTYPE",
-        default="bf16",
         help="inference weights: fp16 | bf16 | fp8 | int8 | int4 | q4_k_m | ... (default bf16)",
     )
     parser.add_argument(
@@ -111,10 +113,13 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> No
         "--concurrency", metavar="N", help="inference: concurrent sequences (default 1; --batch means the same)"
     )
     parser.add_argument(
-        "--engine", metavar="E", help="inference: vllm (a serving engine, default) | hf (transformers generate)"
+        "--engine",
+        metavar="E",
+        help="inference: vllm (a serving engine, default) | hf (transformers generate) | awq-fused "
+        "(AutoAWQ fuse_layers: --context sizes its preallocated cache)",
     )
     parser.add_argument(
-        "--prompt-tokens", metavar="N", help="inference with --engine hf: prompt tokens prefilled at once"
+        "--prompt-tokens", metavar="N", help="inference with --engine hf or awq-fused: prompt tokens prefilled at once"
     )
     parser.add_argument(
         "--measure",
@@ -251,9 +256,9 @@ def _settings(args, spec) -> dict[str, Any]:
         strategy = "single" if strategy == "ddp" else strategy
     s["strategy"] = strategy
     s["checkpointing"] = _choice(args.checkpointing or "none", "--checkpointing", CHECKPOINTING)
-    s["attention"] = _choice(args.attention, "--attention", ATTENTION)
-    s["precision"] = _choice(args.precision, "--precision", PRECISIONS)
-    s["optimizer"] = _choice(args.optimizer, "--optimizer", OPTIMIZERS)
+    s["attention"] = _choice(args.attention or "sdpa", "--attention", ATTENTION)
+    s["precision"] = _choice(args.precision or "bf16-mixed", "--precision", PRECISIONS)
+    s["optimizer"] = _choice(args.optimizer or "adamw", "--optimizer", OPTIMIZERS)
     image = spec.kind in ("cnn", "vit", "diffusion")
     s["batch"] = parse_size(args.batch, "--batch") if args.batch else (planner.DEFAULT_IMAGE_BATCH if image else 1)
     seq_default = planner.default_seq_len(task, spec.max_context)
@@ -279,7 +284,15 @@ def _settings(args, spec) -> dict[str, Any]:
         raise InputError("--offload with LoRA offloads the frozen base (FSDP or ZeRO-3): add --strategy fsdp")
     for key in ("paged_optimizer", "optimizer_in_backward", "chunked_loss", "activation_offload", "compile"):
         s[key] = bool(getattr(args, key))
-    s["weights_dtype"] = _choice(args.weights_dtype, "--weights-dtype", planner.WEIGHT_DTYPES)
+    s["weights_dtype"] = _choice(args.weights_dtype or "bf16", "--weights-dtype", planner.WEIGHT_DTYPES)
+    if task == "inference" and args.precision:  # a serving precision is the weights' format
+        mapped = _SERVING_WEIGHTS[s["precision"]]
+        if args.weights_dtype and s["weights_dtype"] != mapped:
+            raise InputError(
+                f"--precision {s['precision']} means --weights-dtype {mapped} for inference, "
+                f"not {s['weights_dtype']}; give one of them"
+            )
+        s["weights_dtype"] = mapped
     s["kv_dtype"] = _choice(args.kv_dtype or "bf16", "--kv-dtype", planner.KV_DTYPES)
     ctx_default = planner.default_context(spec.max_context)
     s["context"] = parse_size(args.context, "--context", binary_k=True) if args.context else ctx_default
@@ -302,7 +315,10 @@ _TRAINING_ONLY = (
     ("seq", "--seq"), ("checkpointing", "--checkpointing"), ("tokens", "--tokens"), ("optimizer_in_backward",
     "--optimizer-in-backward"), ("chunked_loss", "--chunked-loss"), ("activation_offload", "--activation-offload"),
     ("paged_optimizer", "--paged-optimizer"), ("compile", "--compile"), ("stack", "--stack"),
+    ("optimizer", "--optimizer"), ("attention", "--attention"),
 )  # fmt: skip
+_SERVING_WEIGHTS = {"bf16-mixed": "bf16", "bf16": "bf16", "fp16-mixed": "fp16", "fp32": "fp32", "fp8-mixed": "fp8"}
+"""`--precision` given for inference: the weights' storage format it names."""
 _LORA_ONLY = (("lora_rank", "--lora-rank"), ("lora_targets", "--lora-targets"), ("adapter_dtype", "--adapter-dtype"))
 _INFERENCE_ONLY = (
     ("context", "--context"), ("concurrency", "--concurrency"), ("engine", "--engine"),
@@ -323,10 +339,12 @@ def _refuse_flags(args, task: str) -> None:
         for attr, flag in flags:
             if getattr(args, attr, None):
                 raise InputError(f"{flag} applies to {applies}, not to --task {task}")
-    if args.weights_dtype != "bf16" and task not in ("inference", "qlora"):
+    if task == "inference" and args.strategy:
+        raise InputError("--strategy applies to training; a served model is split with --tp and copied over --gpus")
+    if args.weights_dtype and args.weights_dtype != "bf16" and task not in ("inference", "qlora"):
         raise InputError(f"--weights-dtype applies to inference and qlora (the frozen base), not to --task {task}")
-    if getattr(args, "prompt_tokens", None) and (args.engine or "vllm") != "hf":
-        raise InputError("--prompt-tokens applies to --engine hf (a serving engine prefills in chunks)")
+    if getattr(args, "prompt_tokens", None) and (args.engine or "vllm") == "vllm":
+        raise InputError("--prompt-tokens applies to --engine hf or awq-fused (a serving engine prefills in chunks)")
 
 
 def _lora_target_set(text: str, known: tuple[str, ...]) -> frozenset[str]:
@@ -474,6 +492,7 @@ def _training(w: Any, s: dict[str, Any], gpu: Any) -> dict[str, Any]:
             "hf": f"hugging-face transformers ({s['attention']})"
             + (", frozen base + PEFT adapters" if s["task"] in ("lora", "qlora") else ""),
             "megatron": "megatron (Korthikanti et al.)",
+            "encoder": f"hugging-face transformers encoder ({s['attention']})",
             "per-sample": "measured bytes per sample",
         }[ev.activation_model],
         "sequence_parallel": s["tp"] > 1,

@@ -15,6 +15,11 @@ Sources (shared/reference/numeric-anchors.md, "NA" below):
   decoder (sdpa attention, RMSNorm upcast to fp32, unfused SwiGLU), derived op by op below and
   checked against measurements with `torch.autograd.graph.saved_tensors_hooks`
   (tools/calibrate_activations.py, tests/core/data/activation_calibration.json).
+- Encoders (BERT, ViT): the same op-by-op count at the run's element size, with PyTorch autocast's
+  fp32 ops (softmax, layer_norm) and CUDA dropout's 1-byte masks; checked against saved_tensors_hooks
+  (tests/core/data/encoder_activation_calibration.json); Korthikanti's 34h + 5as in 16 bits.
+- The loss's backward peak (torch `log_softmax_backward_data`), LitGPT's chunked head, Answer.AI's loop
+  that keeps the logits, AutoAWQ's fused prefill: each where it is counted, with the code it reads.
 - QLoRA NF4 + double quantisation 4.127 bits/param (Dettmers et al., arXiv:2305.14314; NA §1.4).
 - Overheads: CUDA context, NCCL init (stas00/ml-engineering, NA §1.7); DDP bucket copy (PyTorch
   DistributedDataParallel docs, `gradient_as_bucket_view`); serving engines' 0.90 pre-allocation.
@@ -44,19 +49,22 @@ ALLOCATOR_MARGIN = 0.05
 engine allocates its KV pool once, so little fragments; Megatron-LM `theoretical_memory_usage.py`
 allows 1.05 for "optimizer and miscellaneous temporaries", vidur 10 % (NA §1.7)."""
 
-TRAINING_RESERVED_SLACK = 0.15
-"""Training on one GPU (or DDP): `max_memory_reserved` over `max_memory_allocated`. Fitted on
-torchtune's and Answer.AI's runs where both are known or the allocated peak is well modelled
-(tools/peaks.py: median 1.19 on one GPU); on held-out sources it reads 1.16-1.20 (PEFT's
-method comparison, Llama 3.2 3B, reserved) and ~1.17 (Qwen's LoRA table). Activations are freed
-and re-allocated every step in tensors of varying size, which the caching allocator cannot always reuse."""
+TRAINING_RESERVED_SLACK = 0.17
+"""Training on one GPU (or DDP): `max_memory_reserved` over `max_memory_allocated`, minus one. The
+median over sources of the slack each source's reserved (or nvidia-smi less our context) figures imply
+against our allocated estimate (`tools/peaks.py`, leave-one-source-out): torchtune 0.13, PEFT's method
+comparison 0.12, Answer.AI 0.17, Qwen 0.18 (the transformers docs' 0.23 includes a CUDA context 0.8 GiB
+larger than ours). Activations are freed and re-allocated every step in tensors of varying size, which
+the caching allocator cannot always reuse."""
 
 SHARDED_RESERVED_SLACK = 0.20
 """FSDP / ZeRO-3 over several GPUs: all-gathered flat parameters and reduce-scatter buffers come and
 go every layer, so the allocator's cache grows further beyond the allocated peak. Where Answer.AI
-printed both peaks of one run (Llama 2 7B LoRA, FSDP on 2 GPUs) reserved/allocated is 1.24 and 1.12:
-we take 1.20. Its reserved-only runs read ~1.5 against our allocated estimate; the difference is
-activation memory under FSDP + checkpointing that the model does not explain yet, not slack."""
+printed both peaks of one run (Llama 2 7B LoRA, FSDP on 2 GPUs, batch 1) reserved/allocated is 1.24
+and 1.12: we take 1.20. The sources' reserved-only runs, mostly at larger batches, imply more against
+our allocated estimate (`tools/peaks.py`): Answer.AI 0.32 (14 runs), torchtune 0.29 (8), Qwen 0.23
+(2), PEFT 0.41 (3) — the slack seems to grow with the activations freed and re-allocated each step,
+which one constant cannot follow; the leave-one-source-out table refits it (0.29-0.33)."""
 
 SERVING_MEMORY_FRACTION = 0.90
 """vLLM `gpu_memory_utilization` and TensorRT-LLM `free_gpu_memory_fraction` default to 0.9: a serving
@@ -132,8 +140,9 @@ KV_BITS: dict[str, float] = {
 }
 """Bits per KV-cache element by cache dtype."""
 
-ENGINES = ("vllm", "hf")
-"""Inference engines: a serving engine (vLLM and its peers) or Hugging Face transformers `generate`."""
+ENGINES = ("vllm", "hf", "awq-fused")
+"""Inference engines: a serving engine (vLLM and its peers), Hugging Face transformers `generate`, or
+AutoAWQ's fused layers (`fuse_layers=True`: a preallocated cache, eager attention in the prefill)."""
 
 PRECISIONS = ("bf16-mixed", "fp16-mixed", "bf16", "fp32", "fp8-mixed")
 OPTIMIZERS = ("adamw", "adamw-8bit", "sgd", "adafactor")
@@ -397,6 +406,50 @@ def layer_activation_bytes_per_token_hf(
     return float(norms + inputs + attn + mlp)
 
 
+def layer_activation_bytes_per_token_encoder(
+    shape: Shape,
+    seq: int,
+    *,
+    attention: str = "sdpa",
+    element_bytes: int = 2,
+    autocast: bool = False,
+    dropout: bool = True,
+) -> float:
+    """Bytes one encoder layer (Hugging Face `BertLayer`, `ViTLayer`: LayerNorm + biased projections +
+    GELU MLP) saves for backward, per token, counted op by op from its autograd graph:
+    - q/k/v projections save their input: one tensor (e·h) shared by the three in a plain 16- or
+      32-bit model; under autocast each projection saves its own 16-bit cast of the fp32 residual
+      stream (3 x 2·h: autocast caches weight casts only);
+    - eager attention saves q, k, v (e·h each), the softmax output — fp32 under autocast, which
+      runs softmax in fp32 — (4 or e)·a·s, the dropout mask (1 byte)·a·s and the 16-bit probabilities
+      the second matmul reads (e·a·s; without dropout and autocast that is the softmax output
+      itself), and the contiguous context for the output projection (e·h); sdpa keeps q, k, v, its
+      output and an fp32 log-sum-exp per head (dropout inside the kernel keeps only its RNG state);
+    - the two LayerNorms save their input (the residual stream: fp32 under autocast, as LayerNorm
+      runs in fp32 there) and fp32 mean and rstd; the MLP's first projection saves its input (e·h),
+      GELU its input (e·f) and the second projection GELU's output (e·f);
+    - hidden dropout saves a 1-byte mask after each block's output projection (BERT: p = 0.1;
+      ViT's config defaults to 0, `dropout=False`).
+    In fp32 with eager attention and dropout this is 66·h + 9·a·s bytes, Korthikanti et al.'s
+    34·h + 5·a·s (arXiv:2205.05198, 16-bit) with every 16-bit tensor at 4 bytes and the masks at 1.
+    Checked with `torch.autograd.graph.saved_tensors_hooks` on BERT (tools/calibrate_activations.py).
+    """
+    h, a, f = shape.hidden, shape.heads, shape.ffn
+    e = element_bytes
+    r = 4 if autocast else e  # residual stream / LayerNorm dtype
+    mask = 1 if dropout else 0
+    qkv_inputs = 3 * 2 * h if autocast else e * h
+    if attention == "eager":
+        soft = 4 if autocast else e
+        probs = e if (dropout or autocast) else 0  # the tensor the probs @ V matmul reads, when it is a new one
+        attn = 3 * e * h + (soft + mask + probs) * a * seq + e * h
+    else:
+        attn = 4 * e * h + 4 * a
+    norms = 2 * (r * h + 8)
+    mlp = e * h + 2 * e * f
+    return float(qkv_inputs + attn + norms + mlp + 2 * mask * h)
+
+
 def layer_activation_bytes_per_token_megatron(
     shape: Shape,
     seq: int,
@@ -454,17 +507,19 @@ def pipeline_inflight_factor(pp: int, microbatches: int | None = None, interleav
 def activation_model(shape: Shape, tp: int = 1, pp: int = 1, framework: str = "hf") -> str:
     """Which activation model applies: 'per-sample' (CNNs, diffusion UNets, ViTs with a measured figure,
     anything without transformer dimensions), 'megatron' (tensor/pipeline parallelism — a Megatron-style
-    stack — and encoders/ViTs, whose LayerNorm/GELU blocks are Korthikanti's; seq2seq: all its encoder and
-    decoder blocks as one such stack, an approximation), else 'hf' (a Hugging Face
-    decoder, DESIGN.md's reference)."""
+    stack; seq2seq: all its encoder and decoder blocks as one such stack, an approximation), else 'hf' (a Hugging Face
+    decoder, DESIGN.md's reference), 'encoder' for a Hugging Face BERT/ViT encoder on one model-parallel
+rank (`layer_activation_bytes_per_token_encoder`)."""
     if (
         not shape.is_transformer
         or shape.kind in ("cnn", "diffusion")
         or (shape.kind == "vit" and shape.activation_bytes_per_sample)
     ):
         return "per-sample"
-    if framework == "megatron" or tp > 1 or pp > 1 or shape.kind in ("encoder", "seq2seq", "vit"):
+    if framework == "megatron" or tp > 1 or pp > 1 or shape.kind == "seq2seq":
         return "megatron"
+    if shape.kind in ("encoder", "vit"):
+        return "encoder"
     return "hf"
 
 
@@ -493,6 +548,10 @@ def activation_bytes(
     activation_offload: bool = False,
     compiled: bool = False,
     quantized_base: bool = False,
+    autocast: bool = False,
+    dropout: bool | None = None,
+    chunked_head: bool = False,
+    held_logits_bytes: float = 0.0,
 ) -> Activations:
     """Activations for one micro-batch of `batch` sequences of `seq` tokens on the most loaded GPU.
 
@@ -530,6 +589,21 @@ def activation_bytes(
     s_eff = (shape.tokens_per_sample or seq) if shape.kind == "vit" else seq
     h, V, L = shape.hidden, shape.vocab, shape.layers
     e = element_bytes
+    if model == "encoder":
+        # BERT trains with hidden and attention dropout (p = 0.1); ViT's config defaults both to 0
+        drop = shape.kind == "encoder" if dropout is None else dropout
+        full_layer = layer_activation_bytes_per_token_encoder(
+            shape, s_eff, attention=attention, element_bytes=e, autocast=autocast, dropout=drop
+        )
+        r = 4 if autocast else e
+        per_layer = float(r * h) if checkpointing == "full" else full_layer  # the checkpoint: the layer input
+        # embedding sum -> LayerNorm (its input, fp32 parameters under autocast; mean, rstd) -> dropout
+        # mask; token ids and token types (int64); the pooler reads the first token through a view, which
+        # keeps the last layer's whole output alive; the classification head itself is ~0 per token
+        ends = 2 * (4 if autocast else e) * h + 8.0 + (h if drop else 0) + 16.0
+        saved = tokens * (per_layer * shape.layers + ends)
+        transient = tokens * max(0.0, full_layer - ends) if checkpointing == "full" else 0.0
+        return Activations(saved, transient)
     if model == "megatron":
         rec = "selective" if checkpointing == "selective" else ("full" if checkpointing == "full" else "none")
         per_layer = layer_activation_bytes_per_token_megatron(
@@ -581,8 +655,24 @@ def activation_bytes(
             saved += 2.0 * _lora_params_per_layer(shape, lora[0], lora[1]) * L
     if framework != "megatron" and shape.kind in ("decoder", "moe") and checkpointing != "full":
         saved += 2.0 * s_eff * shape.head_dim * e  # RoPE cos and sin, shared by the batch and the layers
-    # Transients: the loss (16-bit logits + fp32 upcast) or, with full recompute, one rebuilt layer.
-    loss_transient = 0.0 if pp > 1 else tokens * ((e + (4 if e < 4 else 0)) * V) / max(1, tp)
+    # Transients: the loss or, with full recompute, one rebuilt layer.
+    if model == "hf":
+        # The loss's backward peak: log_softmax's saved fp32 output (in `saved`), the gradient arriving
+        # from nll_loss and the one log_softmax_backward allocates (4·V each). The logits the model
+        # returned are gone by then (HF Trainer's `compute_loss` drops the outputs; torchtune's recipes
+        # `del logits` "otherwise it peaks backward memory"); in the forward the 16-bit logits, the
+        # fp32 upcast and log_softmax's output coexist (e·V + 4·V beyond `saved`, never more).
+        # A loop that keeps the model's output through `loss.backward()` adds those logits.
+        loss_transient = 0.0 if pp > 1 else tokens * (8.0 + held_logits_bytes) * V
+    else:  # Megatron: vocabulary-parallel cross-entropy, 16-bit logits and the fp32 upcast
+        loss_transient = 0.0 if pp > 1 else tokens * ((e + (4 if e < 4 else 0)) * V) / max(1, tp)
+    if chunked_head and model == "hf" and V:
+        # LitGPT (`lm_head_chunk_size=128`, `chunked_cross_entropy`): the head and a 16-bit
+        # cross-entropy run 128 positions at a time; the 16-bit logits chunks and their 16-bit
+        # log-softmax stay for backward (e·V + e·V instead of the fp32 log-softmax), the gradients
+        # exist one chunk at a time (~0 per token)
+        saved -= tokens * (4.0 - 2 * e) * V
+        loss_transient = 0.0
     if chunked_loss and model == "hf" and V:
         # 16-bit logits kept for the whole micro-batch instead of the fp32 log-softmax; the fp32
         # upcast and its log-softmax exist one chunk (of 8) at a time
@@ -730,7 +820,7 @@ def usable_bytes(memory_gb: float) -> int:
 # The framework's choices
 
 
-STACKS = ("hf", "torchtune", "litgpt")
+STACKS = ("hf", "torchtune", "litgpt", "answerai")
 """Fine-tuning stacks with different memory defaults (`Stack.preset`)."""
 
 
@@ -745,6 +835,8 @@ class Stack(NamedTuple):
     activation_offload: bool = False
     compiled: bool = False  # torch.compile (fuses norms and SwiGLU: fewer saved tensors)
     keeps_quantized_inputs: bool = True  # 4-bit layers keep their input (bitsandbytes: yes; torchao: no)
+    chunked_head: bool = False  # LitGPT: LM head + 16-bit cross-entropy 128 positions at a time
+    held_logits_bytes: float = 0.0  # logits the training loop still holds during backward, bytes per vocab entry
     engine: str = "vllm"  # inference: vllm (a serving engine) | hf (transformers generate)
     prompt_tokens: int | None = None  # inference with hf: tokens prefilled at once per sequence
 
@@ -752,13 +844,16 @@ class Stack(NamedTuple):
     def preset(cls, name: str, **overrides) -> Stack:
         """The defaults of a stack: `hf` (transformers + PEFT + bitsandbytes: fp32 adapters, 4-bit
         layers keep their inputs), `torchtune` (bf16 adapters, torchao NF4 whose backward needs only
-        the weight), `litgpt` (bf16 adapters under bf16-true, bitsandbytes)."""
+        the weight), `litgpt` (bf16 adapters under bf16-true, bitsandbytes; head and loss in chunks),
+        `answerai` (Answer.AI fsdp_qlora `train.py`: bf16 adapters; its loop keeps `output` — fp32
+        logits under transformers 4.38, whose Llama `forward` upcasts them — alive through `loss.backward()`)."""
         if name not in STACKS:
             raise ValueError(f"unknown stack {name!r}; choose among {', '.join(STACKS)}")
         base = {
             "hf": {},
             "torchtune": {"adapter_bytes": 2.0, "keeps_quantized_inputs": False},
-            "litgpt": {"adapter_bytes": 2.0},
+            "litgpt": {"adapter_bytes": 2.0, "chunked_head": True},
+            "answerai": {"adapter_bytes": 2.0, "held_logits_bytes": 4.0},
         }[name]
         return cls(**{**base, **overrides})
 
@@ -774,6 +869,8 @@ class Stack(NamedTuple):
             "activation_offload": self.activation_offload,
             "compiled": self.compiled,
             "keeps_quantized_inputs": self.keeps_quantized_inputs,
+            "chunked_head": self.chunked_head,
+            "held_logits_bytes": self.held_logits_bytes,
             "base_dtype": base,
         }
 
@@ -870,6 +967,8 @@ def training_memory(
     activation_offload: bool = False,
     compiled: bool = False,
     keeps_quantized_inputs: bool = True,
+    chunked_head: bool = False,
+    held_logits_bytes: float = 0.0,
 ) -> TrainingMemory:
     """Per-GPU peak training memory of one configuration, term by term.
 
@@ -997,6 +1096,9 @@ def training_memory(
         activation_offload=activation_offload,
         compiled=compiled,
         quantized_base=task == "qlora" and keeps_quantized_inputs,
+        autocast=amp and precision in ("bf16-mixed", "fp16-mixed"),
+        chunked_head=chunked_head,
+        held_logits_bytes=held_logits_bytes,
     )
     comm = communication_bytes(strategy if not megatron else "zero1", count, g, shape.hidden)
     nccl = float(NCCL_BYTES) if count > 1 else 0.0
@@ -1086,6 +1188,20 @@ def inference_memory(
             # generate grows the cache by concatenation: every extra sequence costs about a second
             # copy of its cache at the peak (Qwen's README, Qwen-7B bf16, batch 1 -> 4 -> 16 -> 32)
             work += kv * (concurrency - 1) / concurrency
+    elif engine == "awq-fused":
+        # AutoAWQ fused attention (awq/modules/fused/attn.py at the README benchmarks, 5c7e368): the
+        # cache is preallocated for `context` tokens per sequence (`max_seq_len`, from the
+        # `max_new_tokens` given to `from_quantized`; it rolls when exceeded), so no copy grows; the
+        # prompt is prefilled at once with eager attention: the fp16 scores, their fp32 copy and the
+        # fp32 softmax of one layer (2 + 4 + 4 bytes x heads x prompt^2 per sequence) or, after the
+        # last layer, the prompt's fp16 logits and their fp32 upcast (transformers' Llama head of
+        # that time, 2 + 4 bytes x vocab per prompt token), whichever is larger
+        prompt = context if prompt_tokens is None else min(prompt_tokens, context)
+        rows = max(1, prompt) * concurrency
+        layers_live = inference_workspace_bytes(shape, tp, tokens=rows, logits_rows=0)
+        scores = 10.0 * shape.heads / max(1, tp) * prompt * prompt * concurrency
+        logits = rows * 6.0 * shape.vocab / max(1, tp)
+        work = layers_live + max(scores, logits)
     else:
         work = inference_workspace_bytes(shape, tp)
     comm = float(NCCL_BYTES) if tp > 1 else 0.0

@@ -68,3 +68,44 @@ def test_lora_saves_less_than_full_training_on_the_same_model() -> None:
     assert (full["hidden"], full["seq"], full["batch"]) == (lora["hidden"], lora["seq"], lora["batch"])
     assert lora["saved_bytes"] < 0.95 * full["saved_bytes"]
     assert _estimate(lora) < 0.95 * _estimate(full)
+
+
+# --------------------------------------------------------------------------------------------
+# Encoders (BERT): tests/core/data/encoder_activation_calibration.json, written by
+# `tools/calibrate_activations.py --encoders` (transformers BertForSequenceClassification, random init,
+# dropout 0, fp32 and bf16, eager and sdpa, with and without gradient checkpointing)
+
+ENCODER = json.loads(
+    (Path(__file__).parent / "data" / "encoder_activation_calibration.json").read_text(encoding="utf-8")
+)["shapes"]
+
+
+def _encoder_estimate(row: dict) -> float:
+    shape = Shape(kind="encoder", params=1, active_params=1, layers=row["layers"], hidden=row["hidden"],
+                  heads=row["heads"], kv_heads=row["heads"], head_dim=row["hidden"] // row["heads"],
+                  ffn=row["ffn"], vocab=row["vocab"], tied=True, gated_mlp=False)
+    return activation_bytes(shape, row["batch"], row["seq"], attention=row["attention"],
+                            checkpointing=row["checkpointing"], element_bytes=4 if row["dtype"] == "fp32" else 2,
+                            dropout=False).saved
+
+
+def test_encoder_data_covers_both_element_sizes_and_kernels() -> None:
+    checks = [r for r in ENCODER if r["role"] == "check"]
+    assert {r["dtype"] for r in checks} == {"fp32", "bf16"}
+    assert {r["attention"] for r in checks} == {"sdpa", "eager"}
+    assert {r["checkpointing"] for r in checks} == {"none", "full"}
+
+
+@pytest.mark.parametrize("row", [r for r in ENCODER if r["role"] == "check"],
+                         ids=lambda r: f"bert-h{r['hidden']}-{r['dtype']}-{r['attention']}-{r['checkpointing']}")
+def test_encoder_held_out_shapes_within_2_percent(row: dict) -> None:
+    # the count is op by op, so it should be nearly exact, not just within the decoder's 10 %
+    assert _encoder_estimate(row) == pytest.approx(row["saved_bytes"], rel=0.02)
+
+
+def test_an_fp32_encoder_keeps_twice_the_bytes_of_a_bf16_one() -> None:
+    # Same shape measured in both dtypes: every saved tensor is a float, so the ratio is 2 (ids aside)
+    fp32 = next(r for r in ENCODER if r["dtype"] == "fp32" and r["attention"] == "eager" and r["hidden"] == 256)
+    bf16 = next(r for r in ENCODER if r["dtype"] == "bf16" and r["attention"] == "eager" and r["hidden"] == 256)
+    assert fp32["saved_bytes"] / bf16["saved_bytes"] == pytest.approx(2.0, rel=0.01)
+    assert _encoder_estimate(fp32) / _encoder_estimate(bf16) == pytest.approx(2.0, rel=0.01)

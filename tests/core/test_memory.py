@@ -297,3 +297,85 @@ def test_bad_sizes_raise() -> None:
     with pytest.raises(ValueError):
         memory.inference_memory(shape, context=0)
     assert math.isfinite(memory.training_memory(shape).total)
+
+
+def test_encoder_layer_in_16_bits_is_korthikanti_table_2() -> None:
+    """Korthikanti et al. (arXiv:2205.05198) §4.1: a BERT/GPT layer with 16-bit activations and 1-byte
+    dropout masks keeps s·b·h·(34 + 5·a·s/h) bytes; per token 34·h + 5·a·s (+16 for LayerNorms' fp32
+    mean and rstd, which the paper leaves out). BERT-large: h 1024, a 16, s 512."""
+    from advisor.core.memory import layer_activation_bytes_per_token_encoder
+
+    bert = Shape(kind="encoder", params=1, active_params=1, layers=24, hidden=1024, heads=16, kv_heads=16,
+                 head_dim=64, ffn=4096, vocab=30522, tied=True, gated_mlp=False)
+    got = layer_activation_bytes_per_token_encoder(bert, 512, attention="eager", element_bytes=2)
+    assert got == 34 * 1024 + 5 * 16 * 512 + 16
+    # fp32: the same tensors at 4 bytes, masks still 1 byte: (34 - 2)·2 + 2 = 66·h, (5 - 1)·2 + 1 = 9·a·s
+    got32 = layer_activation_bytes_per_token_encoder(bert, 512, attention="eager", element_bytes=4)
+    assert got32 == 66 * 1024 + 9 * 16 * 512 + 16
+
+
+def test_autocast_keeps_fp32_islands_in_an_encoder() -> None:
+    """PyTorch CUDA autocast runs softmax and layer_norm in fp32 ("CUDA Ops that can autocast to
+    float32", torch.amp docs) and caches casts of weights only: the fp32 residual stream is cast
+    once per projection. Under fp16 AMP an encoder layer keeps 42·h + 7·a·s bytes per token —
+    more than pure 16-bit (34·h + 5·a·s), less than fp32 (66·h + 9·a·s)."""
+    from advisor.core.memory import layer_activation_bytes_per_token_encoder
+
+    bert = Shape(kind="encoder", params=1, active_params=1, layers=24, hidden=1024, heads=16, kv_heads=16,
+                 head_dim=64, ffn=4096, vocab=30522, tied=True, gated_mlp=False)
+    amp = layer_activation_bytes_per_token_encoder(bert, 512, attention="eager", element_bytes=2, autocast=True)
+    assert amp == 42 * 1024 + 7 * 16 * 512 + 16
+
+
+def _llama7b() -> Shape:
+    return Shape(kind="decoder", params=6_738_415_616, active_params=6_738_415_616, layers=32, hidden=4096,
+                 heads=32, kv_heads=32, head_dim=128, ffn=11008, vocab=32000)
+
+
+def test_the_loss_backward_peak_is_three_fp32_vocabulary_tensors() -> None:
+    """At log_softmax's backward its saved fp32 output, the gradient from nll_loss and the one it
+    allocates are alive together: 3 x 4·V bytes per token, of which the saved output is in `saved`
+    (torch `log_softmax_backward_data(grad_output, output, ...)` allocates its result)."""
+    shape, tokens = _llama7b(), 2 * 1024
+    acts = memory.activation_bytes(shape, 2, 1024, lora=(frozenset({"q", "v"}), 8, False))
+    assert acts.transient == tokens * 8 * 32000
+
+
+def test_a_loop_that_keeps_the_outputs_holds_the_fp32_logits_through_backward() -> None:
+    """Answer.AI fsdp_qlora train.py keeps `output` until after `loss.backward()`; transformers 4.38's
+    Llama upcasts the logits to fp32 in `forward`: 4·V more bytes per token at the loss's peak."""
+    shape = _llama7b()
+    lora = (frozenset({"q", "v"}), 8, False)
+    hf = memory.activation_bytes(shape, 2, 1024, lora=lora)
+    aa = memory.activation_bytes(shape, 2, 1024, lora=lora, held_logits_bytes=4.0)
+    assert aa.transient - hf.transient == 2 * 1024 * 4 * 32000
+    assert memory.Stack.preset("answerai").held_logits_bytes == 4.0
+
+
+def test_litgpt_chunked_head_keeps_16_bit_logits_and_log_softmax() -> None:
+    """LitGPT `chunked_cross_entropy` on `lm_head_chunk_size=128` chunks: bf16 logits and a bf16
+    log-softmax are kept (2·V + 2·V per token, the same bytes as one fp32 log-softmax) and no
+    vocabulary-sized gradient exists for the whole batch at once."""
+    shape = _llama7b()
+    lora = (frozenset({"q", "v"}), 8, False)
+    hf = memory.activation_bytes(shape, 1, 512, lora=lora)
+    lit = memory.activation_bytes(shape, 1, 512, lora=lora, chunked_head=True)
+    assert lit.saved == hf.saved and lit.transient == 0.0
+    assert memory.Stack.preset("litgpt").chunked_head
+
+
+def test_autoawq_fused_prefill_materialises_one_layers_scores() -> None:
+    """AutoAWQ's fused attention at its README benchmarks (awq/modules/fused/attn.py, 5c7e368):
+    `scores = matmul(q, k^T)` in fp16, then `softmax(scores.float())`: 2 + 4 + 4 bytes per head per
+    prompt position pair per sequence, for one layer at a time; the cache is preallocated, so three
+    sequences hold three caches and no grown copy. TinyLlama 1.1B: 32 heads, prompt 2048."""
+    tiny = Shape(kind="decoder", params=1_100_048_384, active_params=1_100_048_384, layers=22, hidden=2048,
+                 heads=32, kv_heads=4, head_dim=64, ffn=5632, vocab=32000)
+    one = memory.inference_memory(tiny, context=2048, prompt_tokens=2048, engine="awq-fused")
+    layers = memory.inference_workspace_bytes(tiny, tokens=2048, logits_rows=0)
+    assert one.workspace - layers == 10 * 32 * 2048 * 2048
+    three = memory.inference_memory(tiny, context=2048, prompt_tokens=2048, concurrency=3, engine="awq-fused")
+    assert three.kv_cache == 3 * one.kv_cache == 3 * 2 * 22 * 4 * 64 * 2 * 2048
+    assert three.workspace - memory.inference_workspace_bytes(tiny, tokens=3 * 2048, logits_rows=0) == (
+        3 * 10 * 32 * 2048 * 2048
+    )
