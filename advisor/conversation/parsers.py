@@ -212,7 +212,7 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
     ("inference", _c(
         r"inference|\bserv(?:e|ing)\b|\bdeploy|\bhost(?:ing)?\b|chatbot|\bapi\b|推理|推論|部署|(?<!同时)(?<!同時)(?:上线|上線)|"
         r"在线服务|線上服務|提供服务|提供服務|跑模型给|对外服务|對外服務|\brun\s+it\s+for\s+users|"
-        r"\binfe?ra?n?ce\b|\binfrence\b|\brag\b|知识库|知識庫|(?:问答|問答)(?!对|對|数据|資料|语料|語料|样本|樣本|pairs?)|"
+        r"\binfe?ra?n?ce\b|\binfrence\b|\brag\b|知识库|知識庫|(?<![筆笔条條组組份])(?:问答|問答)(?!对|對|数据|資料|语料|語料|样本|樣本|pairs?)|"
         r"客服|机器人|機器人|聊天|\bchat(?:bot|ting)?\b|assistant|助手|助理|"
         r"\brun(?:ning)?\s+(?:it\s+|them\s+|llms?\s+|models?\s+)?(?:at\s+home|locally|local)|本地跑|跑本地|本地大模型|"
         r"跑满血|跑滿血|(?:给|給)自己用|撑多少并发|撐多少並發|"
@@ -356,6 +356,8 @@ _BARE_TARIFF = _c(
 )
 
 
+_TARIFF_CENTS = _c(  # "power is 11 cents", "electricity ~14c": cents with no unit are per kWh
+    rf"(?:power|electricity|energy)\s+(?:is|costs?|at|runs|=|:)?\s*(?:about|around|~)?\s*{_SIGN}{NUM}\s*(?P<mao>)(?:cents?|c\b|¢)")
 _TARIFF_AFTER = _c(  # "cost per kWh is 22 cents", "每度电 0.6 元", "電費一度 3 塊"
     rf"(?:per\s+kwh|/\s*kwh|a\s+kwh|每度电?|每度電|一度电?|一度電)\s*(?:is|=|:|costs?|about|around|~|约|約|是|大概|要)?\s*"
     rf"{_SIGN}{NUM}\s*(?P<mao>毛多?|角)?\s*(?:元|块|塊|cents?|c\b|¢)")
@@ -363,7 +365,7 @@ _TARIFF_AFTER = _c(  # "cost per kWh is 22 cents", "每度电 0.6 元", "電費�
 
 def _tariff(w: _Work, ex: Extraction, locale: Locale) -> None:
     """An electricity price with no currency sign: '0.45/度', '6 毛多一度', '0.31/kWh', '6c/kWh' (writer's money)."""
-    m = _BARE_TARIFF.search(w.text) or _TARIFF_AFTER.search(w.text)
+    m = _BARE_TARIFF.search(w.text) or _TARIFF_AFTER.search(w.text) or _TARIFF_CENTS.search(w.text)
     if not m:
         return
     value = number_value(_numtext(m) or "")
@@ -1173,7 +1175,7 @@ _TOKENS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元)")
 _TOKENS_AFTER = _c(rf"(?:tokens?|词元|詞元|token\s*数|token\s*數|数据量|資料量)\s*(?:[:=]|of|约|約|大约|大約|about|~|为|為|是|共|有)?\s*{NUM}(?!\s*(?:examples?|samples?|条|條|张|張|images?))")
 _SAMPLES = _c(
     rf"{NUM}\s*(?:training\s+|(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?)\b)[a-z][a-z-]+\s+)?(?P<what>examples?|samples?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
-    r"records?|documents?|docs?|sentences?|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆)"
+    r"records?|documents?|docs?|sentences?|convos?|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆)"
 )
 _IMAGES = _c(
     rf"(?:图|圖)\s*(?:共|有|约|約|大约|大約|大概|差不多)?\s*{_num('num9')}\s*(?:张|張)|"
@@ -1183,7 +1185,8 @@ _IMAGES = _c(
 )
 _AVG_LEN = _c(
     rf"(?:avg\.?|average|averaging|on\s+average|each(?:\s+(?:about|around|of|with))?|of|at|x|×|\*|平均(?:每条|每條|长度|長度|约|約)?|"
-    rf"每条|每條|每个|每個|每段|每笔|每筆|长度|長度|约|約|~)\s*(?:about|around|~|约|約|为|為|是)?\s*{NUM}\s*(?:个|個)?\s*(?:tokens?|词元|詞元|字|words?)"
+    rf"每条|每條|每个|每個|每段|每笔|每筆|长度|長度|约|約|~)\s*(?:(?:about|around|~|约|約|为|為|是|maybe|probably|roughly|平均|大概|大约|大約)\s*){{0,2}}"
+    rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|词元|詞元|字|words?)"
     rf"(?:\s*(?:avg|average|on\s+average|each|apiece))?"
 )
 _EPOCHS = _c(rf"{NUM}\s*(?:epochs?|eps\b|(?:个|個)\s*epochs?|轮|輪|遍|passes|pass\b)")
