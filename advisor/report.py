@@ -166,7 +166,8 @@ def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, Any]]:
     add("max_ttft_s", f"{fmt.plain(p.max_ttft_s)} s" if p.max_ttft_s else None)
     add("min_tokens_per_s_per_user", _t("report.unit.tokens_per_s", locale, n=fmt.plain(p.min_tokens_per_s_per_user))
         if p.min_tokens_per_s_per_user else None)
-    add("precision", _t_or(f"report.precision.{p.precision}", locale, p.precision))
+    if p.task != "inference":  # a service's precision is its weight and KV formats
+        add("precision", _t_or(f"report.precision.{p.precision}", locale, p.precision))
     add("weights_dtype", p.weights_dtype.upper() if p.weights_dtype else None)
     add("kv_dtype", p.kv_dtype.upper() if p.kv_dtype else None)
     if p.budget_usd:

@@ -215,7 +215,8 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
         r"\binfe?ra?n?ce\b|\binfrence\b|\brag\b|知识库|知識庫|(?<![筆笔条條组組份])(?:问答|問答)(?!对|對|数据|資料|语料|語料|样本|樣本|pairs?)|"
         r"客服|机器人|機器人|聊天|\bchat(?:bot|ting)?\b|assistant|助手|助理|"
         r"\brun(?:ning)?\s+(?:it\s+|them\s+|llms?\s+|models?\s+)?(?:at\s+home|locally|local)|本地跑|跑本地|本地大模型|"
-        r"跑满血|跑滿血|(?:给|給)自己用|撑多少并发|撐多少並發|"
+        r"跑满血|跑滿血|(?:给|給)自己用|转成向量|轉成向量|批次(?:推論|推理)|离线推理|離線推論|batch\s+(?:inference|embedding)|offline\s+inference|"
+        r"撑多少并发|撐多少並發|"
         r"(?:导入|導入|引入|落地|上)\s*(?:地端|本地|私有化|内部|內部)?\s*(?:llm|大模型|大語言模型|大语言模型|gpt)")),
 ]
 _MAIN_TASK = _c(r"(?:主要|主要是|主要用来|主要用來|mainly|mostly|primarily|main\s+use\s+is)\s*(?:for\s+|是|用来|用來|拿来|拿來)?\s*$")
@@ -275,7 +276,9 @@ _HOUR_BEFORE = _c(r"(?:一|每|per|an?)\s*(?:个|個)?\s*(?:小时|小時|hour|h
 _ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度)")
 _BUDGET_WORDS = (r"budget|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
                  r"拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|可以花|能花|愿意花|願意花")
-_BUDGET_CUE = _c(rf"{_BUDGET_WORDS}|spend|\bcap\b|最多|不超过|不超過|花费|花費|投入|capex|预计花|預計花")
+_HW_BUDGET = _c(r"硬體費|硬件费|硬體預算|硬件预算|硬體經費|硬件经费|设备费|設備費|hardware\s+budget|for\s+(?:the\s+)?(?:gpus|hardware|cards)|"
+                r"买卡的预算|買卡的預算|gpu\s*预算|gpu\s*預算|so\s+call\s+it|call\s+it|effectively|i\.e\.|net\s+of")
+_BUDGET_CUE = _c(rf"{_BUDGET_WORDS}|编了|編了|spend|\bcap\b|最多|不超过|不超過|花费|花費|投入|capex|预计花|預計花")
 _BUDGET_BARE = _c(
     rf"(?:{_BUDGET_WORDS})[^0-9一二两兩三四五六七八九十$¥€\-−负負,.;，。；]{{0,36}}?{_SIGN}{NUM}(?![a-z%])"
     r"(?!\s*(?:台|张|張|个|個|块|塊|卡|人|位|天|日|月|年|周|週|小时|小時|gpus?\b|cards?\b|users?\b|people\b|days?\b|weeks?\b|"
@@ -480,7 +483,7 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
     if positive and len(positive) < len(candidates) and candidates[-1][0] > 0:
         candidates = positive
     chosen = candidates[0]
-    cues = [c.start() for c in _BUDGET_CUE.finditer(w.text)]
+    cues = [c.start() for c in (_HW_BUDGET.finditer(w.text) if _HW_BUDGET.search(w.text) else _BUDGET_CUE.finditer(w.text))]
     if cues and len(candidates) > 1:
         chosen = min(candidates, key=lambda c: min(abs(c[2] - q) for q in cues))
     value, cur, start, end = chosen
@@ -523,7 +526,7 @@ _ACQ = [
     ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
                r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|home\s*lab|"
                r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation)\b|"
-               r"自购|自購|自行采购|自行採購|买(?!了)|買(?!了)|购买|購買|采购|採購|购置|購置|加购|加購|"
+               r"自购|自購|自行采购|自行採購|买(?!了|的|过|過)|買(?!了|的|过|過)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|配出|配一台|配一套|"
                r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
 
@@ -559,6 +562,8 @@ def _acquisition(w: _Work) -> str | None:
     if _RENT_THEN_BUY.search(w.text):
         return "rent"  # "rent for the pilot, then buy if it works": this consultation rents
     for name, pattern in _ACQ:
+        if name == "buy" and all(_PAST.search(_clause_at(w.text, m.start())) for m in pattern.finditer(w.text)):
+            continue  # "去年幫團隊買 MacBook 就花了 7 萬", "bought in 2024": what they bought before
         if pattern.search(w.text):
             if name == "rent" and _ACQ[2][1].search(w.text):
                 if all(_NOW.search(_clause_at(w.text, m.start())) for m in pattern.finditer(w.text)):
@@ -608,6 +613,7 @@ _EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|buy\s+
 _PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
 
 
+_PAST = _c(r"去年|前年|之前|以前|当初|當初|上个月|上個月|last\s+(?:year|month)|\bago\b|\bin\s+20[12]\d\b|20[12]\d\s*年")
 _NOW = _c(r"\bright\s+now\b|\bcurrently\b|\bat\s+the\s+moment\b|\btoday\b|现在|現在|目前|当前|當前")
 _CLAUSE_EDGE = re.compile(r"[,;:!?]|\.(?!\d)")
 
@@ -967,6 +973,7 @@ _ZH_DAY = r"(?P<day>3[01]|[12]\d|0?[1-9]|三十一?|二十[一二三四五六七
 _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("lunar", _c(r"春节|春節|过年|過年|农历年|農曆年|农历新年|農曆新年|chinese\s+new\s+year|lunar\s+new\s+year|(?<![今明去\d一二两兩三四五六七八九十几幾多])年前(?!\d)")),
     ("christmas", _c(r"christmas|xmas|圣诞|聖誕")),
+    ("nye", _c(r"new\s+year'?s?\s+eve|\bnye\b|跨年")),
     ("new_year", _c(r"元旦|new\s+year'?s?\s+day")),
     ("quarter", _c(r"(?P<next>明年|next\s+year'?s?)?\s*(?:第\s*)?(?P<q>[一二三四1-4])\s*(?:季度?|季)\s*(?:末|底|结束|結束)?|"
                    r"(?:end\s+of\s+)?q(?P<q2>[1-4])(?:\s+(?P<next2>next\s+year))?")),
@@ -1038,6 +1045,8 @@ def _calendar_date(kind: str, m: re.Match[str], now: date) -> date | None:
             return _future(date(now.year, 12, 25), now, False)
         if kind == "new_year":
             return date(now.year + 1, 1, 1)
+        if kind == "nye":
+            return _future(date(now.year, 12, 31), now, False)
         if kind == "quarter":
             q = int(_cn_small(g.get("q") or "") or int(g.get("q2") or 0))
             year = now.year + 1 if (nxt or g.get("next2")) else now.year
@@ -1179,7 +1188,8 @@ _SAMPLES = _c(
 )
 _IMAGES = _c(
     rf"(?:图|圖)\s*(?:共|有|约|約|大约|大約|大概|差不多)?\s*{_num('num9')}\s*(?:张|張)|"
-    rf"{NUM}\s*(?:[a-z]+\s+)?(?:images?|imgs?\b|pictures?|photos?|张图片?|張圖片?|张图像|張圖像|张照片|張照片|幅图像?|幅圖像?|图片|圖片|图像|圖像)"
+    rf"(?:图文对|圖文對|图文|圖文)\s*(?:共|有|约|約|大约|大約|大概)?\s*{_num('num8')}\s*(?:张|張|对|對|组|組|条|條)|"
+    rf"{NUM}\s*(?:[a-z-]+\s+){{0,2}}(?:images?|imgs?\b|pictures?|photos?|张图片?|張圖片?|张图像|張圖像|张照片|張照片|幅图像?|幅圖像?|图片|圖片|图像|圖像)"
     rf"|(?:图片|圖片|图像|圖像|照片|影像|images?|imgs?|pictures?|photos?|资料|資料|数据|數據|数据集|資料集)\s*(?:共|有|约|約|大约|大約|大概|about|~|:)?\s*"
     rf"{_num('num2')}\s*(?:张|張|幅)(?!\s*(?:卡|显卡|顯示卡|gpu|4090|3090|a100|h100))"
 )
@@ -1225,7 +1235,8 @@ _TEXT_BYTES = _c(
 
 
 _TEXT_BYTES_AFTER = _c(
-    r"(?:资料|資料|数据|數據|语料|語料|文本|dataset|data|corpus)\s*(?:是|为|為|有|共|大约|大概|大約|约|約|is|about|~|:)?\s*"
+    r"(?:资料|資料|数据|數據|语料|語料|文本|原始码|原始碼|源码|源碼|代码|代碼|程式碼|dataset|data|corpus|code)\s*"
+    r"(?:是|为|為|有|共|大约|大概|大約|约|約|is|about|~|:)?\s*"
     r"(?<![\d.])(?P<n>\d+(?:\.\d+)?|[一二两兩三四五六七八九十百千]+)\s*(?:个|個)?\s*(?P<unit>kb|mb|gb|tb|g)\b"
 )
 
@@ -1310,7 +1321,7 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
 _CONC_BEFORE = _c(
     rf"{_num('num1')}\s*(?:个|個|位|名|路)?\s*(?:concurrent|conc\b|simultaneous|parallel|active)\s*(?:users?|sessions?|requests?|connections?|streams?|sequences?|chats?|clients?)?"
     rf"|{_num('num2')}\s*(?:个|個|位|名|路)?\s*(?:用户|用戶|使用者|人|users?|ppl|people|persons?|sessions?|requests?|sequences?|clients?)?\s*"
-    r"(?:(?:of\s+them\s+)?(?:hitting|using|on|querying|calling)\s+(?:it\s+)?)?"
+    r"(?:(?:of\s+them\s+)?(?:hitting|using|on|online|querying|calling)\s+(?:it\s+)?)?"
     r"(?:同时在线|同時在線|同时|同時|并发|並發|concurrently|at\s+once|simultaneously|at\s+the\s+same\s+time|in\s+parallel)"
 )
 _CONC_AFTER = _c(
@@ -1318,7 +1329,7 @@ _CONC_AFTER = _c(
     rf"同时在线(?:人数|用户)?|同時在線(?:人數|使用者)?)\s*(?:of|[:=]|为|為|是|约|約|大约|大約|达到|達到|about|around|~|up\s+to|按|按照|算)?\s*{NUM}"
 )
 _CONC_WORD_FIRST = _c(  # "同时 100 人", "同時上線改成 80 人", "同时大概 60 个用户在用", "尖峰同時 40 人"
-    r"(?:同时在线|同時在線|同时上线|同時上線|同时使用|同時使用|同时在用|同時在用|同时|同時|并发|並發)\s*"
+    r"(?:同时在线|同時在線|同时上线|同時上線|同时使用|同時使用|同时在用|同時在用|同一时刻在线|同一時刻在線|同一时刻|同一時刻|同时|同時|并发|並發)\s*"
     r"(?:(?:用|在用|使用)?的?(?:人数|人數|人|用户|用戶|使用者)|数|數|量)?\s*"
     r"(?:改成|改为|改為|调到|調到|调整为|調整為|提高到|降到|增加到|约|約|大约|大約|大概|最多|最高|有|达|達|到|会有|會有|预计|預計|估计|估計|"
     r"只有|只|就|按|按照|算|应该|應該|不超过|不超過|差不多|可能|估|抓|预估|預估|預計會有|预计会有|大概會有|大概会有)*\s*"
@@ -1334,7 +1345,7 @@ _CONC_PLAIN_USERS = _c(  # "10 users", "~30 users", "for 50 ppl", "my team of 8"
     rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁|员工|員工)\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)"
     rf"|(?<![\d.]){_num('num5')}\s*(?:个|個|位|名)\s*(?:人|同事|同仁|员工|員工|使用者|用户|用戶)\s*(?:左右|上下)?\s*(?:用|使用|在用)")
 _CONC_LIKE = _c(rf"(?:concurrency|concurrent\s+users)\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:more\s+like|like|now|closer\s+to)\s+{NUM}")
-_JUST_ME = _c(r"just\s+(?:me|myself)|just\s+for\s+me\b|only\s+for\s+me\b|for\s+me\s+only|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
+_JUST_ME = _c(r"就我一(?:个|個)人|只有我一(?:个|個)人|just\s+(?:me|myself)|just\s+for\s+me\b|only\s+for\s+me\b|for\s+me\s+only|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
 _ME_AND_ONE = _c(  # "for me and my wife", "我跟老婆用": two people
     r"\bme\s+and\s+(?:my\s+|a\s+)?(?:wife|husband|partner|gf|girlfriend|bf|boyfriend|friend|roommate|brother|sister|"
     r"son|daughter|kid|colleague|co-?worker|cofounder|co-founder)\b|"
@@ -1365,7 +1376,7 @@ _CONTEXT_BEFORE = _c(
 )
 _PROMPT_LEN = _c(rf"(?:prompts?|inputs?)\s+(?:are\s+|of\s+|around\s+|about\s+|~\s*|up\s+to\s+|averag\w*\s+|typically\s+)*{NUM}\s*tokens?")
 _CONTEXT_AFTER = _c(
-    rf"(?:context(?:\s*window|\s*length)?|ctx|上下文(?:长度|長度|窗口|視窗)?)(?:\s*(?:of|[:=]|为|為|是|长度|長度|要|需要|得|想|at|up\s+to|约|約|"
+    rf"(?:context(?:\s*window|\s*length)?|ctx|上下文(?:长度|長度|窗口|視窗)?)(?:\s*(?:of|[:=]|为|為|是|长度|長度|要|需要|得|想|给到|給到|at|up\s+to|约|約|"
     rf"改到|改成|改为|改為|调到|調到|拉到|开到|開到|to)){{0,3}}\s*{NUM}"
 )
 
@@ -1888,7 +1899,7 @@ _RENTED_NEAR_BEFORE = _c(r"credits?|rented|renting|\brent\b|租|云上|雲端上
 """Next to a GPU, these make "we have … H100" a rental ("credits on an MI300X cloud"), not hardware owned."""
 _SENTENCE_REST = _c(r"[^.!?。！？]*[.!?。！？]?")
 _COUNT_BEFORE = _c(
-    rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:x|×|\*|张|張|块|塊|片|颗|顆|个|個|台|卡|pcs|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
+    rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:x|×|\*|张|張|块|塊|片|颗|顆|个|個|台|卡的?|pcs|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
     r"(?:(?:old|older|used|spare|idle|new|brand[\s-]new|second[\s-]hand|refurbished|aging|extra|旧的?|舊的?|闲置的?|閒置的?|二手的?)\s*)?"
     r"(?:nvidia|amd|intel|英伟达|英偉達|輝達|geforce|radeon|instinct|rtx|tesla|dgx|hgx)?\s*(?:geforce\s*)?$"
 )

@@ -487,7 +487,8 @@ def summary_lines(p: Profile, locale: Locale) -> list[tuple[str, str]]:
         rows.append((t("conv.label.data", locale), _data_phrase(p, locale)))
     else:
         rows.append((t("conv.label.serving", locale), _serving_phrase(p, locale)))
-    rows.append((t("conv.label.precision", locale), t(f"conv.precision.{p.precision}", locale)))
+    if _is_training(p):  # a service's precision is its weight and KV formats, below
+        rows.append((t("conv.label.precision", locale), t(f"conv.precision.{p.precision}", locale)))
     if p.weights_dtype:
         rows.append((t("conv.label.weights_dtype", locale), dtype_name(p.weights_dtype)))
     if p.kv_dtype:
