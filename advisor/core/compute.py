@@ -78,6 +78,51 @@ Llama 2/3 pretraining used 4M-token batches; fine-tunes commonly 64-128 sequence
 assumption: 128 x 2048)."""
 
 
+IMAGE_MFU: dict[str, float] = {"cnn": 0.206, "vit": 0.536, "diffusion": 0.303}
+"""Expected model-FLOPs utilisation of image and diffusion training at 16-bit mixed precision on one GPU, per
+model architecture, Hopper-equivalent (scaled per GPU family by MAMF as `MFU_SINGLE_NODE` is). Image models do not
+run like language models (convolutions and normalisations are memory-bound; ViTs and diffusion networks are
+mostly matmuls at modest sizes), so each is calibrated on published per-GPU figures instead of the LLM prior:
+the geometric mean of the utilisation each fit figure implies (training FLOPs = 3 x the forward's; peak = dense
+16-bit). `tools/image_efficiency.py` prints the fit and the error on the held-out figures
+(tests/core/data/image_training.json, one source named per figure):
+- cnn 0.206: ResNet-50 v1.5 AMP, NVIDIA DeepLearningExamples PyTorch (21.03): 2,470 img/s on one A100 80GB and
+  1,200 on one V100 16GB. Held out: the TensorFlow and MXNet DLE tables, timm on an RTX 3090.
+- vit 0.536: timm's ViT-B/16 at 224 on an RTX 3090, AMP, 390.86 img/s. Held out: ViT-L/16 and ViT-B/16 at 384.
+- diffusion 0.303: MosaicML's SD 2 base UNet at 512x512, latents precomputed, 290 img/s on 8 A100s. Held out:
+  its 16-128 GPU rows."""
+
+IMAGE_VOLTA_TRANSFORMER = 0.466
+"""Share of `IMAGE_MFU` that attention models (ViTs, diffusion networks) reach on Volta and Turing: no bf16, no
+FlashAttention (sm80 and later), fp16 with loss scaling. Fitted on DeiT-B, 300 epochs of ImageNet in 53 h on one
+8-GPU V100 node (Touvron et al. 2021, arXiv:2012.12877 §5.6); held out: its 2-node and 384-px runs. CNNs need no
+such factor (the V100 ResNet-50 figures are in their fit)."""
+
+IMAGE_DATA_PARALLEL = 0.854
+"""Throughput per GPU of data-parallel image training relative to one GPU: 8 GPUs of ResNet-50 AMP reach 6.73x
+(A100) and 6.94x (V100) one GPU's (NVIDIA DeepLearningExamples PyTorch); geometric mean of the two, 0.854. The
+gradient all-reduce is small and hidden behind the backward pass; what is lost is the input pipeline and the
+synchronisation of fast steps. Held out: the TensorFlow DLE tables (0.83-0.94)."""
+
+IMAGE_KINDS = ("cnn", "vit", "diffusion")
+
+
+def image_mfu_range(kind: str, architecture: str, count: int = 1, nodes: int = 1) -> tuple[float, float, float]:
+    """(low, expected, high) model-FLOPs utilisation of `count` GPUs training an image or diffusion model of
+    `kind` (cnn | vit | diffusion): `IMAGE_MFU` scaled per GPU family by MAMF, by `IMAGE_VOLTA_TRANSFORMER` for
+    attention models on Volta/Turing, by `IMAGE_DATA_PARALLEL` on several GPUs and, as for LLMs, a point per
+    doubling of nodes past 32. The range keeps `MFU_SINGLE_NODE`'s proportions (0.71x-1.31x)."""
+    mid = IMAGE_MFU.get(kind, IMAGE_MFU["vit"]) * mamf_efficiency(architecture) / _MAMF_REFERENCE
+    if kind != "cnn" and architecture in ("volta", "turing"):
+        mid *= IMAGE_VOLTA_TRANSFORMER
+    if count > 1:
+        mid *= IMAGE_DATA_PARALLEL
+    if nodes > MFU_SCALE_FREE_NODES:
+        mid *= max(0.9, 1.0 - MFU_SCALE_PER_DOUBLING * math.log2(nodes / MFU_SCALE_FREE_NODES))
+    lo, ref, hi = MFU_SINGLE_NODE
+    return (mid * lo / ref, mid, min(0.75, mid * hi / ref))
+
+
 def mamf_efficiency(architecture: str) -> float:
     """Achievable / peak dense matmul FLOPS for an architecture (GC §2a), 0.80 when unpublished."""
     return MAMF_EFFICIENCY.get(architecture, _MAMF_DEFAULT)
