@@ -48,20 +48,27 @@ def predict(case: dict, kb=None) -> dict:
     spec = _spec(kb, case["model"])
     gpu = kb.gpu(case["gpu"])
     samples = float(case.get("samples") or 1_000_000) * float(case.get("epochs") or 1)
-    w = planner.workload_for(spec, task="pretrain", seq_len=1, micro_batch=case.get("batch_per_gpu") or 32,
-                             samples=samples, precision=case["precision"])
+    batch = case.get("batch_per_gpu") or 32
+    w = planner.workload_for(spec, task=case.get("task", "pretrain"), seq_len=1, micro_batch=batch, samples=samples,
+                             precision=case["precision"], optimizer=case.get("optimizer", "adamw"),
+                             trainable_params=int(spec.params * 0.005) if case.get("task") == "lora" else None)
     count = case["count"]
-    ev = planner.evaluate_training(w, count, "single" if count == 1 else "ddp", gpu=gpu)
+    ev = planner.evaluate_training(w, count, "single" if count == 1 else "ddp",
+                                   checkpointing=case.get("checkpointing", "none"), gpu=gpu)
     seconds = ev.metrics.time_s
-    return {"img_per_s": samples / seconds, "hours": seconds / 3600.0, "mfu": ev.metrics.mfu,
+    rate = samples / seconds
+    return {"img_per_s": rate, "hours": seconds / 3600.0, "s_per_it": batch * count / rate, "mfu": ev.metrics.mfu,
             "train_flops_per_image": ev.volumes.flops / samples}
+
+
+def measured(case: dict, p: dict) -> float:
+    """The prediction on the case's own metric: img/s, hours or seconds per step."""
+    return {"img/s": p["img_per_s"], "hours": p["hours"], "s/it": p["s_per_it"]}[case["metric"]]
 
 
 def error(case: dict, kb=None) -> float:
     """Relative error of the prediction on the case's own metric (img/s or hours)."""
-    p = predict(case, kb)
-    got = p["img_per_s"] if case["metric"] == "img/s" else p["hours"]
-    return got / case["value"] - 1.0
+    return measured(case, predict(case, kb)) / case["value"] - 1.0
 
 
 def implied(case: dict, kb=None) -> float:
@@ -73,7 +80,8 @@ def implied(case: dict, kb=None) -> float:
     p = predict(case, kb)
     gpu = kb.gpu(case["gpu"])
     samples = float(case.get("samples") or 1_000_000) * float(case.get("epochs") or 1)
-    rate = case["value"] if case["metric"] == "img/s" else samples / (case["value"] * 3600.0)
+    rate = {"img/s": case["value"], "hours": samples / (case["value"] * 3600.0),
+            "s/it": (case.get("batch_per_gpu") or 32) * case["count"] / case["value"]}[case["metric"]]
     return rate * p["train_flops_per_image"] / (case["count"] * compute.peak_flops(gpu, case["precision"]))
 
 
@@ -89,16 +97,26 @@ def fit(cases: list[dict]) -> dict[str, float]:
 
     by_id = {c["id"]: c for c in cases}
     out: dict[str, float] = {}
-    for kind, model_prefix in (("cnn", "resnet"), ("vit", "vit"), ("diffusion", "sd")):
-        xs = []
-        for c in cases:
-            if c["role"] != "fit" or not c["model"].startswith(model_prefix):
-                continue
-            arch = kb.gpu(c["gpu"]).architecture
-            x = implied(c, kb) / (compute.mamf_efficiency(arch) / compute._MAMF_REFERENCE)
-            if c["count"] > 1:
-                x /= compute.IMAGE_DATA_PARALLEL
-            xs.append(x)
+
+    def scale(c: dict) -> float:
+        return compute.mamf_efficiency(kb.gpu(c["gpu"]).architecture) / compute._MAMF_REFERENCE
+
+    # cnn: two unknowns (utilisation, memory bytes per forward FLOP) from its two fit figures, per image on one GPU:
+    # 1/rate = train FLOPs / (peak x scale x u) + bytes x forward FLOPs / (bandwidth x DECODE_BANDWIDTH_EFFICIENCY)
+    rows = []
+    for c in cases:
+        if c["role"] == "fit" and c["model"].startswith("resnet"):
+            gpu = kb.gpu(c["gpu"])
+            fwd = kb.model("resnet-50").forward_flops_per_sample
+            a = 3.0 * fwd / (compute.peak_flops(gpu, c["precision"]) * scale(c))
+            b = fwd / (gpu.bandwidth_tbps * 1e12 * compute.DECODE_BANDWIDTH_EFFICIENCY)
+            rows.append((a, b, 1.0 / c["value"]))
+    (a1, b1, t1), (a2, b2, t2) = rows
+    inv_u = (t1 * b2 - t2 * b1) / (a1 * b2 - a2 * b1)
+    out["IMAGE_MFU[cnn]"] = 1.0 / inv_u
+    out["CNN_HBM_BYTES_PER_FORWARD_FLOP"] = (t1 - a1 * inv_u) / b1
+    for kind, model_prefix in (("vit", "vit"), ("diffusion", "sd")):
+        xs = [implied(c, kb) / scale(c) for c in cases if c["role"] == "fit" and c["model"].startswith(model_prefix)]
         out[f"IMAGE_MFU[{kind}]"] = gmean(xs)
     ratios = []
     for c in cases:
@@ -106,12 +124,7 @@ def fit(cases: list[dict]) -> dict[str, float]:
             single = by_id[c["id"].replace("_8gpu", "_1gpu")]
             ratios.append(c["value"] / (single["value"] * c["count"]))
     out["IMAGE_DATA_PARALLEL"] = gmean(ratios)
-    volta = [c for c in cases if c["role"] == "fit-volta"]
-    xs = []
-    for c in volta:
-        arch = kb.gpu(c["gpu"]).architecture
-        x = implied(c, kb) / (compute.mamf_efficiency(arch) / compute._MAMF_REFERENCE) / compute.IMAGE_DATA_PARALLEL
-        xs.append(x / compute.IMAGE_MFU["vit"])
+    xs = [implied(c, kb) / scale(c) / compute.IMAGE_MFU["vit"] for c in cases if c["role"] == "fit-volta"]
     out["IMAGE_VOLTA_TRANSFORMER"] = gmean(xs)
     return out
 
@@ -131,8 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'figure':44} {'role':9} {'published':>12} {'planner':>10} {'error':>7}")
     worst = 0.0
     for c in cases:
-        p = predict(c, kb)
-        got = p["img_per_s"] if c["metric"] == "img/s" else p["hours"]
+        got = measured(c, predict(c, kb))
         err = got / c["value"] - 1.0
         if c["role"] == "held-out":
             worst = max(worst, abs(err))
