@@ -115,11 +115,12 @@ synchronisation of fast steps. Held out: the TensorFlow DLE tables (0.83-0.94)."
 IMAGE_KINDS = ("cnn", "vit", "diffusion")
 
 
-def image_mfu_range(kind: str, architecture: str, count: int = 1, nodes: int = 1) -> tuple[float, float, float]:
-    """(low, expected, high) model-FLOPs utilisation of `count` GPUs training an image or diffusion model of
+def image_mfu_range(kind: str, architecture: str, nodes: int = 1) -> tuple[float, float, float]:
+    """(low, expected, high) model-FLOPs utilisation of GPUs on `nodes` servers training an image or diffusion model of
     `kind` (cnn | vit | diffusion): `IMAGE_MFU` scaled per GPU family by MAMF, by `IMAGE_VOLTA_TRANSFORMER` for
     attention models on Volta/Turing and, as for LLMs, a point per doubling of nodes past 32 (the data-parallel
-    loss, `IMAGE_DATA_PARALLEL`, is in `image_training_volumes`). The range keeps `MFU_SINGLE_NODE`'s proportions (0.71x-1.31x)."""
+    loss, `IMAGE_DATA_PARALLEL`, is in `image_training_volumes`). The range keeps `MFU_SINGLE_NODE`'s proportions
+    (0.71x-1.31x)."""
     mid = IMAGE_MFU.get(kind, IMAGE_MFU["vit"]) * mamf_efficiency(architecture) / _MAMF_REFERENCE
     if kind != "cnn" and architecture in ("volta", "turing"):
         mid *= IMAGE_VOLTA_TRANSFORMER
@@ -140,7 +141,7 @@ batch 1 (and `IMAGE_MFU['diffusion']` is refitted with it, a fixed point two ite
 
 
 def image_training_volumes(forward_flops: float, samples: float, *, kind: str, task: str = "pretrain",
-                           checkpointing: str = "none", micro_batch: int = 1, count: int = 1) -> "TrainingVolumes":
+                           checkpointing: str = "none", micro_batch: int = 1, count: int = 1) -> TrainingVolumes:
     """What an image or diffusion run computes: per image the forward, a backward of twice it (once with a frozen
     base: LoRA computes no weight gradients) and a second forward with full checkpointing. Diffusion: one network
     call per image (a random timestep; latents and text embeddings cached, as fine-tuning tools do), divided by
@@ -156,6 +157,17 @@ def image_training_volumes(forward_flops: float, samples: float, *, kind: str, t
         flops /= IMAGE_DATA_PARALLEL
         hbm /= IMAGE_DATA_PARALLEL
     return TrainingVolumes(flops, 0.0, 0.0, hbm, 0.0, 2.0 / 3.0)
+
+
+JPEG_DECODE_IMAGES_PER_S_PER_VCPU = 110
+"""ImageNet JPEGs a PyTorch DataLoader decodes per vCPU: 1,521-2,800 img/s on whole 16-vCPU VMs at the best worker
+count (ternaus/imread_benchmark README: simplejpeg 1,754 on a Xeon Platinum 8581C, 1,521 on EPYC Zen 4, 2,421 on
+Neoverse-V2; turbojpeg 2,800 on Zen 5), decode alone: 95-175 per vCPU; 110 is the Xeon's. Random crops and flips
+come on top, so a server feeding GPUs faster than its vCPUs x 110 is limited by its input pipeline
+(rules/model.yaml `model.data-pipeline-bound` fires above 1,521 img/s per server, the slowest whole VM)."""
+
+JPEG_BYTES_PER_IMAGE = 110e3
+"""Bytes read per training image: about ImageNet-1k's average JPEG (~140 GB for 1.28M images; our figure)."""
 
 
 def mamf_efficiency(architecture: str) -> float:

@@ -699,7 +699,7 @@ def _gpu_count_consts(w: Workload, gpu, count: int) -> tuple:
         return hit[1]
     it_w, node_w, nodes, avg_kw, mfu, buy, rate = _fleet(gpu, count)
     if w.shape.kind in compute.IMAGE_KINDS:  # image and diffusion training: utilisation calibrated per architecture
-        mfu = compute.image_mfu_range(w.shape.kind, gpu.architecture, count, nodes)
+        mfu = compute.image_mfu_range(w.shape.kind, gpu.architecture, nodes)
     be = None
     if buy is not None and rate is not None:
         be = cost.break_even_hours(buy.mid, rate.mid, avg_kw, w.electricity_usd_per_kwh, w.pue)
