@@ -142,3 +142,24 @@ def test_pure_bf16_is_the_last_image_lever_and_only_when_mixed_precision_does_no
     # a language model never gets it
     lm = planner.workload_for(kb.model("llama-3.2-3b"), task="finetune", seq_len=2048, tokens=1e7)
     assert all(v.precision is None for v in planner._variants(lm, 1, "single", 1, 1))
+
+
+def test_the_input_pipeline_finding_names_the_decode_rate_a_run_needs() -> None:
+    # ternaus/imread_benchmark: a whole 16-vCPU VM decodes 1,521-2,800 ImageNet JPEGs/s in a PyTorch DataLoader.
+    # ResNet-50 on one A100 at NVIDIA's 2,470 img/s needs more; on one V100 (1,200 img/s) it does not.
+    def findings(gpu: str) -> dict:
+        rec = recommend(Profile(language="en", task="pretrain", model="resnet-50", samples=1_281_167, epochs=90,
+                                owned_gpus=(OwnedGpus(gpu=gpu, count=1),)))
+        top = rec.recommendations[0]
+        assert top.gpu == gpu
+        return {f.rule_id: f for f in top.findings}
+
+    a100 = findings("a100-80gb-sxm")["model.data-pipeline-bound"]
+    rate = float(a100.bindings["images_per_s_node_fmt"].replace(",", ""))
+    assert rate == pytest.approx(2470, rel=0.25)
+    assert a100.bindings["decode_vcpus_node"] == pytest.approx(rate / 110, abs=1)
+    assert "model.data-pipeline-bound" not in findings("v100-sxm2-16gb")
+    # a diffusion fine-tune reads cached latents, not JPEGs
+    sdxl = recommend(Profile(language="en", task="finetune", model="sdxl-unet", samples=5000, epochs=10,
+                             acquisition="rent"))
+    assert all(f.rule_id != "model.data-pipeline-bound" for c in sdxl.recommendations for f in c.findings)
