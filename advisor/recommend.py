@@ -555,6 +555,7 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
                                 and not datacenter_deployment(profile) and m.nodes == 1),
         "eight_bit_optimizer": m.optimizer == "adamw-8bit",
         "pure_bf16": m.precision == "bf16",
+        "fp8_base": m.precision == planner.IMAGE_FP8_BASE,
         "cpu_offload": m.offload,
         "micro_batch": m.micro_batch,
         "over_budget": d["over_budget"],

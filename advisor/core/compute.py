@@ -141,16 +141,18 @@ batch 1 (and `IMAGE_MFU['diffusion']` is refitted with it, a fixed point two ite
 
 
 def image_training_volumes(forward_flops: float, samples: float, *, kind: str, task: str = "pretrain",
-                           checkpointing: str = "none", micro_batch: int = 1, count: int = 1) -> TrainingVolumes:
+                           checkpointing: str = "none", micro_batch: int = 1, count: int = 1,
+                           family: str = "unet") -> TrainingVolumes:
     """What an image or diffusion run computes: per image the forward, a backward of twice it (once with a frozen
     base: LoRA computes no weight gradients) and a second forward with full checkpointing. Diffusion: one network
-    call per image (a random timestep; latents and text embeddings cached, as fine-tuning tools do), divided by
-    the small-batch utilisation (`DIFFUSION_HALF_BATCH`) so the time reflects it. CNNs add their memory traffic
-    per GPU (`CNN_HBM_BYTES_PER_FORWARD_FLOP`, carried in the volumes' memory-bound term). Several GPUs lose
-    `IMAGE_DATA_PARALLEL` of their throughput; no other communication is exposed."""
+    call per image (a random timestep; latents and text embeddings cached, as fine-tuning tools do); a UNet's
+    divided by its small-batch utilisation (`DIFFUSION_HALF_BATCH`, measured on UNets only: a diffusion
+    transformer's batch-1 step is already thousands of tokens of large matmuls) so the time reflects it. CNNs add
+    their memory traffic per GPU (`CNN_HBM_BYTES_PER_FORWARD_FLOP`, carried in the volumes' memory-bound term).
+    Several GPUs lose `IMAGE_DATA_PARALLEL` of their throughput; no other communication is exposed."""
     passes = (2.0 if task in ("lora", "qlora") else 3.0) + (1.0 if checkpointing == "full" else 0.0)
     flops = passes * forward_flops * samples
-    if kind == "diffusion":
+    if kind == "diffusion" and family == "unet":
         flops *= (micro_batch + DIFFUSION_HALF_BATCH) / micro_batch
     hbm = CNN_HBM_BYTES_PER_FORWARD_FLOP * forward_flops * samples / count if kind == "cnn" else 0.0
     if count > 1:

@@ -520,6 +520,11 @@ type). With 8-bit AdamW and full checkpointing at batch 1 it is how the SDXL UNe
 card (kohya-ss/sd-scripts README, "Tips for SDXL training": fine-tuning "can be done with 24GB GPU memory with the
 batch size of 1")."""
 
+IMAGE_FP8_BASE = "fp8-base"
+"""The last lever of a diffusion LoRA: the frozen base stored in 8 bits (ostris/ai-toolkit's 24 GB FLUX.1 LoRA
+example, config/examples/train_lora_flux_24gb.yaml: "quantize: true  # run 8bit mixed precision", batch 1, gradient
+checkpointing, adamw8bit; kohya-ss sd-scripts `--fp8_base`). It is how a 12B FLUX.1-dev LoRA trains on a 24 GB card."""
+
 
 def is_image(w: Workload) -> bool:
     """A vision or diffusion model (micro-batches of images, the image utilisation, the image levers)."""
@@ -547,6 +552,8 @@ def _variants(w: Workload, count: int, strategy: str, tp: int, pp: int) -> list[
     for ckpt in _checkpoint_order(w, tp > 1 or pp > 1):
         for b in batches if ckpt != "selective" else batches[-1:]:
             out.append(Variant(ckpt, b, w.optimizer, False))
+    if image and w.task == "lora" and w.shape.kind == "diffusion":
+        out.append(Variant("full", batches[-1], w.optimizer, False, IMAGE_FP8_BASE))
     if full and w.optimizer == "adamw":
         out.append(Variant("full", batches[-1], "adamw-8bit", False))
         if image and w.precision == "bf16-mixed":
@@ -569,9 +576,14 @@ def _training_memory(w: Workload, count: int, strategy: str, tp: int, pp: int, v
     key = ("mem", count, strategy, tp, pp, v)
     hit = w._cache.get(key)
     if hit is None:
+        task, precision = w.task, v.precision or w.precision
+        stack_kwargs = w.stack.training_kwargs(w.task, w.weights_dtype)
+        if v.precision == IMAGE_FP8_BASE:  # a LoRA on an 8-bit frozen base: QLoRA's memory with an fp8 base
+            task, precision = "qlora", w.precision
+            stack_kwargs["base_dtype"] = "fp8"
         hit = memory.training_memory(
             w.shape,
-            task=w.task,
+            task=task,
             batch=v.micro_batch,
             seq=w.seq_len,
             count=count,
@@ -580,13 +592,13 @@ def _training_memory(w: Workload, count: int, strategy: str, tp: int, pp: int, v
             pp=pp,
             checkpointing=v.checkpointing,
             attention=w.attention,
-            precision=v.precision or w.precision,
+            precision=precision,
             optimizer=v.optimizer,
             lora_rank=w.lora_rank,
             lora_targets=w.lora_targets,
             trainable_params=w.trainable_params,
             offload=v.offload,
-            **w.stack.training_kwargs(w.task, w.weights_dtype),
+            **stack_kwargs,
         )
         w._cache[key] = hit
     return hit
@@ -661,7 +673,7 @@ def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, v: 
             if fwd is not None:
                 vol = compute.image_training_volumes(fwd, w.samples, kind=shape.kind, task=w.task,
                                                      checkpointing=v.checkpointing, micro_batch=v.micro_batch,
-                                                     count=count)
+                                                     count=count, family=getattr(w.spec, "family", "unet"))
         hit = (v, terms, terms.total, vol, int(mem.host_ram))
         w._cache[key] = hit
     return hit

@@ -163,3 +163,16 @@ def test_the_input_pipeline_finding_names_the_decode_rate_a_run_needs() -> None:
     sdxl = recommend(Profile(language="en", task="finetune", model="sdxl-unet", samples=5000, epochs=10,
                              acquisition="rent"))
     assert all(f.rule_id != "model.data-pipeline-bound" for c in sdxl.recommendations for f in c.findings)
+
+
+def test_a_flux_lora_fits_an_owned_24gb_card_on_an_8_bit_base() -> None:
+    # ostris/ai-toolkit config/examples/train_lora_flux_24gb.yaml: FLUX.1-dev LoRA on 24 GB with "quantize: true  #
+    # run 8bit mixed precision", batch_size 1, gradient_checkpointing, adamw8bit. Its bf16 base alone is 23.8 GB.
+    profile = Profile(language="en", task="lora", model="flux-1-dev", samples=40, epochs=100,
+                      owned_gpus=(OwnedGpus(gpu="rtx-4090", count=1),))
+    top = recommend(profile).recommendations[0]
+    assert (top.gpu, top.count, top.cost_usd) == ("rtx-4090", 1, 0)
+    assert top.fits and top.micro_batch == 1 and top.checkpointing == "full"
+    # 1 byte per frozen weight, plus the small fp32 adapters
+    assert top.memory_per_gpu.weights == pytest.approx(11_901_408_320, rel=0.03)
+    assert "memory.fp8-base" in {f.rule_id for f in top.findings}

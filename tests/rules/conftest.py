@@ -50,7 +50,7 @@ _CANDIDATE: dict[str, Any] = {
     "rent_vs_buy": 0.003, "breakeven_days": 5000.0, "utilization_pct": 50.0, "over_budget": False, "budget_frac": 0.001, "crosses_pcie_tp": False,
     "multi_node": False, "ownership_usd": 31_000.0, "licence_blocked": False, "export_blocked": False,
     "export_controlled_cn": False, "bought_used": False, "passive_in_desk": False, "eight_bit_optimizer": False,
-    "cpu_offload": False, "micro_batch": 1, "pure_bf16": False,
+    "cpu_offload": False, "micro_batch": 1, "pure_bf16": False, "fp8_base": False,
 }
 
 

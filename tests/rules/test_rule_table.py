@@ -96,6 +96,7 @@ ROWS: list[tuple[str, str, dict, dict]] = [
     ("memory.eight-bit-optimizer", "candidate", {"eight_bit_optimizer": True}, {"fits": False}),
     ("memory.cpu-offload-plan", "candidate", {"cpu_offload": True}, {"cpu_offload": False}),
     ("memory.pure-bf16", "candidate", {"pure_bf16": True}, {"pure_bf16": False}),
+    ("memory.fp8-base", "candidate", {"fp8_base": True}, {"fits": False}),
     ("model.data-pipeline-bound", "candidate",
      {"decodes_jpeg": True, "images_per_s_node": 2470.0, "images_per_s_node_fmt": "2,470", "decode_vcpus_node": 23,
       "read_mb_per_s_node_fmt": "272"}, {"images_per_s_node": 900.0}),
