@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor import rules_engine
-from advisor.core import cost, planner
+from advisor.core import compute, cost, planner
 from advisor.knowledge import KnowledgeBase, knowledge
 from advisor.models import (
     Candidate,
@@ -441,7 +441,9 @@ def _profile_fields(profile: Profile, w: planner.Workload) -> dict[str, Any]:
         "task": task,
         "is_training": task != "inference",
         "is_full_training": task in ("pretrain", "finetune"),
+        "decodes_jpeg": bool(task != "inference" and w.shape.kind in ("cnn", "vit") and w.samples),
         "model_name": w.model_name,
+        "samples_total": float(w.samples or 0.0),
         "params_b": params / 1e9,
         "active_params_b": active / 1e9,
         "is_moe": active < params,
@@ -552,6 +554,8 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "passive_in_desk": bool(d["on_prem"] and gpu.segment == "datacenter" and gpu.form_factor == "pcie"
                                 and not datacenter_deployment(profile) and m.nodes == 1),
         "eight_bit_optimizer": m.optimizer == "adamw-8bit",
+        "pure_bf16": m.precision == "bf16",
+        "fp8_base": m.precision == planner.IMAGE_FP8_BASE,
         "cpu_offload": m.offload,
         "micro_batch": m.micro_batch,
         "over_budget": d["over_budget"],
@@ -559,6 +563,13 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "crosses_pcie_tp": m.crosses_pcie_tp,
         "multi_node": m.nodes > 1,
     }
+    if base.get("decodes_jpeg") and m.time_s:
+        # the input pipeline a vision run needs per server (advisor.core.compute.JPEG_DECODE_IMAGES_PER_S_PER_VCPU)
+        per_node = base["samples_total"] / m.time_s / max(1, m.nodes)
+        fact["images_per_s_node"] = per_node
+        fact["images_per_s_node_fmt"] = f"{per_node:,.0f}"
+        fact["decode_vcpus_node"] = math.ceil(per_node / compute.JPEG_DECODE_IMAGES_PER_S_PER_VCPU)
+        fact["read_mb_per_s_node_fmt"] = f"{per_node * compute.JPEG_BYTES_PER_IMAGE / 1e6:,.0f}"
     be_hours = getattr(m, "break_even_hours", None)
     if be_hours is not None and math.isfinite(be_hours) and not o.owned:
         util = o.utilization

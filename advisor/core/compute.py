@@ -78,6 +78,100 @@ Llama 2/3 pretraining used 4M-token batches; fine-tunes commonly 64-128 sequence
 assumption: 128 x 2048)."""
 
 
+IMAGE_MFU: dict[str, float] = {"cnn": 0.490, "vit": 0.536, "diffusion": 0.342}
+"""Expected model-FLOPs utilisation of image and diffusion training at 16-bit mixed precision on one GPU, per
+model architecture, Hopper-equivalent (scaled per GPU family by MAMF as `MFU_SINGLE_NODE` is). Image models do not
+run like language models (convolutions and normalisations are memory-bound; ViTs and diffusion networks are
+mostly matmuls at modest sizes), so each is calibrated on published per-GPU figures instead of the LLM prior:
+the geometric mean of the utilisation each fit figure implies (training FLOPs = 3 x the forward's; peak = dense
+16-bit). `tools/image_efficiency.py` prints the fit and the error on the held-out figures
+(tests/core/data/image_training.json, one source named per figure):
+- cnn 0.490 with `CNN_HBM_BYTES_PER_FORWARD_FLOP` (memory traffic): solved from ResNet-50 v1.5 AMP at 2,470 img/s
+  on one A100 80GB (NVIDIA DeepLearningExamples PyTorch 21.03) and 826 img/s on an RTX 3090 (timm). Held out: the
+  V100 rows of the same DLE table, the TensorFlow and MXNet DLE tables.
+- vit 0.536: timm's ViT-B/16 at 224 on an RTX 3090, AMP, 390.86 img/s. Held out: ViT-L/16 and ViT-B/16 at 384.
+- diffusion 0.342: MosaicML's SD 2 base UNet at 512x512, micro-batch 16, latents precomputed, 290 img/s on 8 A100s
+  (after `DIFFUSION_HALF_BATCH`, fitted together with it). Held out: its 16-128 GPU rows."""
+
+IMAGE_VOLTA_TRANSFORMER = 0.466
+"""Share of `IMAGE_MFU` that attention models (ViTs, diffusion networks) reach on Volta and Turing: no bf16, no
+FlashAttention (sm80 and later), fp16 with loss scaling. Fitted on DeiT-B, 300 epochs of ImageNet in 53 h on one
+8-GPU V100 node (Touvron et al. 2021, arXiv:2012.12877 §5.6); held out: its 2-node and 384-px runs. CNNs need no
+such factor (the V100 ResNet-50 figures are in their fit)."""
+
+CNN_HBM_BYTES_PER_FORWARD_FLOP = 0.0486
+"""Memory traffic of CNN training that the compute does not hide, bytes per forward FLOP (ResNet-50: 398 MB per
+image at 8.18 GFLOP), read at `DECODE_BANDWIDTH_EFFICIENCY` of the GPU's bandwidth. Convolution nets spend much of
+a step in memory-bound batch norms and activations, so a card's FLOPs alone overrate it: one A100 (2 TB/s) trains
+ResNet-50 3x faster than an RTX 3090 (0.94 TB/s) with 4.4x its tensor FLOPs. Solved with `IMAGE_MFU['cnn']` from
+those two figures (`tools/image_efficiency.py --fit`)."""
+
+IMAGE_DATA_PARALLEL = 0.854
+"""Throughput per GPU of data-parallel image training relative to one GPU: 8 GPUs of ResNet-50 AMP reach 6.73x
+(A100) and 6.94x (V100) one GPU's (NVIDIA DeepLearningExamples PyTorch); geometric mean of the two, 0.854. The
+gradient all-reduce is small and hidden behind the backward pass; what is lost is the input pipeline and the
+synchronisation of fast steps. Held out: the TensorFlow DLE tables (0.83-0.94)."""
+
+IMAGE_KINDS = ("cnn", "vit", "diffusion")
+
+
+def image_mfu_range(kind: str, architecture: str, nodes: int = 1) -> tuple[float, float, float]:
+    """(low, expected, high) model-FLOPs utilisation of GPUs on `nodes` servers training an image or diffusion model of
+    `kind` (cnn | vit | diffusion): `IMAGE_MFU` scaled per GPU family by MAMF, by `IMAGE_VOLTA_TRANSFORMER` for
+    attention models on Volta/Turing and, as for LLMs, a point per doubling of nodes past 32 (the data-parallel
+    loss, `IMAGE_DATA_PARALLEL`, is in `image_training_volumes`). The range keeps `MFU_SINGLE_NODE`'s proportions
+    (0.71x-1.31x)."""
+    mid = IMAGE_MFU.get(kind, IMAGE_MFU["vit"]) * mamf_efficiency(architecture) / _MAMF_REFERENCE
+    if kind != "cnn" and architecture in ("volta", "turing"):
+        mid *= IMAGE_VOLTA_TRANSFORMER
+    if nodes > MFU_SCALE_FREE_NODES:
+        mid *= max(0.9, 1.0 - MFU_SCALE_PER_DOUBLING * math.log2(nodes / MFU_SCALE_FREE_NODES))
+    lo, ref, hi = MFU_SINGLE_NODE
+    return (mid * lo / ref, mid, min(0.75, mid * hi / ref))
+
+
+DIFFUSION_HALF_BATCH = 2.08
+"""Micro-batch at which a diffusion network reaches half its large-batch utilisation: utilisation x b / (b + 2.08).
+Consumer-card fine-tunes run at batch 1-8, below the 16 images per GPU of the `IMAGE_MFU` fit, and users report
+batch 1 much slower per image. SDXL at 1024x1024 on an RTX 4090 with gradient checkpointing and cached latents:
+LoRA at "about 1.4s/it" at batch 1 (bmaltais/kohya_ss issue #1288: 3 x 6.76 TFLOP per image, 8.8 % of the peak),
+a full bf16 fine-tune at "about 1.16-1.20s/it" (Nerogar/OneTrainer issue #164: 4 x 6.76 TFLOP, 13.9 %). Against
+the 34 % the fit expects of a large batch those are 0.26x and 0.41x; 2.08 gives their geometric mean, 0.32x, at
+batch 1 (and `IMAGE_MFU['diffusion']` is refitted with it, a fixed point two iterations away)."""
+
+
+def image_training_volumes(forward_flops: float, samples: float, *, kind: str, task: str = "pretrain",
+                           checkpointing: str = "none", micro_batch: int = 1, count: int = 1,
+                           family: str = "unet") -> TrainingVolumes:
+    """What an image or diffusion run computes: per image the forward, a backward of twice it (once with a frozen
+    base: LoRA computes no weight gradients) and a second forward with full checkpointing. Diffusion: one network
+    call per image (a random timestep; latents and text embeddings cached, as fine-tuning tools do); a UNet's
+    divided by its small-batch utilisation (`DIFFUSION_HALF_BATCH`, measured on UNets only: a diffusion
+    transformer's batch-1 step is already thousands of tokens of large matmuls) so the time reflects it. CNNs add
+    their memory traffic per GPU (`CNN_HBM_BYTES_PER_FORWARD_FLOP`, carried in the volumes' memory-bound term).
+    Several GPUs lose `IMAGE_DATA_PARALLEL` of their throughput; no other communication is exposed."""
+    passes = (2.0 if task in ("lora", "qlora") else 3.0) + (1.0 if checkpointing == "full" else 0.0)
+    flops = passes * forward_flops * samples
+    if kind == "diffusion" and family == "unet":
+        flops *= (micro_batch + DIFFUSION_HALF_BATCH) / micro_batch
+    hbm = CNN_HBM_BYTES_PER_FORWARD_FLOP * forward_flops * samples / count if kind == "cnn" else 0.0
+    if count > 1:
+        flops /= IMAGE_DATA_PARALLEL
+        hbm /= IMAGE_DATA_PARALLEL
+    return TrainingVolumes(flops, 0.0, 0.0, hbm, 0.0, 2.0 / 3.0)
+
+
+JPEG_DECODE_IMAGES_PER_S_PER_VCPU = 110
+"""ImageNet JPEGs a PyTorch DataLoader decodes per vCPU: 1,521-2,800 img/s on whole 16-vCPU VMs at the best worker
+count (ternaus/imread_benchmark README: simplejpeg 1,754 on a Xeon Platinum 8581C, 1,521 on EPYC Zen 4, 2,421 on
+Neoverse-V2; turbojpeg 2,800 on Zen 5), decode alone: 95-175 per vCPU; 110 is the Xeon's. Random crops and flips
+come on top, so a server feeding GPUs faster than its vCPUs x 110 is limited by its input pipeline
+(rules/model.yaml `model.data-pipeline-bound` fires above 1,521 img/s per server, the slowest whole VM)."""
+
+JPEG_BYTES_PER_IMAGE = 110e3
+"""Bytes read per training image: about ImageNet-1k's average JPEG (~140 GB for 1.28M images; our figure)."""
+
+
 def mamf_efficiency(architecture: str) -> float:
     """Achievable / peak dense matmul FLOPS for an architecture (GC §2a), 0.80 when unpublished."""
     return MAMF_EFFICIENCY.get(architecture, _MAMF_DEFAULT)

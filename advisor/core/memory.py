@@ -300,6 +300,7 @@ def shape_from_spec(spec) -> Shape:  # spec: advisor.models.ModelSpec
             kind=spec.kind,
             params=total,
             active_params=active,
+            layers=spec.num_layers or 0,  # a diffusion transformer's blocks (checkpointing keeps their inputs)
             activation_bytes_per_sample=spec.activation_bytes_per_sample or 0,
         )
     h, layers, a = spec.hidden_size, spec.num_layers, spec.num_heads
@@ -582,6 +583,11 @@ def activation_bytes(
             # No measurement: a rough bound of 4 x the fp16 weights per sample (say so upstream).
             per_sample = 8.0 * shape.params
         saved = per_sample * batch
+        if checkpointing == "full" and shape.kind == "diffusion" and shape.layers > 0:
+            # a diffusion transformer (DiT/MMDiT) checkpointed per block, as diffusers does: each block keeps its
+            # 2·h-byte input of the ~34·h bytes per token it saves unchecked (Korthikanti et al., fused attention),
+            # and backward rebuilds one block at a time
+            return Activations(saved * 2.0 / 34.0, saved / shape.layers)
         if checkpointing == "full":
             return Activations(saved / 4, saved / 4)
         return Activations(saved, 0.0)

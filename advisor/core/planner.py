@@ -96,6 +96,7 @@ class CandidateMetrics:
     weights_dtype: str | None = None  # serving: weight format chosen
     kv_dtype: str | None = None  # serving: KV-cache format chosen
     usage_hours: float | None = None  # hours of use over the horizon that rent and energy are for
+    precision: str | None = None  # training: the precision regime chosen when the plan changed it (else None)
 
 
 def _fast_constructor(cls: type) -> Any:
@@ -501,6 +502,7 @@ class Variant(NamedTuple):
     micro_batch: int
     optimizer: str
     offload: bool
+    precision: str | None = None  # a regime other than the workload's (image/diffusion: pure bf16), else None
 
 
 LLM_MICRO_BATCHES = (1, 4)
@@ -510,6 +512,23 @@ over more tokens, as practitioners do on PCIe boxes)."""
 IMAGE_MICRO_BATCHES = (32, 8, 1)
 """Micro-batches tried for vision and diffusion models, largest (fastest) first; 1 is what fits an
 SDXL fine-tune on a 24 GB card."""
+
+IMAGE_PURE_BF16 = "bf16"
+"""The regime a full image/diffusion fine-tune falls back to when mixed precision does not fit: weights, gradients
+and optimizer state in bf16, no fp32 master copy (kohya-ss sd-scripts `--full_bf16`, OneTrainer's bf16 weight data
+type). With 8-bit AdamW and full checkpointing at batch 1 it is how the SDXL UNet is fully fine-tuned on a 24 GB
+card (kohya-ss/sd-scripts README, "Tips for SDXL training": fine-tuning "can be done with 24GB GPU memory with the
+batch size of 1")."""
+
+IMAGE_FP8_BASE = "fp8-base"
+"""The last lever of a diffusion LoRA: the frozen base stored in 8 bits (ostris/ai-toolkit's 24 GB FLUX.1 LoRA
+example, config/examples/train_lora_flux_24gb.yaml: "quantize: true  # run 8bit mixed precision", batch 1, gradient
+checkpointing, adamw8bit; kohya-ss sd-scripts `--fp8_base`). It is how a 12B FLUX.1-dev LoRA trains on a 24 GB card."""
+
+
+def is_image(w: Workload) -> bool:
+    """A vision or diffusion model (micro-batches of images, the image utilisation, the image levers)."""
+    return not w.shape.is_transformer or w.shape.kind in compute.IMAGE_KINDS
 
 
 def _checkpoint_order(w: Workload, megatron: bool) -> tuple[str, ...]:
@@ -522,7 +541,7 @@ def _variants(w: Workload, count: int, strategy: str, tp: int, pp: int) -> list[
     """The levers worth trying for one configuration, lightest first: checkpointing and micro-batch, then for
     full training an 8-bit optimizer and (ZeRO-2/3 inside one server) CPU offload. The sweep keeps, per GPU,
     the fastest variant that fits."""
-    image = not w.shape.is_transformer or w.shape.kind in ("vit", "cnn", "diffusion")
+    image = is_image(w)
     batches: tuple[int, ...] = IMAGE_MICRO_BATCHES if image else LLM_MICRO_BATCHES
     dp = count // (tp * pp)
     budget = compute.GLOBAL_BATCH_TOKENS.get(w.task, 262_144)
@@ -533,8 +552,14 @@ def _variants(w: Workload, count: int, strategy: str, tp: int, pp: int) -> list[
     for ckpt in _checkpoint_order(w, tp > 1 or pp > 1):
         for b in batches if ckpt != "selective" else batches[-1:]:
             out.append(Variant(ckpt, b, w.optimizer, False))
+    if image and w.task == "lora" and w.shape.kind == "diffusion":
+        out.append(Variant("full", batches[-1], w.optimizer, False, IMAGE_FP8_BASE))
     if full and w.optimizer == "adamw":
         out.append(Variant("full", batches[-1], "adamw-8bit", False))
+        if image and w.precision == "bf16-mixed":
+            # the image levers' last step, at batch 1: pure bf16 with 8-bit AdamW (its run volumes equal the mixed
+            # batch-1 variant's, so it is only taken when that one does not fit)
+            out.append(Variant("full", batches[-1], "adamw-8bit", False, IMAGE_PURE_BF16))
         if strategy in ("zero2", "zero3") and count <= 8:
             out.append(Variant("full", batches[-1], "adamw-8bit", True))
     return out
@@ -551,9 +576,14 @@ def _training_memory(w: Workload, count: int, strategy: str, tp: int, pp: int, v
     key = ("mem", count, strategy, tp, pp, v)
     hit = w._cache.get(key)
     if hit is None:
+        task, precision = w.task, v.precision or w.precision
+        stack_kwargs = w.stack.training_kwargs(w.task, w.weights_dtype)
+        if v.precision == IMAGE_FP8_BASE:  # a LoRA on an 8-bit frozen base: QLoRA's memory with an fp8 base
+            task, precision = "qlora", w.precision
+            stack_kwargs["base_dtype"] = "fp8"
         hit = memory.training_memory(
             w.shape,
-            task=w.task,
+            task=task,
             batch=v.micro_batch,
             seq=w.seq_len,
             count=count,
@@ -562,13 +592,13 @@ def _training_memory(w: Workload, count: int, strategy: str, tp: int, pp: int, v
             pp=pp,
             checkpointing=v.checkpointing,
             attention=w.attention,
-            precision=w.precision,
+            precision=precision,
             optimizer=v.optimizer,
             lora_rank=w.lora_rank,
             lora_targets=w.lora_targets,
             trainable_params=w.trainable_params,
             offload=v.offload,
-            **w.stack.training_kwargs(w.task, w.weights_dtype),
+            **stack_kwargs,
         )
         w._cache[key] = hit
     return hit
@@ -641,8 +671,9 @@ def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, v: 
                 # 2·N per token for the weights + 4·L·n·h for scores and values (PaLM-style), per image
                 fwd = 2.0 * shape.params * n + 4.0 * shape.layers * n * n * shape.hidden
             if fwd is not None:
-                recompute = 4.0 if v.checkpointing == "full" else 3.0  # forward + backward (2x) [+ recompute]
-                vol = compute.TrainingVolumes(recompute * fwd * w.samples, 0.0, 0.0, 0.0, 0.0, 2.0 / 3.0)
+                vol = compute.image_training_volumes(fwd, w.samples, kind=shape.kind, task=w.task,
+                                                     checkpointing=v.checkpointing, micro_batch=v.micro_batch,
+                                                     count=count, family=getattr(w.spec, "family", "unet"))
         hit = (v, terms, terms.total, vol, int(mem.host_ram))
         w._cache[key] = hit
     return hit
@@ -679,6 +710,8 @@ def _gpu_count_consts(w: Workload, gpu, count: int) -> tuple:
     if hit is not None and hit[0] is gpu:
         return hit[1]
     it_w, node_w, nodes, avg_kw, mfu, buy, rate = _fleet(gpu, count)
+    if w.shape.kind in compute.IMAGE_KINDS:  # image and diffusion training: utilisation calibrated per architecture
+        mfu = compute.image_mfu_range(w.shape.kind, gpu.architecture, nodes)
     be = None
     if buy is not None and rate is not None:
         be = cost.break_even_hours(buy.mid, rate.mid, avg_kw, w.electricity_usd_per_kwh, w.pue)
@@ -806,7 +839,7 @@ def _metrics_of(w: Workload, gpu, count: int, strategy: str, tp: int, pp: int, d
         buy_mid, rate_mid, rent_mid, kwh * w.electricity_usd_per_kwh if kwh is not None else None, crosses,
         buy_lo, buy_hi, rent_lo, rent_hi, None, host_ram, be,
         rate_lo, rate_hi, avg_kw * 1000.0,
-        v.micro_batch, v.optimizer, v.offload, None, None, hours,
+        v.micro_batch, v.optimizer, v.offload, None, None, hours, v.precision,
     )
 
 
@@ -1040,6 +1073,7 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         wdt,
         kvdt,
         hours,
+        None,
     )
 
 

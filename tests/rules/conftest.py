@@ -13,7 +13,7 @@ from typing import Any, Callable
 import pytest
 
 _BOTH: dict[str, Any] = {
-    "task": "lora", "is_training": True, "is_full_training": False, "model_name": "Test 7B",
+    "task": "lora", "is_training": True, "is_full_training": False, "decodes_jpeg": False, "samples_total": 0.0, "model_name": "Test 7B",
     "params_b": 7.0, "active_params_b": 7.0, "is_moe": False,
     "precision": "bf16-mixed", "wants_bf16": True, "wants_fp8": False, "seq_len": 2048, "tokens_b": 0.1, "context_tokens": 4096, "context_window": 4096, "concurrency": 1,
     "has_budget": True, "budget_usd": 100_000.0, "has_deadline": True,
@@ -50,7 +50,7 @@ _CANDIDATE: dict[str, Any] = {
     "rent_vs_buy": 0.003, "breakeven_days": 5000.0, "utilization_pct": 50.0, "over_budget": False, "budget_frac": 0.001, "crosses_pcie_tp": False,
     "multi_node": False, "ownership_usd": 31_000.0, "licence_blocked": False, "export_blocked": False,
     "export_controlled_cn": False, "bought_used": False, "passive_in_desk": False, "eight_bit_optimizer": False,
-    "cpu_offload": False, "micro_batch": 1,
+    "cpu_offload": False, "micro_batch": 1, "pure_bf16": False, "fp8_base": False,
 }
 
 

@@ -95,6 +95,11 @@ ROWS: list[tuple[str, str, dict, dict]] = [
     ("facility.passive-card-in-desk", "candidate", {"passive_in_desk": True}, {"passive_in_desk": False}),
     ("memory.eight-bit-optimizer", "candidate", {"eight_bit_optimizer": True}, {"fits": False}),
     ("memory.cpu-offload-plan", "candidate", {"cpu_offload": True}, {"cpu_offload": False}),
+    ("memory.pure-bf16", "candidate", {"pure_bf16": True}, {"pure_bf16": False}),
+    ("memory.fp8-base", "candidate", {"fp8_base": True}, {"fits": False}),
+    ("model.data-pipeline-bound", "candidate",
+     {"decodes_jpeg": True, "images_per_s_node": 2470.0, "images_per_s_node_fmt": "2,470", "decode_vcpus_node": 23,
+      "read_mb_per_s_node_fmt": "272"}, {"images_per_s_node": 900.0}),
     ("reliability.qlora-non-nvidia", "candidate", {"vendor": "amd", "task": "qlora"}, {"task": "lora"}),
     # model
     ("model.moe-total-vs-active", "profile", {"is_moe": True, "params_b": 46.7, "active_params_b": 12.9},
