@@ -124,7 +124,7 @@ _NEG = _c(
     r"不是|不要|不用|而不是|而非|别用|別用|并非|並非|不再|"
     r"(?:还|還)(?:没|沒)(?:有)?(?:要|打算|决定|決定)?|不打算|暂时不|暫時不|先不|"
     r"\bnot\s+(?:buying|renting|going\s+to\s+(?:buy|rent)|planning\s+to\s+(?:buy|rent))\b(?:\s+(?:anything|yet|now))?|"
-    r"\bno\s+more\b|\bstop\s+(?:renting|paying)\b)(?:\s*(?:用|使用|use\b|using\b|the\b|an?\b))?"
+    r"\bno\s+more\b|\bstop\s+(?:renting|paying)\b|\bthan\s+keep\s+(?:paying|renting|using)\b)(?:\s*(?:用|使用|use\b|using\b|the\b|an?\b))?"
 )
 _NEG_STOP = _c(r"[,;:.!?()（）]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是|是|改|换成|換成|用|要|，|；|but|\band\b")
 
@@ -229,18 +229,22 @@ def parse_task(text: str) -> str | None:
     return _task(_Work(text))
 
 
+_DESCRIBED = _c(r"\b(?:a|an|our|the|my|their|your|this)\s+(?:custom\s+|domain\s+)?fine[\s-]?tuned\b|微[调調](?:过|過)?的(?=\s*[a-z0-9])")
+
+
 def _task(w: _Work, bare_train: bool = True) -> str | None:
-    found = [name for name, pattern in _TASKS if pattern.search(w.text)]
+    text = _DESCRIBED.sub(lambda m: " " * len(m.group(0)), w.text)  # "we serve a fine-tuned llama": what it is
+    found = [name for name, pattern in _TASKS if pattern.search(text)]
     if not found:
         # "train a 7B model" with no task known yet reads as training from scratch; once a task is
         # known, "训练 3 轮" in an answer about data must not change it.
-        return "pretrain" if bare_train and _TRAIN_WORD.search(w.text) else None
+        return "pretrain" if bare_train and _TRAIN_WORD.search(text) else None
     if len(found) > 1:
         # "主要是推理 qwen2.5 32b，偶尔 lora 一下 7b", "mostly inference, maybe a LoRA later": the main one
         main = [name for name, pattern in _TASKS
-                for m in pattern.finditer(w.text) if _MAIN_TASK.search(w.text[max(0, m.start() - 8): m.start()])]
+                for m in pattern.finditer(text) if _MAIN_TASK.search(text[max(0, m.start() - 8): m.start()])]
         side = {name for name, pattern in _TASKS
-                for m in pattern.finditer(w.text) if _SIDE_TASK.search(w.text[max(0, m.start() - 10): m.start()])}
+                for m in pattern.finditer(text) if _SIDE_TASK.search(text[max(0, m.start() - 10): m.start()])}
         if main:
             return main[0]
         found = [name for name in found if name not in side] or found
@@ -607,6 +611,7 @@ _ONPREM = _c(
     r"home\s*lab|\bat\s+home\b|\blocally\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
     r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|想放|"
     r"在(?:办公室|辦公室|家里|家裡|公司|机房|機房|实验室|實驗室)\s*放|"
+    r"\b(?:put|stick|place|keep)\s+(?:it|them)\s+in\s+(?:the|our)\s+(?:office|lab)\b|"
     r"gaming\s+pc|leave\s+the\s+building|closet\b|\b(?:our|my)\s+(?:basement|garage)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
 )
 _EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|buy\s+or\s+cloud|cloud\s+or\s+buy|云或|雲或|或云|或雲|都行|都可以|either|both")
@@ -1136,7 +1141,8 @@ def _calendar(w: _Work, ex: Extraction) -> None:
 
 _TTFT = [
     _c(rf"(?:p\d+\s+)?(?:ttft|time\s+to\s+(?:the\s+)?first\s+token|first[\s-]token(?:\s+latency)?)\s*"
-       rf"(?:latency\s*)?(?:<=|<|≤|under|below|within|of|at\s+most|max(?:imum)?|:|=|is|in)?\s*(?:about\s+|~\s*)?{NUM}\s*(?P<unit>ms|s|secs?|seconds?)\b"),
+       rf"(?:latency\s*)?(?:(?:has|needs|have)\s+to\s+(?:stay|be)\s+|must\s+(?:stay|be)\s+|should\s+(?:stay|be)\s+)?"
+       rf"(?:<=|<|≤|under|below|within|of|at\s+most|max(?:imum)?|:|=|is|in)?\s*(?:about\s+|~\s*)?{NUM}\s*(?P<unit>ms|s|secs?|seconds?)\b"),
     _c(rf"(?:首字|首\s*token|首个\s*token|首個\s*token|第一个字|第一個字|第一个\s*token|第一個\s*token|首包)\s*"
        rf"(?:延迟|延遲|时间|時間|响应|回應)?\s*(?:要|需要|要求|希望|控制)?\s*(?:在|要在)?\s*(?:<|<=|小于|小於|低于|低於)?\s*{NUM}\s*(?P<unit>毫秒|ms|秒|s)"),
 ]
@@ -1183,7 +1189,7 @@ def _slo(w: _Work, ex: Extraction) -> None:
 _TOKENS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元)")
 _TOKENS_AFTER = _c(rf"(?:tokens?|词元|詞元|token\s*数|token\s*數|数据量|資料量)\s*(?:[:=]|of|约|約|大约|大約|about|~|为|為|是|共|有)?\s*{NUM}(?!\s*(?:examples?|samples?|条|條|张|張|images?))")
 _SAMPLES = _c(
-    rf"{NUM}\s*(?:training\s+|(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?)\b)[a-z][a-z-]+\s+)?(?P<what>examples?|samples?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
+    rf"{NUM}\s*(?:training\s+|(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?)\b)[a-z][a-z/-]+\s+)?(?P<what>examples?|samples?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
     r"records?|documents?|docs?|sentences?|convos?|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆)"
 )
 _IMAGES = _c(
@@ -1230,7 +1236,7 @@ _BYTE_UNITS = {"kb": 1e3, "k": 1e3, "mb": 1e6, "m": 1e6, "gb": 1e9, "g": 1e9, "t
 _TEXT_BYTES = _c(
     r"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s*(?:个|個)?\s*(?P<unit>kb|mb|gb|tb|g|t)\b\s*(?:左右|上下)?\s*(?:的|of)?\s*"
     r"(?:[\u4e00-\u9fff]{0,6}?(?:语料|語料|文本|文字|数据|資料|网页|網頁|英文|中文|繁中|代码|代碼|程式碼)|"
-    r"(?:\w+\s+){0,3}?(?:text|corpus|tickets|documents|docs|data|code|jsonl|json|csv|parquet|txt)\b)"
+    r"(?:[\w/.-]+\s+){0,3}?(?:text|corpus|tickets|documents|docs|data|code|codebase|repos|repositories|jsonl|json|csv|parquet|txt)\b)"
 )
 
 
