@@ -169,12 +169,14 @@ def apply_corrections(text: str) -> str:
             _, fs, fe = fixed_models[0]
             text = text[:s] + text[fs:fe] + text[e: marker.start()] + text[_clause_end(text, fe):]
             continue
-        fixes = find_numbers(text[marker.end():end])
-        before = find_numbers(text[: marker.start()])
+        names = named + [(a.ident, s, e) for a, s, e in _scan_aliases(low, _catalogue_index("gpu"))]
+        fixes = [(v, s + marker.end(), e + marker.end()) for v, s, e in find_numbers(text[marker.end():end])]
+        before = [n for n in find_numbers(text[: marker.start()]) if not any(a <= n[1] < b for _, a, b in names)]
+        fixes = [n for n in fixes if not any(a <= n[1] < b for _, a, b in names)]
         if not fixes or not before:
             break
-        _, fs, fe = fixes[0]
-        fs, fe = fs + marker.end(), fe + marker.end()
+        near = _unit_after(text, before[-1][2])
+        _, fs, fe = next((f for f in fixes if near and _unit_after(text, f[2]) == near), fixes[0])
         end = _clause_end(text, fe)  # "不对，是峰值50人同时用，int8量化": the rest of the sentence stays
         unit = _unit_after(text, fe)
         same = [n for n in before if unit and _unit_after(text, n[2]) == unit]
@@ -185,8 +187,15 @@ def apply_corrections(text: str) -> str:
     return text
 
 
+_NEG_AFTER = _c(r"(?P<what>fp8|fp16|bf16|int8|int4|fp4|nvfp4|q4|q8|lora|qlora|液冷|水冷|云端?|雲端?|cloud)\s*(?:的话|的話)?\s*"
+                r"(?:先|就|暂时|暫時|也)?\s*(?:不考虑|不考慮|不折腾|不折騰|不用了?|不要了?|免了|不上|别上|別上|pass)")
+
+
 def _blank_negations(text: str) -> str:
     out = text
+    for m in _NEG_AFTER.finditer(text):
+        out = out[: m.start()] + " " * (m.end() - m.start()) + out[m.end():]
+    text = out
     for m in reversed(list(_NEG.finditer(text))):
         stop = _NEG_STOP.search(text, m.end(), m.end() + 40)
         end = stop.start() if stop else len(text)
@@ -1523,10 +1532,15 @@ _PRECISION = [
 ]
 
 
+_WORTH_ASKING = _c(r"worth\s+it|even\s+worth|值得|有必要|划算吗|划算嗎|有用吗|有用嗎|有差吗|有差嗎")
+
+
 def _precision(w: _Work) -> str | None:
     for name, pattern in _PRECISION:
-        if pattern.search(w.text):
-            return name
+        for m in pattern.finditer(w.text):
+            sentence = re.split(r"[.!?。！？]", w.text[m.start():] + ".", maxsplit=1)[0]
+            if not _WORTH_ASKING.search(sentence):  # "is fp8 even worth it on L40S?" asks, it does not choose
+                return name
     return None
 
 
@@ -1751,6 +1765,10 @@ _UNDECIDED = _c(r"^[\s,，、]*(?:或者?|还是|還是|或是|\bor\b|\bvs\.?|ve
 _DISTILL_SIZE = _c(r"(?<![\d.])(\d+(?:\.\d+)?)\s*b(?![a-z])")
 
 
+_PARAMS_SAID = _c(r"(?<![\w.])\d+(?:\.\d+)?\s*[mbk]?\s*(?:params?|parameters?|参数|參數)")
+_SIZE_REFERENCE = _c(r"[\s-]*(?:sized|size|class|scale|级别|級別|规模|規模|那么大|那麼大|大小)\b")
+
+
 def _model(w: _Work, ex: Extraction) -> None:
     # 1. A config.json path (checked first: a path may contain a catalogue name).
     m = _CONFIG_PATH.search(w.orig)
@@ -1773,6 +1791,9 @@ def _model(w: _Work, ex: Extraction) -> None:
         return  # "可能 Llama 3.1 70B 或 Qwen2.5-72B", "llama 70b or qwen 72b?": not chosen yet; the question asks
     # 3. Exact aliases on word boundaries (longest first).
     for alias, start, end in hits:
+        if _SIZE_REFERENCE.match(w.text, end) and _PARAMS_SAID.search(w.text):
+            w.consume(start, end)  # "~335M params, bert-large sized": a size compared with, not the model
+            continue
         params = _model_params(alias.ident)
         near = _size_near(w.text, end)
         if near and params and alias.size is None:
