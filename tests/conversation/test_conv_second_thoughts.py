@@ -86,3 +86,28 @@ def test_a_negative_concurrency_is_re_asked_and_a_range_is_not() -> None:
     neg = extract_detailed("要服務 -80 個人同時在線", "zh-Hant")
     assert "concurrency" not in neg.fields and any(code == "conv.problem.load_positive" for code, _ in neg.problems)
     assert extract("同時 60-80 個人在線", "zh-Hant").get("concurrency") in (60, 70, 80)
+
+
+@pytest.mark.parametrize(("text", "locale", "want"), [
+    # What was bought before is not this purchase; the budget for hardware is the hardware line.
+    ("前年买了一台 4 卡 A100 的机器，现在想租云上的 H100 做预训练", "zh-Hans", {"acquisition": "rent"}),
+    ("the lab's grant is $500k in total, but the hardware budget is $150k; want to buy a server", "en",
+     {"budget_amount": 150000, "acquisition": "buy"}),
+    ("計畫總經費 NT$500 萬，硬體費編了 NT$200 萬，要買伺服器", "zh-Hant", {"budget_amount": 2000000}),
+])
+def test_the_past_and_the_whole_grant_are_context(text, locale, want) -> None:
+    got = extract(text, locale)
+    assert {k: got.get(k) for k in want} == want
+
+
+@pytest.mark.parametrize(("text", "locale", "key", "want"), [
+    ("we have 4x 4090 — sorry, 3x 4090, one died", "en", "owned_gpus", 3),          # the count, not the 4090
+    ("两台服务器共 16 张 A800……不对，只有 12 张能用", "zh-Hans", "owned_gpus", 12),  # the unit of the number corrected
+])
+def test_a_correction_finds_the_number_it_corrects(text, locale, key, want) -> None:
+    assert sum(g["count"] for g in extract(text, locale)[key]) == want
+
+
+def test_a_format_declined_or_wondered_about_is_not_chosen() -> None:
+    assert extract_detailed("bf16 就好，FP8 先不考慮", "zh-Hant", question="precision").fields["precision"] == "bf16-mixed"
+    assert "precision" not in extract("pretraining a 1B model on 20B tokens. is fp8 even worth it on our L40S?", "en")
