@@ -592,7 +592,9 @@ def _rejected_view(rec: Recommendation, locale: Locale, money: _Money) -> list[d
                 "gpu": r.gpu,
                 "title": f"{r.count} × {r.gpu_name}",
                 "strategy": words.strategy_label(r.strategy, locale),
-                "reasons": _worded(r.reasons, locale, money),
+                "reasons": (reasons := _worded(r.reasons, locale, money)),
+                # the first reason less the option's own name: options whose reasons agree on it share one
+                "reason_key": reasons[0].text.replace(r.gpu_name, "") if reasons else "",
             }
         )
     return out
