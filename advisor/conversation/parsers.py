@@ -297,6 +297,7 @@ _BUDGET_BARE = _c(
     r"(?!\s*(?:台|张|張|个|個|块|塊|卡|人|位|天|日|月|年|周|週|小时|小時|gpus?\b|cards?\b|users?\b|people\b|days?\b|weeks?\b|"
     r"months?\b|years?\b|tokens?\b|b\b))"
 )
+_MAGNITUDE_AMOUNT = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*(?:k|m|万|萬))(?![a-z])")
 _AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|经费|經費|to\s+spend|可以花|能花)")
 _CAP_AMOUNT = _c(rf"(?:最多|不超过|不超過|上限|封顶|封頂|顶多|頂多|\bat\s+most\b|\bmax(?:imum)?\b|hard\s+(?:cap|ceiling|limit)|"
                  rf"capped\s+at|no\s+more\s+than)\s*(?:是|为|為|of|is|at|:)?\s*(?:最多|不超过|不超過)?\s*(?:us\s?\$|\$|¥)?\s*{NUM}")
@@ -401,7 +402,7 @@ def _tariff(w: _Work, ex: Extraction, locale: Locale) -> None:
     ex.fields["electricity_usd_per_kwh"] = round(to_usd(value, cur), 4)
 
 
-def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
+def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = False) -> None:
     candidates: list[tuple[float, str, int, int]] = []
     # A bare amount is in the writer's own money: yuan or NT dollars when they write Chinese, dollars when
     # they write English (also in a Chinese session: "budget 40k").
@@ -475,6 +476,14 @@ def _money(w: _Work, ex: Extraction, locale: Locale) -> None:
     # A bare amount right after a budget word is the budget even beside amounts with a currency that are not
     # ("quoted $32k for one H100 ... our total budget is 20k", "AWS bill ~$9k/month ... budget 60k").
     bare_at: set[int] = set()
+    if answering_budget and not candidates and _HW_BUDGET.search(w.text):
+        # "60k total, but 12k of that is earmarked for storage, so call it 48k for the GPUs": amounts with a
+        # magnitude, in an answer to the budget question; the one the hardware words point at is chosen below
+        for m in w.finditer(_MAGNITUDE_AMOUNT):
+            value = number_value(m.group("num"))
+            if value:
+                candidates.append((value, local, m.start(), m.end()))
+                bare_at.add(m.start())
     for m in w.finditer(_BUDGET_BARE):
         value = number_value(_numtext(m) or "")
         if value is None or any(s < m.end() and m.start("num") < e for _, _, s, e in candidates):
@@ -2128,7 +2137,7 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     training = effective_task in ("pretrain", "finetune", "lora", "qlora")
     steps: list[Callable[[], None]] = [
         lambda: _quantization(w, ex) if effective_task == "inference" else None,
-        lambda: _money(w, ex, locale),
+        lambda: _money(w, ex, locale, answering_budget=question == "budget"),
         lambda: _tariff(w, ex, locale) if "electricity_usd_per_kwh" not in ex.fields else None,
         lambda: _facility(w, ex),
         lambda: _gpus(w, ex),
