@@ -351,21 +351,61 @@ class GpuAdvisorApp(App[int]):
         self._spin_frame = 0
         self._shown_rec: Recommendation | None = None
         self._last_saved: str | None = None
+        self._lock: Any = None  # the session file's SessionLock while this app writes it
 
     # ---------------------------------------------------------------- start-up
 
     def on_unmount(self) -> None:
         gc.unfreeze()  # see _freeze_startup_heap: what the app held may be collected again once it is gone
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def get_default_screen(self) -> Screen:
         self.main = ChatScreen(id="chat")
         return self.main
 
     def screen_ready(self) -> None:
-        """The chat screen is composed: words, then the conversation (or the offer to resume one)."""
+        """The chat screen is composed: words, the session file's lock (or the offer of a separate session
+        when another gpu-advisor has it), then the conversation (or the offer to resume one)."""
         self.apply_locale(self.locale)
         self.main.query_one("#chat-view", VerticalScroll).anchor()
         self.call_later(self.main.query_one(ResultsPane).show, None, self.locale)
+        if self.state_path is not None:
+            from advisor.conversation import session
+
+            try:
+                self._lock = session.SessionLock.acquire(self.state_path)
+            except session.SessionLocked as busy:
+                holder = busy.holder
+                question = t("tui.lock.question", self.locale, pid=str(holder.pid or "?"),
+                             host=clean_text(holder.host) or "?")
+                self.push_screen(
+                    ConfirmDialog(question, t("tui.lock.separate", self.locale), t("tui.lock.quit", self.locale)),
+                    self._locked_answered,
+                )
+                return
+            except (OSError, session.SessionError):  # no lock file can be made there: saving will say why
+                self._lock = None
+        self._open_session()
+
+    def _locked_answered(self, separate: bool | None) -> None:
+        """Another gpu-advisor holds the session file: continue in a separate one, or leave."""
+        if not separate:
+            self.exit(0)
+            return
+        from advisor.conversation import session
+
+        assert self.state_path is not None
+        try:
+            self.state_path, self._lock = session.separate_session(self.state_path)
+            self.notify(t("tui.lock.separate_at", self.locale, path=str(self.state_path)), markup=False)
+        except (OSError, session.SessionError):
+            self.state_path, self._lock = None, None  # in memory only, and said so
+            self.notify(t("tui.lock.unsaved", self.locale), severity="warning", markup=False)
+        self._open_session()
+
+    def _open_session(self) -> None:
         unfinished, saved_locale = unfinished_session(self.state_path)
         if unfinished:
             if self.resume_requested:
