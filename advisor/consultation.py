@@ -383,6 +383,12 @@ class Consultation:
             except Exception:  # noqa: BLE001 - cannot recompute: back to the summary, answers kept
                 self.recommendation = None
                 self.state = replace(self.state, stage="confirm", pending=None)
+                return
+        if self.state.whatif is not None and self._whatif_rec is None:  # a what-if in progress, resumed
+            try:
+                self._whatif_rec = self.recommend(self.state.whatif)
+            except Exception:  # noqa: BLE001 - "keep it" computes it again, and says so if it fails
+                self._whatif_rec = None
 
     def _save_report(self, path: str, fmt: str | None) -> Reply:
         from advisor.report import ReportError, save_report
