@@ -84,7 +84,9 @@ class ReportError(Exception):
 
     def message(self, locale: Locale = "en") -> str:
         """The localized sentence for the user."""
-        return _t(self.key, locale, path=self.path)
+        from advisor.sanitize import one_line
+
+        return _t(self.key, locale, path=one_line(self.path))  # a pasted path may hold controls or a NUL
 
 
 def _t(key: str, locale: Locale, **values: Any) -> str:
@@ -1014,6 +1016,8 @@ def save_report(
         return written
     except IsADirectoryError:
         raise ReportError("report.error.is_directory", target) from None
+    except ValueError:  # a NUL in the name (pasted into the save dialog): no file system takes it
+        raise ReportError("report.error.unwritable", target) from None
     except OSError as exc:
         if exc.errno == errno.ENOSPC:
             raise ReportError("report.error.disk_full", target) from None

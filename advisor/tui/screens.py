@@ -150,11 +150,18 @@ def final_path(text: str, fmt: str) -> str:
     """The file to write: a name that ends in a report suffix keeps it (the typed suffix wins over the
     radio buttons); any other name gets the chosen format's suffix. A folder and '' are left as typed
     (saving then explains the problem)."""
-    if not text or text.endswith(("/", "\\")) or Path(text).expanduser().is_dir():
+    if not text or text.endswith(("/", "\\")) or _is_dir(text):
         return text
     if text.lower().endswith((".md", ".markdown", ".html", ".htm", ".json")):
         return text
     return text + SUFFIX[fmt]
+
+
+def _is_dir(text: str) -> bool:
+    try:
+        return Path(text).expanduser().is_dir()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL: saving says what is wrong
+        return False
 
 
 def _format_of(path: str) -> str:
