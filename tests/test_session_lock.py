@@ -66,7 +66,7 @@ def holder(tmp_path: Path):
                             cwd=tmp_path, env=_env(tmp_path))
     session = tmp_path / "state" / "session.json"
     assert proc.stdin is not None
-    proc.stdin.write("LoRA\n".encode())
+    proc.stdin.write(b"LoRA\n")
     proc.stdin.flush()
     try:
         _wait_for(lambda: session.is_file() and _user_answers(session) == ["LoRA"])
@@ -84,7 +84,7 @@ def holder(tmp_path: Path):
 def test_a_second_chat_on_a_held_session_is_told_and_saves_separately(tmp_path, holder, lang, words) -> None:
     proc, session = holder
     before = session.read_bytes()
-    second = _chat(tmp_path, "--lang", lang, stdin="QLoRA Llama 3 8B\n".encode())
+    second = _chat(tmp_path, "--lang", lang, stdin=b"QLoRA Llama 3 8B\n")
     assert second.returncode == 0, second.stderr
     assert "Traceback" not in second.stderr
     lines = [line for line in second.stderr.splitlines() if line.strip()]
@@ -97,7 +97,7 @@ def test_a_second_chat_on_a_held_session_is_told_and_saves_separately(tmp_path, 
     assert proc.poll() is None  # and it still runs
     # The first one goes on saving its own file.
     assert proc.stdin is not None
-    proc.stdin.write("Mistral 7B\n".encode())
+    proc.stdin.write(b"Mistral 7B\n")
     proc.stdin.flush()
     _wait_for(lambda: _user_answers(session) == ["LoRA", "Mistral 7B"])
 
@@ -105,7 +105,7 @@ def test_a_second_chat_on_a_held_session_is_told_and_saves_separately(tmp_path, 
 def test_resuming_a_held_session_continues_from_a_copy(tmp_path, holder) -> None:
     _proc, session = holder
     before = session.read_bytes()
-    second = _chat(tmp_path, "--resume", "--lang", "en", stdin="Mistral 7B\n".encode())
+    second = _chat(tmp_path, "--resume", "--lang", "en", stdin=b"Mistral 7B\n")
     assert second.returncode == 0, second.stderr
     assert "1 answers so far" in second.stdout or "1 answer so far" in second.stdout, second.stdout[:400]
     assert session.read_bytes() == before
@@ -128,7 +128,7 @@ def test_a_lock_left_by_a_killed_process_is_taken_over(tmp_path, holder) -> None
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     assert lock.exists()  # what a crash leaves
-    again = _chat(tmp_path, "--resume", "--lang", "en", stdin="Mistral 7B\n".encode())
+    again = _chat(tmp_path, "--resume", "--lang", "en", stdin=b"Mistral 7B\n")
     assert again.returncode == 0, again.stderr
     assert again.stderr.strip() == ""
     assert _user_answers(session)[:2] == ["LoRA", "Mistral 7B"]

@@ -22,10 +22,21 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
-from textual.command import CommandPalette
+from textual.command import CommandList, CommandPalette
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, Static, TabbedContent, TabPane
+from textual.widgets import (
+    DataTable,
+    Footer,
+    Header,
+    Input,
+    Label,
+    LoadingIndicator,
+    Static,
+    TabbedContent,
+    TabPane,
+)
 from textual.worker import Worker
 
 from advisor.conversation.dialogue import command_name
@@ -303,6 +314,25 @@ def localized_bindings() -> list[BindingType]:
         for locale in LOCALES
         for keys, action, key, show, priority in BINDING_TABLE
     ]
+
+
+class SafeCommandPalette(CommandPalette):
+    """Textual's command palette, except that a search still running when the palette closes (Escape or Enter
+    right after a letter: found by feeding the app random keys in tmux) no longer ends the app. Its busy and
+    list watchers look up the palette's children, which are gone by then (NoMatches)."""
+
+    def _watch__show_busy(self) -> None:  # Textual's (async there; nothing in it awaits), guarded
+        try:
+            self.query_one(LoadingIndicator).set_class(self._show_busy, "--visible")
+            self.query_one(CommandList).set_class(self._show_busy, "--populating")
+        except NoMatches:
+            pass
+
+    def _watch__list_visible(self) -> None:
+        try:
+            super()._watch__list_visible()
+        except NoMatches:
+            pass
 
 
 class GpuAdvisorApp(App[int]):
@@ -700,8 +730,8 @@ class GpuAdvisorApp(App[int]):
     def action_command_palette(self) -> None:
         """Textual's command palette, with the search field's placeholder in the user's language."""
         if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
-            self.push_screen(CommandPalette(id="--command-palette",
-                                            placeholder=t("tui.palette.placeholder", self.locale)))
+            self.push_screen(SafeCommandPalette(id="--command-palette",
+                                                placeholder=t("tui.palette.placeholder", self.locale)))
 
     def action_help_quit(self) -> None:
         """Ctrl+C (bound by Textual) no longer quits: say, in the user's language, which key does. (Textual's

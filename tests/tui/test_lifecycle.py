@@ -22,11 +22,11 @@ import time
 from pathlib import Path
 
 import pytest
+from textual.command import CommandPalette
 from textual.events import Resize
 from textual.geometry import Size
 from textual.widgets import Input, Label
 
-from advisor.conversation import session
 from advisor.tui.app import create_app
 from advisor.tui.screens import ConfirmDialog, SaveDialog
 from advisor.tui.widgets import AdvisorMessage, UserMessage
@@ -272,3 +272,27 @@ async def test_long_file_names_for_save(tmp_path, lang) -> None:
         assert app.is_running
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith((".md", ".html"))) == sorted([longest, chinese])
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+@sync
+async def test_closing_the_command_palette_mid_search_does_not_end_the_app(tmp_path) -> None:
+    # Random keys in tmux (issue #12) ended the app: the palette closed while its search still ran (slow, the
+    # recommendation was computing), and the search's last step, `_show_busy = False`, ran Textual's watcher,
+    # which looks up the palette's children, already gone (NoMatches). Here that step is taken by hand.
+    app = create_app(lang="en", state_path=None, conversation_factory=FakeConversation)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        palette = app.screen
+        assert isinstance(palette, CommandPalette)
+        palette._show_busy = True  # the search has run for more than 0.5 s
+        await pilot.pause()
+        await pilot.press("escape")
+        for _ in range(3):
+            await pilot.pause()
+        palette._show_busy = False  # the search ends after the palette closed
+        palette._list_visible = False
+        await pilot.pause(0.2)
+        assert app.is_running and len(app.screen_stack) == 1
