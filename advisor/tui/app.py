@@ -321,7 +321,7 @@ class SafeCommandPalette(CommandPalette):
     right after a letter: found by feeding the app random keys in tmux) no longer ends the app. Its busy and
     list watchers look up the palette's children, which are gone by then (NoMatches)."""
 
-    def _watch__show_busy(self) -> None:  # Textual's (async there; nothing in it awaits), guarded
+    def _watch__show_busy(self) -> None:  # type: ignore[override]  # async in Textual, awaiting nothing
         try:
             self.query_one(LoadingIndicator).set_class(self._show_busy, "--visible")
             self.query_one(CommandList).set_class(self._show_busy, "--populating")

@@ -6,13 +6,16 @@ with it. Every word comes from knowledge/ui/tui.yaml in the current locale.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet
 
@@ -21,6 +24,23 @@ from advisor.models import Locale
 from advisor.tui.widgets import MarkdownText
 
 SAVE_FORMATS: tuple[str, ...] = ("md", "html", "json")
+_Handler = TypeVar("_Handler", bound=Callable[..., Any])
+
+
+def while_shown(handler: _Handler) -> _Handler:
+    """For a dialog's on_mount: a dialog closed in the frame it opened in (F1 and Escape in one read of the
+    terminal, found by feeding the app random keys) has no children left when its on_mount runs; then there
+    is nothing to focus, and no NoMatches must end the app."""
+
+    @functools.wraps(handler)
+    def guarded(*args: Any) -> Any:
+        try:
+            return handler(*args)
+        except NoMatches:
+            return None
+
+    return guarded  # type: ignore[return-value]
+
 SUFFIX = {"md": ".md", "html": ".html", "json": ".json"}
 
 
@@ -40,6 +60,7 @@ class ConfirmDialog(ModalScreen[bool]):
                 yield Button(self.yes, id="yes", variant="primary")
                 yield Button(self.no, id="no")
 
+    @while_shown
     def on_mount(self) -> None:
         self.query_one("#yes", Button).focus()
 
@@ -92,6 +113,7 @@ class SaveDialog(ModalScreen[Path | None]):
                 yield Button(t("tui.save.save", loc), id="save", variant="primary")
                 yield Button(t("tui.save.cancel", loc), id="cancel")
 
+    @while_shown
     def on_mount(self) -> None:
         path_input = self.query_one("#save-path", Input)
         path_input.focus()
@@ -190,6 +212,7 @@ class HelpScreen(ModalScreen[None]):
             with Horizontal(classes="buttons"):
                 yield Button(t("tui.help.close", self.locale), id="close", variant="primary")
 
+    @while_shown
     def on_mount(self) -> None:
         self.query_one("#help-scroll").focus()  # arrows and Page Up/Down scroll the help at once
 

@@ -296,3 +296,25 @@ async def test_closing_the_command_palette_mid_search_does_not_end_the_app(tmp_p
         palette._list_visible = False
         await pilot.pause(0.2)
         assert app.is_running and len(app.screen_stack) == 1
+
+
+@pytest.mark.parametrize("which", ["help", "confirm", "save"])
+@sync
+async def test_a_dialog_closed_in_the_frame_it_opened_in_does_not_end_the_app(tmp_path, which) -> None:
+    # Random keys in tmux (issue #12) ended the app: F1 and Escape in one read of the terminal closed the help
+    # before its on_mount ran, which then looked for its children (NoMatches). The same for each dialog.
+    from advisor.tui.screens import HelpScreen
+
+    app = create_app(lang="en", state_path=None, conversation_factory=FakeConversation)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        for _ in range(3):
+            screen = {"help": lambda: HelpScreen("en"),
+                      "confirm": lambda: ConfirmDialog("?", "yes", "no"),
+                      "save": lambda: SaveDialog("en", "r.md", lambda text, fmt: Path(text), lambda text: False)}[which]()
+            app.push_screen(screen)
+            screen.dismiss()  # no await: in the same frame
+            await pilot.pause()
+            await pilot.pause()
+        assert app.is_running and len(app.screen_stack) == 1
