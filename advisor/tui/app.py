@@ -487,6 +487,8 @@ class GpuAdvisorApp(App[int]):
 
     async def _replay(self, transcript: list[dict[str, Any]]) -> None:
         """Show the restored conversation's last messages, so that resuming looks like where one left off."""
+        if self.exiting():
+            return
         chat = self.main.query_one("#chat-view", VerticalScroll)
         locale = getattr(self.conversation, "locale", self.locale)
         widgets: list[Any] = []
@@ -547,7 +549,15 @@ class GpuAdvisorApp(App[int]):
         prompt.cursor_position = len(text)
         prompt.focus()
 
+    def exiting(self) -> bool:
+        """True once the app is closing (Ctrl+Q, the palette's Quit): nothing can be mounted any more, and a
+        message sent or a reply arriving in that moment (random keys in tmux did both) is dropped instead of
+        ending the app with a MountError. A message sent is already in the session file's inbox."""
+        return bool(getattr(self, "_exit", False)) or not self.is_running
+
     def _run_turn(self, text: str) -> Worker[None] | None:
+        if self.exiting():
+            return None
         if self.busy or self.conversation is None:
             self.notify(t("tui.busy", self.locale), severity="warning")
             return None
@@ -568,6 +578,8 @@ class GpuAdvisorApp(App[int]):
 
     async def _after_turn(self, replies: Iterable[Any]) -> None:
         """Back on the UI thread: bubbles, quick replies, language, side panel, results."""
+        if self.exiting():
+            return
         conv = self.conversation
         if conv is not None and getattr(conv, "locale", None) in LOCALES and conv.locale != self.locale:
             self.apply_locale(conv.locale)
@@ -783,7 +795,7 @@ class GpuAdvisorApp(App[int]):
         self.push_screen(SaveDialog(self.locale, default, save, exists), self._saved)
 
     def _saved(self, path: Path | None) -> None:
-        if path is None:
+        if path is None or self.exiting():
             return
         self._last_saved = str(path)
         message = t("tui.save.saved", self.locale, path=str(path))

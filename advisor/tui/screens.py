@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from textual import on
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
@@ -25,6 +26,7 @@ from advisor.tui.widgets import MarkdownText
 
 SAVE_FORMATS: tuple[str, ...] = ("md", "html", "json")
 _Handler = TypeVar("_Handler", bound=Callable[..., Any])
+_Result = TypeVar("_Result")
 
 
 def while_shown(handler: _Handler) -> _Handler:
@@ -44,7 +46,24 @@ def while_shown(handler: _Handler) -> _Handler:
 SUFFIX = {"md": ".md", "html": ".html", "json": ".json"}
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class OnceDialog(ModalScreen[_Result]):
+    """A modal screen dismissed at most once: a second Escape or Enter that reaches it in the frame before it
+    is gone (random keys in tmux) is ignored, instead of setting its result twice (InvalidStateError) and
+    popping the screen below it."""
+
+    _dismissed = False
+
+    def dismiss(self, result: _Result | None = None) -> AwaitComplete:
+        if self._dismissed:
+            async def nothing() -> None:
+                return None
+
+            return AwaitComplete(nothing())
+        self._dismissed = True
+        return super().dismiss(result)
+
+
+class ConfirmDialog(OnceDialog[bool]):
     """A yes/no question; dismisses with True for yes."""
 
     BINDINGS = [Binding("escape", "no", show=False), Binding("y", "yes", show=False), Binding("n", "no", show=False)]
@@ -73,7 +92,7 @@ class ConfirmDialog(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class SaveDialog(ModalScreen[Path | None]):
+class SaveDialog(OnceDialog[Path | None]):
     """Ask where to save the report and in which format; confirms before overwriting.
 
     `save(path_text, fmt)` does the writing and returns the written path, or raises `ReportError`
@@ -195,7 +214,7 @@ def _format_of(path: str) -> str:
     return "md"
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(OnceDialog[None]):
     """Commands and key bindings in the current language; Escape, F1 or q closes it."""
 
     BINDINGS = [Binding("escape,f1,q,question_mark", "close", show=False)]

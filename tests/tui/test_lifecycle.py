@@ -318,3 +318,32 @@ async def test_a_dialog_closed_in_the_frame_it_opened_in_does_not_end_the_app(tm
             await pilot.pause()
             await pilot.pause()
         assert app.is_running and len(app.screen_stack) == 1
+        # Two Escapes (or Enters) reaching one dialog before it is gone: one result, nothing popped below it.
+        answers: list[object] = []
+        app.push_screen(HelpScreen("en"))
+        await pilot.pause()
+        screen = {"help": lambda: HelpScreen("en"),
+                  "confirm": lambda: ConfirmDialog("?", "yes", "no"),
+                  "save": lambda: SaveDialog("en", "r.md", lambda text, fmt: Path(text), lambda text: False)}[which]()
+        app.push_screen(screen, answers.append)
+        await pilot.pause()
+        screen.dismiss()
+        screen.dismiss()
+        await pilot.pause()
+        assert app.is_running and len(answers) == 1
+        assert isinstance(app.screen, HelpScreen) and len(app.screen_stack) == 2
+
+
+@sync
+async def test_a_message_sent_as_the_app_quits_is_dropped_not_a_crash(tmp_path) -> None:
+    # Random keys in tmux (issue #12): Enter in the same read as the palette's Quit mounted the user's bubble
+    # on a closing app (MountError, a traceback after the app had ended).
+    app = create_app(lang="en", state_path=None, conversation_factory=FakeConversation)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        app.exit(0)
+        assert app.start_turn("LoRA Mistral 7B") is None
+        await app._after_turn([])
+        app._saved(tmp_path / "r.md")
+    assert app.return_value == 0
