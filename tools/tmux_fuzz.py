@@ -18,7 +18,8 @@ What it does (issue #12):
 
 Bytes that end or wipe the consultation on purpose are left out of the random bytes: 0x11 (Ctrl+Q, quit),
 0x0e (Ctrl+N, new consultation), 0x1a (Ctrl+Z); 0x10 (Ctrl+P, the command palette, whose "New consultation"
-random letters can pick) too, unless --palette (then only liveness is checked, not the answers).
+random letters can pick) too, unless --palette: then only liveness is checked, not the answers, and when the
+palette's Quit ends the app cleanly (status 0, no traceback) it is started again with --resume.
 Prints a JSON summary; exit status 0 when every check passed.
 """
 
@@ -102,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     counts = {"byte_sends": 0, "bytes": 0, "keys": 0, "answers": 0, "resizes": 0, "checks": 0}
     result: dict = {"seed": seed, "work": str(work), "seconds": args.seconds, "palette": args.palette}
     failures: list[str] = []
+    restarts = 0
     try:
         start(sock, work, args.lang, status)
         if not wait(lambda: "LoRA" in pane(sock), 40):
@@ -146,7 +148,18 @@ def main(argv: list[str] | None = None) -> int:
                 next_check = time.monotonic() + 2
                 counts["checks"] += 1
                 if dead(sock):
-                    failures.append("the app ended during the fuzzing")
+                    history = tmux(sock, "capture-pane", "-p", "-S", "-2000", "-t", "fuzz", check=False)
+                    code = status.read_text().strip() if status.exists() else "?"
+                    if args.palette and code == "0" and "Traceback" not in history and restarts < 20:
+                        # The palette's Quit, chosen by random letters and Enter: a clean end. Start again.
+                        restarts += 1
+                        tmux(sock, "kill-session", "-t", "fuzz", check=False)
+                        status.unlink(missing_ok=True)
+                        start(sock, work, args.lang, status, "--resume")
+                        wait(lambda: "▊▔" in pane(sock), 40)
+                        continue
+                    failures.append(f"the app ended during the fuzzing (status {code})")
+                    result["screen_after_end"] = history.splitlines()[-60:]
                     break
         # Back to a known state: close any dialog, then quit.
         tmux(sock, "resize-window", "-t", "fuzz", "-x", "100", "-y", "30", check=False)
@@ -196,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         tmux(sock, "kill-server", check=False)
     result.update(counts)
+    result["clean_quits_restarted"] = restarts
     result["failures"] = failures
     print(json.dumps(result, ensure_ascii=False, indent=1))
     return 1 if failures else 0

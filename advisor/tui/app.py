@@ -317,9 +317,9 @@ def localized_bindings() -> list[BindingType]:
 
 
 class SafeCommandPalette(CommandPalette):
-    """Textual's command palette, except that a search still running when the palette closes (Escape or Enter
-    right after a letter: found by feeding the app random keys in tmux) no longer ends the app. Its busy and
-    list watchers look up the palette's children, which are gone by then (NoMatches)."""
+    """Textual's command palette, except that two races found by feeding the app random keys in tmux no longer
+    end the app: a search still running when the palette closes (its busy and list watchers look up the
+    palette's children, gone by then: NoMatches), and a page key before the list has laid out its lines."""
 
     def _watch__show_busy(self) -> None:  # type: ignore[override]  # async in Textual, awaiting nothing
         try:
@@ -332,6 +332,15 @@ class SafeCommandPalette(CommandPalette):
         try:
             super()._watch__list_visible()
         except NoMatches:
+            pass
+
+    def _action_command_list(self, action: str) -> None:
+        """Page Up / Page Down / Home / End in the list: before the list has laid out its lines (a key in the
+        same read as the letters that filled it), Textual's OptionList looks up a line it has not made yet
+        (KeyError); the key then does nothing."""
+        try:
+            super()._action_command_list(action)
+        except (KeyError, IndexError, NoMatches):
             pass
 
 

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
-from textual.command import CommandPalette
+from textual.command import CommandList, CommandPalette
 from textual.events import Resize
 from textual.geometry import Size
 from textual.widgets import Input, Label
@@ -347,3 +347,25 @@ async def test_a_message_sent_as_the_app_quits_is_dropped_not_a_crash(tmp_path) 
         await app._after_turn([])
         app._saved(tmp_path / "r.md")
     assert app.return_value == 0
+
+
+@sync
+async def test_page_keys_in_the_palette_before_its_list_is_laid_out(tmp_path) -> None:
+    # Random keys in tmux (issue #12): Page Up in the palette before its list had laid out any line ended the
+    # app (KeyError in Textual's OptionList).
+    app = create_app(lang="en", state_path=None, conversation_factory=FakeConversation)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        palette = app.screen
+        assert isinstance(palette, CommandPalette)
+        palette.query_one(CommandList).add_option("x")  # an option whose line is not laid out yet, highlighted
+        palette.query_one(CommandList).highlighted = 0
+        palette.query_one(CommandList).styles.height = 0
+        await pilot.pause()
+        for key in ("pageup", "pagedown", "pageup"):
+            await pilot.press(key)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.is_running
