@@ -173,8 +173,9 @@ def main(argv: list[str] | None = None) -> int:
             tmux(sock, "send-keys", "-t", "fuzz", "Escape")
             time.sleep(0.2)
         tmux(sock, "send-keys", "-t", "fuzz", "-H", "11")  # Ctrl+Q
-        if not wait(lambda: status.exists() and status.read_text().strip() != "", 20):
+        if not wait(lambda: status.exists() and status.read_text().strip() != "", 40):
             failures.append("Ctrl+Q did not end the app")
+            result["screen_after_ctrl_q"] = pane(sock).splitlines()
         else:
             result["exit_status"] = int(status.read_text().strip())
             if result["exit_status"] != 0:
