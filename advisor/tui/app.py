@@ -171,7 +171,10 @@ def default_state_path() -> Path:
     """Where the unfinished consultation is kept between runs."""
     from advisor.paths import state_dir
 
-    return state_dir() / "session.json"
+    try:
+        return state_dir() / "session.json"
+    except OSError:  # cannot be made now (a read-only home): the app runs, and saving says why each time it fails
+        return state_dir(create=False) / "session.json"
 
 
 class ResultsPane(Vertical):

@@ -165,7 +165,7 @@ async def test_the_state_folder_deleted_while_the_app_runs(tmp_path) -> None:
         folder.write_text("not a folder", encoding="utf-8")  # now it cannot be made again
         await _send(app, pilot, "5000 万 token")
         errors = _errors(app)
-        assert len(errors) == 1 and "所在的文件夹不见了" in errors[0] and "Errno" not in errors[0], errors
+        assert len(errors) == 1 and "所在的文件夹不存在，也无法创建" in errors[0] and "Errno" not in errors[0], errors
         await _send(app, pilot, "bf16")  # still failing: said once
         assert len(_errors(app)) == 1
         folder.unlink()
@@ -369,3 +369,63 @@ async def test_page_keys_in_the_palette_before_its_list_is_laid_out(tmp_path) ->
         await pilot.press("escape")
         await pilot.pause()
         assert app.is_running
+
+
+def test_the_real_app_runs_where_no_state_folder_can_be_made(tmp_path) -> None:
+    # `gpu-advisor` in a pseudo-terminal with its state folder under a regular file (what a read-only home
+    # does for a normal user): it used to stop at start with "unexpected error"; now it runs, says why the
+    # consultation cannot be saved, in the user's language, and quits cleanly.
+    import pty
+    import select
+    import signal
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x", encoding="utf-8")
+    env = dict(os.environ, TERM="xterm-256color", PYTHONPATH=str(ROOT), GPU_ADVISOR_STATE=str(blocker / "state"),
+               LANG="C.UTF-8", COLUMNS="100", LINES="30")
+    env.pop("GPU_ADVISOR_DEBUG", None)
+    pid, fd = pty.fork()
+    if pid == 0:
+        try:
+            os.execve(sys.executable, [sys.executable, "-m", "advisor.cli", "--lang", "zh-Hant"], env)
+        finally:
+            os._exit(127)
+    seen = bytearray()
+
+    def read_until(marker: bytes, seconds: float) -> bool:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if ready:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    return False
+                if not chunk:
+                    return False
+                seen.extend(chunk)
+                if marker in seen:
+                    return True
+        return False
+
+    try:
+        assert read_until(b"LoRA", 30), bytes(seen[-2000:]).decode("utf-8", "replace")
+        os.write(fd, b"LoRA\r")
+        assert read_until("無法建立".encode(), 30), bytes(seen[-3000:]).decode("utf-8", "replace")
+        os.write(fd, b"\x11")  # Ctrl+Q
+        deadline = time.monotonic() + 15
+        status = None
+        while time.monotonic() < deadline:
+            read_until(b"\x00never", 0.2)
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+        assert status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+        assert b"Traceback" not in seen and b"unexpected error" not in seen
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(fd)
