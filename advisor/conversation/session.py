@@ -142,13 +142,12 @@ class SessionLock:
     def refresh(self) -> None:
         """After the lock file vanished (the state folder was deleted), lock a new one. Raises SessionLocked
         when another process took the session meanwhile; OSError when the lock file cannot be made."""
-        if self.fd is not None and _same_file(self.fd, lock_path(self.path)):
-            return
+        if self.fd is None or _same_file(self.fd, lock_path(self.path)):
+            return  # released (the app is closing while a last save runs), or still in place
         fd = _take(self.path)
         old, self.fd = self.fd, fd
-        if old is not None:
-            with contextlib.suppress(OSError):
-                os.close(old)
+        with contextlib.suppress(OSError):
+            os.close(old)
 
     @classmethod
     def held(cls, path: str | os.PathLike[str]) -> SessionLock | None:
