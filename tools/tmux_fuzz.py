@@ -93,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--palette", action="store_true", help="also send Ctrl+P (liveness only)")
     parser.add_argument("--lang", default="zh-Hans", choices=["en", "zh-Hans", "zh-Hant"])
+    parser.add_argument("--keep", action="store_true", help="leave the tmux session running after a failure")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     rng = random.Random(seed)
@@ -208,7 +209,10 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit:
         pass
     finally:
-        tmux(sock, "kill-server", check=False)
+        if args.keep and failures:
+            result["kept"] = f"tmux -L {sock} attach -t fuzz"
+        else:
+            tmux(sock, "kill-server", check=False)
     result.update(counts)
     result["clean_quits_restarted"] = restarts
     result["failures"] = failures
