@@ -113,8 +113,8 @@ class Consultation:
         self.transcript: list[dict[str, str]] = []
         self._notice: tuple[str, dict[str, Any]] | None = None
         self._replay: str | None = None
-        self._save_state = "ok"  # ok | failed (tell the user once) | told
-        self._save_error = ""
+        self._save_state = "ok"  # ok | failed (tell the user once) | told | back (saving works again: say so)
+        self._save_error: BaseException | None = None
 
     # ------------------------------------------------------------------ what front ends read
 
@@ -271,12 +271,13 @@ class Consultation:
         self._save()
         if self._save_state == "failed":
             self._save_state = "told"
+            detail = save_problem(self._save_error, self.locale)
             replies.append(
-                Reply(
-                    "error",
-                    t("conv.error.save_session", self.locale, path=str(self._state_path), detail=self._save_error),
-                )
+                Reply("error", t("conv.error.save_session", self.locale, path=str(self._state_path), detail=detail))
             )
+        elif self._save_state == "back":
+            self._save_state = "ok"
+            replies.append(Reply("text", t("conv.save_session.resumed", self.locale, path=str(self._state_path))))
         return replies
 
     def _handle(self, text: str) -> list[Reply]:
@@ -382,6 +383,12 @@ class Consultation:
             except Exception:  # noqa: BLE001 - cannot recompute: back to the summary, answers kept
                 self.recommendation = None
                 self.state = replace(self.state, stage="confirm", pending=None)
+                return
+        if self.state.whatif is not None and self._whatif_rec is None:  # a what-if in progress, resumed
+            try:
+                self._whatif_rec = self.recommend(self.state.whatif)
+            except Exception:  # noqa: BLE001 - "keep it" computes it again, and says so if it fails
+                self._whatif_rec = None
 
     def _save_report(self, path: str, fmt: str | None) -> Reply:
         from advisor.report import ReportError, save_report
@@ -412,9 +419,16 @@ class Consultation:
         try:
             S.save(path, state)
         except (OSError, ValueError, S.SessionError) as exc:  # SessionRefused: a folder, a FIFO, a device
-            if self._save_state == "ok":
+            # Everything stays in memory, and every later turn tries again (a full disk gets space back, a
+            # deleted state folder is created again): the first save that works writes all of it.
+            if self._save_state in ("ok", "back"):
                 self._save_state = "failed"
-                self._save_error = _short(exc)
+                self._save_error = exc
+        else:
+            if self._save_state == "told":
+                self._save_state = "back"
+            elif self._save_state == "failed":  # failed and recovered within one turn: nothing to tell
+                self._save_state = "ok"
 
     def _log_assistant(self, replies: list[Reply]) -> None:
         for r in replies:
@@ -454,6 +468,31 @@ def _transcript(raw: Any) -> list[dict[str, str]]:
         }
         for e in raw
     ][-MAX_TRANSCRIPT:]
+
+
+def save_problem(exc: BaseException | None, locale: Locale) -> str:
+    """Why the session file could not be written, in the user's language (errno-based; else the error)."""
+    import errno
+
+    if isinstance(exc, S.SessionLocked):
+        return t("session.problem.in_use", locale, pid=str(exc.holder.pid or "?"))
+    if isinstance(exc, S.SessionRefused):
+        return t("session.problem.not_regular", locale)
+    code = getattr(exc, "errno", None)
+    key = {
+        errno.ENOSPC: "disk_full",
+        getattr(errno, "EDQUOT", errno.ENOSPC): "disk_full",
+        errno.EACCES: "permission",
+        errno.EPERM: "permission",
+        errno.EROFS: "read_only",
+        errno.ENOENT: "folder",
+        errno.ENOTDIR: "folder",
+        errno.EEXIST: "folder",
+        errno.ENAMETOOLONG: "name_too_long",
+    }.get(code) if isinstance(code, int) else None
+    if key is not None:
+        return t(f"session.problem.{key}", locale)
+    return one_line(_short(exc)) if exc is not None else "?"
 
 
 def _short(exc: BaseException) -> str:

@@ -96,13 +96,33 @@ def read_text_bounded(path: str | os.PathLike[str], limit: int) -> str:
     return read_bounded(path, limit).decode("utf-8-sig")
 
 
+NAME_MAX = 255
+"""The longest file name (bytes) on the file systems we write to (ext4, xfs, btrfs, APFS, tmpfs)."""
+_TEMP_EXTRA = 8 + len(".tmp")  # mkstemp's random part, and the suffix
+
+
+def temp_prefix(name: str) -> str:
+    """The start of the temporary file names `atomic_write_bytes` uses for a target called `name`:
+    `.<name>.`, or for a name so long that the temporary name would pass NAME_MAX bytes, `.<name cut>~.`
+    (cut on a character boundary), so that any name the file system takes can be written atomically."""
+    prefix = f".{name}."
+    if len(os.fsencode(prefix)) + _TEMP_EXTRA <= NAME_MAX:
+        return prefix
+    room = NAME_MAX - _TEMP_EXTRA - len(".~.")
+    cut = name
+    while len(os.fsencode(cut)) > room:
+        cut = cut[:-1]
+    return f".{cut}~."
+
+
 def remove_stale_temps(target: str | os.PathLike[str], older_than_s: float = 600.0) -> list[Path]:
     """Remove the temporary files `atomic_write_bytes` left beside `target` when a process died mid-write
-    (`.<name>.*.tmp`, regular files not modified for `older_than_s`: a younger one may be another
-    process's write in progress). Returns the removed paths; errors are ignored."""
+    (`temp_prefix(name)*.tmp`, regular files not modified for `older_than_s`: a younger one may be another
+    process's write in progress; 0 when the caller holds the session's lock). Returns the removed paths;
+    errors are ignored."""
     target = Path(target)
     folder = target.parent if str(target.parent) else Path(".")
-    prefix = f".{target.name}."
+    prefix = temp_prefix(target.name)
     removed: list[Path] = []
     now = time.time()
     try:
@@ -113,7 +133,7 @@ def remove_stale_temps(target: str | os.PathLike[str], older_than_s: float = 600
         candidate = folder / name
         try:
             st = os.lstat(candidate)
-            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > older_than_s:
+            if stat.S_ISREG(st.st_mode) and now - st.st_mtime >= older_than_s:
                 os.unlink(candidate)
                 removed.append(candidate)
         except OSError:
@@ -133,7 +153,7 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
     if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
         raise InputFileError("not_regular", target)
     folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target.name), suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

@@ -24,10 +24,12 @@ def data_dir(name: str) -> Path:
     raise FileNotFoundError(f"gpu-advisor data folder {name!r} not found next to {_PACKAGE}")
 
 
-def state_dir() -> Path:
-    """Folder for the saved conversation (resume after a crash); created on demand."""
+def state_dir(create: bool = True) -> Path:
+    """Folder for the saved conversation (resume after a crash); created on demand (OSError when it cannot
+    be; `create=False` only names it)."""
     base = os.environ.get("GPU_ADVISOR_STATE") or os.environ.get("XDG_STATE_HOME")
     root = Path(base) if base else Path.home() / ".local" / "state"
     path = root / "gpu-advisor" if not os.environ.get("GPU_ADVISOR_STATE") else root
-    path.mkdir(parents=True, exist_ok=True)
+    if create:
+        path.mkdir(parents=True, exist_ok=True)
     return path

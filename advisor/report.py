@@ -84,7 +84,9 @@ class ReportError(Exception):
 
     def message(self, locale: Locale = "en") -> str:
         """The localized sentence for the user."""
-        return _t(self.key, locale, path=self.path)
+        from advisor.sanitize import one_line
+
+        return _t(self.key, locale, path=one_line(self.path))  # a pasted path may hold controls or a NUL
 
 
 def _t(key: str, locale: Locale, **values: Any) -> str:
@@ -984,7 +986,13 @@ def resolve_path(path: str | os.PathLike[str]) -> Path:
     if not text:
         raise ReportError("report.error.no_path", text)
     target = Path(text).expanduser()
-    if target.is_dir() or text.endswith(("/", os.sep)):
+    try:
+        is_dir = target.is_dir()
+    except OSError as exc:  # a name longer than the file system takes, a path through a file, a loop of links
+        if exc.errno == errno.ENAMETOOLONG:
+            raise ReportError("report.error.name_too_long", target) from None
+        is_dir = False  # writing will say what is wrong
+    if is_dir or text.endswith(("/", os.sep)):
         raise ReportError("report.error.is_directory", target)
     return target
 
@@ -994,7 +1002,7 @@ def save_report(
 ) -> Path:
     """Write the report atomically to `path` (format from `fmt` or the suffix; `~` expanded; missing folders
     created) and return the resolved path. Raises ReportError with a UI key: report.error.is_directory,
-    .unknown_format, .unwritable, .disk_full, .no_path."""
+    .unknown_format, .unwritable, .disk_full, .name_too_long, .no_path."""
     from advisor.fsutil import atomic_write_text
 
     target = resolve_path(path)
@@ -1011,7 +1019,11 @@ def save_report(
         return written
     except IsADirectoryError:
         raise ReportError("report.error.is_directory", target) from None
+    except ValueError:  # a NUL in the name (pasted into the save dialog): no file system takes it
+        raise ReportError("report.error.unwritable", target) from None
     except OSError as exc:
         if exc.errno == errno.ENOSPC:
             raise ReportError("report.error.disk_full", target) from None
+        if exc.errno == errno.ENAMETOOLONG:
+            raise ReportError("report.error.name_too_long", target) from None
         raise ReportError("report.error.unwritable", target) from None

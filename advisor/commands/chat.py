@@ -141,7 +141,10 @@ def run(args: argparse.Namespace) -> int:
         except S.SessionRefused as exc:
             print(f"gpu-advisor chat: {_refusal(exc.problem, 'state', say_in)}", file=sys.stderr)
             return 2
-    if resume:
+    state, _lock = _lock_session(state, say_in, resume)  # held until the process ends
+    if state is False:  # another gpu-advisor holds it and no separate file could be made: in memory only
+        conv = Consultation(lang, None, persist=False, auto_language=lang is None)
+    elif resume:
         conv = Consultation.resume(state, locale=lang, auto_language=lang is None)
     else:
         conv = Consultation(lang, state, auto_language=lang is None)
@@ -217,6 +220,44 @@ def run(args: argparse.Namespace) -> int:
     if conv.recommendation is None:
         return 1
     return status
+
+
+def _lock_session(state: str | None, locale: str, resume: bool) -> tuple[Any, Any]:
+    """(the session file to use, its lock). When another gpu-advisor (a TUI, another `chat`) holds the session
+    file, the conversation goes to a separate one (`session-2.json` …: for `--resume`, a copy of the one in
+    use), said on stderr; (False, None) when none can be made. (path, None) when no lock can be taken there."""
+    import atexit
+    import shutil
+    from pathlib import Path
+
+    from advisor.conversation import session as S
+    from advisor.i18n import t
+    from advisor.sanitize import one_line
+
+    try:
+        path = Path(state) if state is not None else S.default_path()
+    except OSError:
+        return state, None
+    try:
+        lock = S.SessionLock.acquire(path)
+        atexit.register(lock.release)  # the lock file goes with the run (the kernel frees the lock anyway)
+        return state if state is not None else path, lock
+    except S.SessionLocked as busy:
+        holder = busy.holder
+        words = {"path": one_line(str(path)), "pid": str(holder.pid or "?"), "host": one_line(holder.host) or "?"}
+        try:
+            separate, lock = S.separate_session(path)
+            atexit.register(lock.release)
+            if resume and path.is_file():  # --resume continues from a copy of the session in use
+                shutil.copyfile(path, separate)
+        except (OSError, S.SessionError):
+            print(f"gpu-advisor chat: {t('conv.cli.state_locked_unsaved', locale, **words)}", file=sys.stderr)  # type: ignore[arg-type]
+            return False, None
+        message = t("conv.cli.state_locked", locale, separate=one_line(str(separate)), **words)  # type: ignore[arg-type]
+        print(f"gpu-advisor chat: {message}", file=sys.stderr)
+        return str(separate), lock
+    except (OSError, S.SessionError):
+        return state, None
 
 
 def _isatty(stream: IO[Any]) -> bool:

@@ -22,10 +22,21 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
-from textual.command import CommandPalette
+from textual.command import CommandList, CommandPalette
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, Static, TabbedContent, TabPane
+from textual.widgets import (
+    DataTable,
+    Footer,
+    Header,
+    Input,
+    Label,
+    LoadingIndicator,
+    Static,
+    TabbedContent,
+    TabPane,
+)
 from textual.worker import Worker
 
 from advisor.conversation.dialogue import command_name
@@ -160,7 +171,10 @@ def default_state_path() -> Path:
     """Where the unfinished consultation is kept between runs."""
     from advisor.paths import state_dir
 
-    return state_dir() / "session.json"
+    try:
+        return state_dir() / "session.json"
+    except OSError:  # cannot be made now (a read-only home): the app runs, and saving says why each time it fails
+        return state_dir(create=False) / "session.json"
 
 
 class ResultsPane(Vertical):
@@ -305,6 +319,34 @@ def localized_bindings() -> list[BindingType]:
     ]
 
 
+class SafeCommandPalette(CommandPalette):
+    """Textual's command palette, except that two races found by feeding the app random keys in tmux no longer
+    end the app: a search still running when the palette closes (its busy and list watchers look up the
+    palette's children, gone by then: NoMatches), and a page key before the list has laid out its lines."""
+
+    def _watch__show_busy(self) -> None:  # type: ignore[override]  # async in Textual, awaiting nothing
+        try:
+            self.query_one(LoadingIndicator).set_class(self._show_busy, "--visible")
+            self.query_one(CommandList).set_class(self._show_busy, "--populating")
+        except NoMatches:
+            pass
+
+    def _watch__list_visible(self) -> None:
+        try:
+            super()._watch__list_visible()
+        except NoMatches:
+            pass
+
+    def _action_command_list(self, action: str) -> None:
+        """Page Up / Page Down / Home / End in the list: before the list has laid out its lines (a key in the
+        same read as the letters that filled it), Textual's OptionList looks up a line it has not made yet
+        (KeyError); the key then does nothing."""
+        try:
+            super()._action_command_list(action)
+        except (KeyError, IndexError, NoMatches):
+            pass
+
+
 class GpuAdvisorApp(App[int]):
     """gpu-advisor's terminal UI. Build it with `create_app`."""
 
@@ -351,21 +393,61 @@ class GpuAdvisorApp(App[int]):
         self._spin_frame = 0
         self._shown_rec: Recommendation | None = None
         self._last_saved: str | None = None
+        self._lock: Any = None  # the session file's SessionLock while this app writes it
 
     # ---------------------------------------------------------------- start-up
 
     def on_unmount(self) -> None:
         gc.unfreeze()  # see _freeze_startup_heap: what the app held may be collected again once it is gone
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def get_default_screen(self) -> Screen:
         self.main = ChatScreen(id="chat")
         return self.main
 
     def screen_ready(self) -> None:
-        """The chat screen is composed: words, then the conversation (or the offer to resume one)."""
+        """The chat screen is composed: words, the session file's lock (or the offer of a separate session
+        when another gpu-advisor has it), then the conversation (or the offer to resume one)."""
         self.apply_locale(self.locale)
         self.main.query_one("#chat-view", VerticalScroll).anchor()
         self.call_later(self.main.query_one(ResultsPane).show, None, self.locale)
+        if self.state_path is not None:
+            from advisor.conversation import session
+
+            try:
+                self._lock = session.SessionLock.acquire(self.state_path)
+            except session.SessionLocked as busy:
+                holder = busy.holder
+                question = t("tui.lock.question", self.locale, pid=str(holder.pid or "?"),
+                             host=clean_text(holder.host) or "?")
+                self.push_screen(
+                    ConfirmDialog(question, t("tui.lock.separate", self.locale), t("tui.lock.quit", self.locale)),
+                    self._locked_answered,
+                )
+                return
+            except (OSError, session.SessionError):  # no lock file can be made there: saving will say why
+                self._lock = None
+        self._open_session()
+
+    def _locked_answered(self, separate: bool | None) -> None:
+        """Another gpu-advisor holds the session file: continue in a separate one, or leave."""
+        if not separate:
+            self.exit(0)
+            return
+        from advisor.conversation import session
+
+        assert self.state_path is not None
+        try:
+            self.state_path, self._lock = session.separate_session(self.state_path)
+            self.notify(t("tui.lock.separate_at", self.locale, path=str(self.state_path)), markup=False)
+        except (OSError, session.SessionError):
+            self.state_path, self._lock = None, None  # in memory only, and said so
+            self.notify(t("tui.lock.unsaved", self.locale), severity="warning", markup=False)
+        self._open_session()
+
+    def _open_session(self) -> None:
         unfinished, saved_locale = unfinished_session(self.state_path)
         if unfinished:
             if self.resume_requested:
@@ -417,6 +499,8 @@ class GpuAdvisorApp(App[int]):
 
     async def _replay(self, transcript: list[dict[str, Any]]) -> None:
         """Show the restored conversation's last messages, so that resuming looks like where one left off."""
+        if self.exiting():
+            return
         chat = self.main.query_one("#chat-view", VerticalScroll)
         locale = getattr(self.conversation, "locale", self.locale)
         widgets: list[Any] = []
@@ -477,7 +561,15 @@ class GpuAdvisorApp(App[int]):
         prompt.cursor_position = len(text)
         prompt.focus()
 
+    def exiting(self) -> bool:
+        """True once the app is closing (Ctrl+Q, the palette's Quit): nothing can be mounted any more, and a
+        message sent or a reply arriving in that moment (random keys in tmux did both) is dropped instead of
+        ending the app with a MountError. A message sent is already in the session file's inbox."""
+        return bool(getattr(self, "_exit", False)) or not self.is_running
+
     def _run_turn(self, text: str) -> Worker[None] | None:
+        if self.exiting():
+            return None
         if self.busy or self.conversation is None:
             self.notify(t("tui.busy", self.locale), severity="warning")
             return None
@@ -498,6 +590,8 @@ class GpuAdvisorApp(App[int]):
 
     async def _after_turn(self, replies: Iterable[Any]) -> None:
         """Back on the UI thread: bubbles, quick replies, language, side panel, results."""
+        if self.exiting():
+            return
         conv = self.conversation
         if conv is not None and getattr(conv, "locale", None) in LOCALES and conv.locale != self.locale:
             self.apply_locale(conv.locale)
@@ -660,8 +754,8 @@ class GpuAdvisorApp(App[int]):
     def action_command_palette(self) -> None:
         """Textual's command palette, with the search field's placeholder in the user's language."""
         if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
-            self.push_screen(CommandPalette(id="--command-palette",
-                                            placeholder=t("tui.palette.placeholder", self.locale)))
+            self.push_screen(SafeCommandPalette(id="--command-palette",
+                                                placeholder=t("tui.palette.placeholder", self.locale)))
 
     def action_help_quit(self) -> None:
         """Ctrl+C (bound by Textual) no longer quits: say, in the user's language, which key does. (Textual's
@@ -713,7 +807,7 @@ class GpuAdvisorApp(App[int]):
         self.push_screen(SaveDialog(self.locale, default, save, exists), self._saved)
 
     def _saved(self, path: Path | None) -> None:
-        if path is None:
+        if path is None or self.exiting():
             return
         self._last_saved = str(path)
         message = t("tui.save.saved", self.locale, path=str(path))

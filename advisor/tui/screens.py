@@ -6,13 +6,17 @@ with it. Every word comes from knowledge/ui/tui.yaml in the current locale.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from textual import on
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet
 
@@ -21,10 +25,45 @@ from advisor.models import Locale
 from advisor.tui.widgets import MarkdownText
 
 SAVE_FORMATS: tuple[str, ...] = ("md", "html", "json")
+_Handler = TypeVar("_Handler", bound=Callable[..., Any])
+_Result = TypeVar("_Result")
+
+
+def while_shown(handler: _Handler) -> _Handler:
+    """For a dialog's on_mount: a dialog closed in the frame it opened in (F1 and Escape in one read of the
+    terminal, found by feeding the app random keys) has no children left when its on_mount runs; then there
+    is nothing to focus, and no NoMatches must end the app."""
+
+    @functools.wraps(handler)
+    def guarded(*args: Any) -> Any:
+        try:
+            return handler(*args)
+        except NoMatches:
+            return None
+
+    return guarded  # type: ignore[return-value]
+
 SUFFIX = {"md": ".md", "html": ".html", "json": ".json"}
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class OnceDialog(ModalScreen[_Result]):
+    """A modal screen dismissed at most once: a second Escape or Enter that reaches it in the frame before it
+    is gone (random keys in tmux) is ignored, instead of setting its result twice (InvalidStateError) and
+    popping the screen below it."""
+
+    _dismissed = False
+
+    def dismiss(self, result: _Result | None = None) -> AwaitComplete:
+        if self._dismissed:
+            async def nothing() -> None:
+                return None
+
+            return AwaitComplete(nothing())
+        self._dismissed = True
+        return super().dismiss(result)
+
+
+class ConfirmDialog(OnceDialog[bool]):
     """A yes/no question; dismisses with True for yes."""
 
     BINDINGS = [Binding("escape", "no", show=False), Binding("y", "yes", show=False), Binding("n", "no", show=False)]
@@ -40,6 +79,7 @@ class ConfirmDialog(ModalScreen[bool]):
                 yield Button(self.yes, id="yes", variant="primary")
                 yield Button(self.no, id="no")
 
+    @while_shown
     def on_mount(self) -> None:
         self.query_one("#yes", Button).focus()
 
@@ -52,7 +92,7 @@ class ConfirmDialog(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class SaveDialog(ModalScreen[Path | None]):
+class SaveDialog(OnceDialog[Path | None]):
     """Ask where to save the report and in which format; confirms before overwriting.
 
     `save(path_text, fmt)` does the writing and returns the written path, or raises `ReportError`
@@ -92,6 +132,7 @@ class SaveDialog(ModalScreen[Path | None]):
                 yield Button(t("tui.save.save", loc), id="save", variant="primary")
                 yield Button(t("tui.save.cancel", loc), id="cancel")
 
+    @while_shown
     def on_mount(self) -> None:
         path_input = self.query_one("#save-path", Input)
         path_input.focus()
@@ -150,11 +191,18 @@ def final_path(text: str, fmt: str) -> str:
     """The file to write: a name that ends in a report suffix keeps it (the typed suffix wins over the
     radio buttons); any other name gets the chosen format's suffix. A folder and '' are left as typed
     (saving then explains the problem)."""
-    if not text or text.endswith(("/", "\\")) or Path(text).expanduser().is_dir():
+    if not text or text.endswith(("/", "\\")) or _is_dir(text):
         return text
     if text.lower().endswith((".md", ".markdown", ".html", ".htm", ".json")):
         return text
     return text + SUFFIX[fmt]
+
+
+def _is_dir(text: str) -> bool:
+    try:
+        return Path(text).expanduser().is_dir()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL: saving says what is wrong
+        return False
 
 
 def _format_of(path: str) -> str:
@@ -166,7 +214,7 @@ def _format_of(path: str) -> str:
     return "md"
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(OnceDialog[None]):
     """Commands and key bindings in the current language; Escape, F1 or q closes it."""
 
     BINDINGS = [Binding("escape,f1,q,question_mark", "close", show=False)]
@@ -183,6 +231,7 @@ class HelpScreen(ModalScreen[None]):
             with Horizontal(classes="buttons"):
                 yield Button(t("tui.help.close", self.locale), id="close", variant="primary")
 
+    @while_shown
     def on_mount(self) -> None:
         self.query_one("#help-scroll").focus()  # arrows and Page Up/Down scroll the help at once
 
