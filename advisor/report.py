@@ -986,6 +986,21 @@ def resolve_path(path: str | os.PathLike[str]) -> Path:
     return target
 
 
+def existing_save_target(text: str) -> str | None:
+    """The path a typed "/save PATH" names (as the dialogue reads it: quotes stripped) when a file is already
+    there, else None: both front ends ask (the TUI) or refuse (`chat` reading a pipe) before replacing it."""
+    from advisor.conversation.dialogue import command_name
+
+    if command_name(text) != "save":
+        return None
+    parts = text.strip().split(None, 1)
+    path = parts[1].strip().strip("\"'“”「」") if len(parts) == 2 else ""
+    try:
+        return path if path and Path(path).expanduser().is_file() else None
+    except (OSError, ValueError):
+        return None
+
+
 def save_report(
     rec: Recommendation, path: str | os.PathLike[str], fmt: str | None = None, locale: Locale | None = None
 ) -> Path:
