@@ -257,7 +257,8 @@ def _assumption_rows(rec: Recommendation, locale: Locale, money: _Money) -> list
                 shown = fmt.plain(value)
         else:
             # A note written by the planner: its localized wording when the catalogue has one.
-            shown = _t_or(f"report.assumption_value.{key}", locale, _t_or(f"report.value.{value}", locale, str(value)))
+            shown = _planner_note(key, str(value), locale) or _t_or(
+                f"report.assumption_value.{key}", locale, _t_or(f"report.value.{value}", locale, str(value)))
         rows.append({"label": label, "value": shown})
     if money.currency != "USD":
         rows.append(
@@ -306,6 +307,43 @@ def _assumption_rows(rec: Recommendation, locale: Locale, money: _Money) -> list
                 }
             )
     return rows
+
+
+ALL_LORA_TARGETS = "q,k,v,o,gate,up,down"
+# The planner's notes are written in English with figures in them (advisor/core/planner.py); each one a
+# reader sees is worded here, in the reader's language: (key, pattern, UI string, its values from the match).
+_PLANNER_NOTES: tuple[tuple[str, re.Pattern[str], str, Any], ...] = (
+    ("lora", re.compile(rf"rank (\d+) on {re.escape(ALL_LORA_TARGETS)}$"), "lora_all", lambda m, loc: {"rank": m[1]}),
+    ("lora", re.compile(r"rank (\d+) on (.+)$"), "lora_some",
+     lambda m, loc: {"rank": m[1], "targets": (", " if loc == "en" else "、").join(m[2].split(","))}),
+    ("tokens", re.compile(r"(\d+) samples x (\d+) tokens$"), "samples_tokens",
+     lambda m, loc: {"samples": fmt.count(int(m[1]), loc), "seq": f"{int(m[2]):,}"}),
+    ("tokens", re.compile(r"(\d+) per parameter \(Chinchilla\)$"), "chinchilla", lambda m, loc: {"n": m[1]}),
+    ("samples", re.compile(r"([\d,]+) images$"), "images",
+     lambda m, loc: {"n": fmt.count(int(m[1].replace(",", "")), loc)}),
+    ("trainable_params", re.compile(r"([\d.]+) % of the model"), "trainable_share", lambda m, loc: {"pct": m[1]}),
+)
+
+
+def _planner_note(key: str, value: str, locale: Locale) -> str | None:
+    """The planner's English note `value` for assumption `key`, worded in `locale`; None when not one of them."""
+    key = key.rsplit(".", 1)[-1]  # "workload.lora" -> "lora"
+    if key.endswith("_dates") and locale != "en" and re.fullmatch(r"\d{4}-\d{2}(, \d{4}-\d{2})*", value):
+        return _months(value.split(", "))
+    for note_key, pattern, name, values in _PLANNER_NOTES:
+        match = pattern.match(value) if note_key == key else None
+        if match:
+            return _t(f"report.assumption_note.{name}", locale, **values(match, locale))
+    return None
+
+
+def _months(isos: list[str]) -> str:
+    """['2026-01', '2026-03', '2027-02'] as Chinese readers write them: '2026 年 1 月、3 月，2027 年 2 月'."""
+    years: dict[str, list[str]] = {}
+    for iso in isos:
+        year, month = iso.split("-")
+        years.setdefault(year, []).append(f"{int(month)} 月")
+    return "，".join(f"{year} 年 " + "、".join(months) for year, months in years.items())
 
 
 def _range(low: str, high: str) -> str:
@@ -540,7 +578,8 @@ def _scatter_chart(
     pts = [(v, c, c.time_hours) for v, c in zip(cands, recs, strict=True) if c.time_hours is not None]
     if len(pts) < 2:
         return None
-    left, right, top, bottom, w, h = 96, 30, 20, 50, 580, 300
+    # Wide enough to read at a desktop's width; the time axis' title sits above it, horizontal.
+    left, right, top, bottom, w, h = 96, 30, 36, 50, 880, 380
     # A little room beyond the largest point, so that it does not sit on the axis' end.
     x_ticks = _cost_ticks(max(c.cost_usd for _, c, _h in pts) * 1.05, locale, money.currency)
     y_ticks = _time_ticks(max(hours for _, _c, hours in pts) * 1.05, locale)
@@ -559,6 +598,8 @@ def _scatter_chart(
                 "x": f"{px(c.cost_usd):.1f}",
                 "y": f"{py(hours):.1f}",
                 "label": str(v["rank"]),
+                "name": v["short_title"],  # written beside the point
+                "name_x": f"{px(c.cost_usd) + 13:.1f}",
                 "tip": f"{v['rank']}. {v['title']}: {v['cost']}, {v['time_short']}",
                 "fits": v["fits"],
             }
@@ -578,6 +619,7 @@ def _scatter_chart(
         "label_y": h - bottom + 18,
         "tick_end_y": h - bottom + 5,
         "tick_start_x": left - 5,
+        "y_title_y": top - 16,
         "x_label": _t("report.chart.cost_axis", locale),
         "y_label": _t("report.chart.time_axis", locale),
     }

@@ -197,7 +197,7 @@ class HelpScreen(ModalScreen[None]):
 
 
 HELP_COMMANDS: tuple[tuple[str, str], ...] = (
-    ("/save PATH", "save"),
+    ("/save {path}", "save"),
     ("/lang en / zh-Hans / zh-Hant", "lang"),
     ("/back", "back"),
     ("/reset", "reset"),
@@ -228,7 +228,8 @@ def help_markdown(locale: Locale) -> str:
         f"### {t('tui.help.commands', locale)}",
         "",
     ]
-    lines += [f"- `{cmd}` — {t(f'tui.help.cmd.{key}', locale)}" for cmd, key in HELP_COMMANDS]
+    path = t("tui.help.path", locale)  # the placeholder is a word: PATH, 路径, 路徑
+    lines += [f"- `{cmd.format(path=path)}` — {t(f'tui.help.cmd.{key}', locale)}" for cmd, key in HELP_COMMANDS]
     lines += ["", f"### {t('tui.help.keys', locale)}", ""]
     lines += [f"- **{keys}** — {t(f'tui.binding.{key}', locale)}" for keys, key in HELP_KEYS]
     return "\n".join(lines) + "\n"
