@@ -839,6 +839,11 @@ def what_if_view(
 
 
 @functools.lru_cache(maxsize=1)
+def keep_with_unit(text: Any) -> str:
+    """A number and the unit after it held on one line (a no-break space): '4.3 GiB', '44 小時', '2.6 天'."""
+    return re.sub(r"(?<=\d) (?=\S)", "\u00a0", str(text))
+
+
 def environment() -> Any:
     """The one Jinja2 Environment: templates/ folder, StrictUndefined, autoescape for *.html templates."""
     import jinja2
@@ -855,6 +860,7 @@ def environment() -> Any:
     )
     env.filters["md"] = md_escape
     env.filters["cell"] = md_cell
+    env.filters["nb"] = keep_with_unit
     return env
 
 
