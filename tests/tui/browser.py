@@ -142,7 +142,7 @@ class Browser:
         """The terminal's visible rows, as xterm.js holds them ('' before the terminal exists)."""
         return await self.evaluate(READ_SCREEN) or ""
 
-    async def wait_for(self, predicate: Any, what: str, timeout: float = 20) -> str:
+    async def wait_for(self, predicate: Any, what: str, timeout: float = 40) -> str:
         """Poll the screen until `predicate(screen)` holds; fail with the last screen after `timeout` s."""
         deadline = time.monotonic() + timeout
         text = ""
