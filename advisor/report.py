@@ -662,6 +662,7 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
             for i, c in enumerate(rec.alternatives)
         ],
         "best": cands[0] if cands else None,
+        "headline": _headline(rec, locale, money),
         "findings": _worded(rec.findings, locale, money),
         "rejected": _rejected_view(rec, locale, money),
         "references": [{"id": k, "title": v} for k, v in all_cites.items()],
@@ -682,6 +683,45 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
         "nothing_passes": _nothing_passes(rec),
         "why_findings": _why_findings(rec, locale, money),
     }
+
+
+def _headline(rec: Recommendation, locale: Locale, money: _Money) -> str:
+    """One sentence under the top pick saying where it stands among every option that fits: the cheapest,
+    the fastest, both, or neither (then what the cheapest and the fastest would cost and take instead).
+    Facts about the ranked options only; the ranking itself is the recommender's."""
+    if not rec.recommendations:
+        return ""
+    best = rec.recommendations[0]
+    options = [*rec.recommendations, *rec.alternatives]
+    if len(options) == 1:
+        return _t("report.headline.only", locale)
+
+    def name(c: Candidate) -> str:
+        return f"{c.count} × {words.short_gpu_name(c.gpu_name)}"
+
+    cheapest = min(options, key=lambda c: c.cost_usd)
+    timed = [c for c in options if c.time_hours is not None]
+    fastest = min(timed, key=lambda c: c.time_hours or 0.0) if timed else None
+    is_cheapest = best.cost_usd <= cheapest.cost_usd * 1.001
+    fastest_hours = fastest.time_hours if fastest is not None else None
+    is_fastest = fastest_hours is not None and best.time_hours is not None and best.time_hours <= fastest_hours * 1.001
+    values: dict[str, Any] = {"n": len(options)}
+    if fastest is not None and not is_fastest:
+        values.update(fast=name(fastest), fast_cost=money(fastest.cost_usd), fast_time=fmt.hours(fastest.time_hours,
+                                                                                                locale))
+    if not is_cheapest:
+        values.update(cheap=name(cheapest), cheap_cost=money(cheapest.cost_usd), cost=money(best.cost_usd))
+    if is_cheapest and (is_fastest or fastest is None):
+        key = "cheapest_fastest" if fastest is not None else "cheapest"
+    elif is_cheapest:
+        key = "cheapest_not_fastest"
+    elif is_fastest:
+        key = "fastest"
+    elif fastest is None:  # serving: no run time to compare
+        key = "balanced_untimed"
+    else:
+        key = "balanced"
+    return _t(f"report.headline.{key}", locale, **values)
 
 
 def _today() -> datetime.date:
