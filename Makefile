@@ -3,7 +3,8 @@
 # PYTHON makes the virtual environment VENV: Python 3.11, 3.12 or 3.13 (`make test PYTHON=python3.13`).
 # The stamp records which interpreter made VENV; a VENV made by another one is removed and made anew,
 # never reused. The stamp also depends on pyproject.toml and on the engine's sources in
-# vendor/durable_rules, so a change to either reinstalls.
+# vendor/durable_rules, so a change to either reinstalls. The `web` extra (textual-serve) is installed too:
+# `gpu-advisor web` and its test (tests/tui/test_web.py, which also needs a Chromium: .ci/run) use it.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -39,7 +40,7 @@ $(STAMP): pyproject.toml $(ENGINE_SOURCES)
 	  rm -rf $(VENV); fi
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[dev,web]'
 	@echo '$(PYTHON_ID)' > $(STAMP)
 
 install: $(STAMP)

@@ -21,6 +21,7 @@ SUBCOMMANDS = {
     "gpus": ("advisor.commands.catalog", "List the GPU catalogue."),
     "models": ("advisor.commands.catalog", "List the model catalogue."),
     "kb": ("advisor.commands.kb", "Search the knowledge base."),
+    "web": ("advisor.commands.web", "Serve the same app to a browser (needs the 'web' extra: textual-serve)."),
 }
 
 
@@ -57,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     from advisor.knowledge import KnowledgeError
 
     try:
-        if args.command in (None, "chat", "recommend"):
+        if args.command in (None, "chat", "recommend", "web"):
             _check_data()
         if args.command is None:
             from advisor.tui.app import run_app

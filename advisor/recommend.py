@@ -503,7 +503,8 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "fp8_supported": gpu.fp8_tflops is not None,
         "gpu_memory_gb": gpu.memory_gb,
         "interconnect_gbps": gpu.interconnect_gbps,
-        "interconnect_name": gpu.interconnect,
+        # The link's name without the catalogue's English note: "PCIe 4.0 x16 (no NVLink)" -> "PCIe 4.0 x16".
+        "interconnect_name": gpu.interconnect.split(" (")[0],
         "tdp_w": gpu.tdp_w,
         "count": m.count,
         "nodes": m.nodes,

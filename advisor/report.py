@@ -260,7 +260,8 @@ def _assumption_rows(rec: Recommendation, locale: Locale, money: _Money) -> list
                 shown = fmt.plain(value)
         else:
             # A note written by the planner: its localized wording when the catalogue has one.
-            shown = _t_or(f"report.assumption_value.{key}", locale, _t_or(f"report.value.{value}", locale, str(value)))
+            shown = _planner_note(key, str(value), locale) or _t_or(
+                f"report.assumption_value.{key}", locale, _t_or(f"report.value.{value}", locale, str(value)))
         rows.append({"label": label, "value": shown})
     if money.currency != "USD":
         rows.append(
@@ -309,6 +310,43 @@ def _assumption_rows(rec: Recommendation, locale: Locale, money: _Money) -> list
                 }
             )
     return rows
+
+
+ALL_LORA_TARGETS = "q,k,v,o,gate,up,down"
+# The planner's notes are written in English with figures in them (advisor/core/planner.py); each one a
+# reader sees is worded here, in the reader's language: (key, pattern, UI string, its values from the match).
+_PLANNER_NOTES: tuple[tuple[str, re.Pattern[str], str, Any], ...] = (
+    ("lora", re.compile(rf"rank (\d+) on {re.escape(ALL_LORA_TARGETS)}$"), "lora_all", lambda m, loc: {"rank": m[1]}),
+    ("lora", re.compile(r"rank (\d+) on (.+)$"), "lora_some",
+     lambda m, loc: {"rank": m[1], "targets": (", " if loc == "en" else "、").join(m[2].split(","))}),
+    ("tokens", re.compile(r"(\d+) samples x (\d+) tokens$"), "samples_tokens",
+     lambda m, loc: {"samples": fmt.count(int(m[1]), loc), "seq": f"{int(m[2]):,}"}),
+    ("tokens", re.compile(r"(\d+) per parameter \(Chinchilla\)$"), "chinchilla", lambda m, loc: {"n": m[1]}),
+    ("samples", re.compile(r"([\d,]+) images$"), "images",
+     lambda m, loc: {"n": fmt.count(int(m[1].replace(",", "")), loc)}),
+    ("trainable_params", re.compile(r"([\d.]+) % of the model"), "trainable_share", lambda m, loc: {"pct": m[1]}),
+)
+
+
+def _planner_note(key: str, value: str, locale: Locale) -> str | None:
+    """The planner's English note `value` for assumption `key`, worded in `locale`; None when not one of them."""
+    key = key.rsplit(".", 1)[-1]  # "workload.lora" -> "lora"
+    if key.endswith("_dates") and locale != "en" and re.fullmatch(r"\d{4}-\d{2}(, \d{4}-\d{2})*", value):
+        return _months(value.split(", "))
+    for note_key, pattern, name, values in _PLANNER_NOTES:
+        match = pattern.match(value) if note_key == key else None
+        if match:
+            return _t(f"report.assumption_note.{name}", locale, **values(match, locale))
+    return None
+
+
+def _months(isos: list[str]) -> str:
+    """['2026-01', '2026-03', '2027-02'] as Chinese readers write them: '2026 年 1 月、3 月，2027 年 2 月'."""
+    years: dict[str, list[str]] = {}
+    for iso in isos:
+        year, month = iso.split("-")
+        years.setdefault(year, []).append(f"{int(month)} 月")
+    return "，".join(f"{year} 年 " + "、".join(months) for year, months in years.items())
 
 
 def _range(low: str, high: str) -> str:
@@ -543,7 +581,8 @@ def _scatter_chart(
     pts = [(v, c, c.time_hours) for v, c in zip(cands, recs, strict=True) if c.time_hours is not None]
     if len(pts) < 2:
         return None
-    left, right, top, bottom, w, h = 96, 30, 20, 50, 580, 300
+    # Wide enough to read at a desktop's width; the time axis' title sits above it, horizontal.
+    left, right, top, bottom, w, h = 96, 30, 36, 50, 880, 380
     # A little room beyond the largest point, so that it does not sit on the axis' end.
     x_ticks = _cost_ticks(max(c.cost_usd for _, c, _h in pts) * 1.05, locale, money.currency)
     y_ticks = _time_ticks(max(hours for _, _c, hours in pts) * 1.05, locale)
@@ -562,6 +601,8 @@ def _scatter_chart(
                 "x": f"{px(c.cost_usd):.1f}",
                 "y": f"{py(hours):.1f}",
                 "label": str(v["rank"]),
+                "name": v["short_title"],  # written beside the point
+                "name_x": f"{px(c.cost_usd) + 13:.1f}",
                 "tip": f"{v['rank']}. {v['title']}: {v['cost']}, {v['time_short']}",
                 "fits": v["fits"],
             }
@@ -581,6 +622,7 @@ def _scatter_chart(
         "label_y": h - bottom + 18,
         "tick_end_y": h - bottom + 5,
         "tick_start_x": left - 5,
+        "y_title_y": top - 16,
         "x_label": _t("report.chart.cost_axis", locale),
         "y_label": _t("report.chart.time_axis", locale),
     }
@@ -625,6 +667,7 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
             for i, c in enumerate(rec.alternatives)
         ],
         "best": cands[0] if cands else None,
+        "headline": _headline(rec, locale, money),
         "findings": _worded(rec.findings, locale, money),
         "rejected": _rejected_view(rec, locale, money),
         "references": [{"id": k, "title": v} for k, v in all_cites.items()],
@@ -645,6 +688,45 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
         "nothing_passes": _nothing_passes(rec),
         "why_findings": _why_findings(rec, locale, money),
     }
+
+
+def _headline(rec: Recommendation, locale: Locale, money: _Money) -> str:
+    """One sentence under the top pick saying where it stands among every option that fits: the cheapest,
+    the fastest, both, or neither (then what the cheapest and the fastest would cost and take instead).
+    Facts about the ranked options only; the ranking itself is the recommender's."""
+    if not rec.recommendations:
+        return ""
+    best = rec.recommendations[0]
+    options = [*rec.recommendations, *rec.alternatives]
+    if len(options) == 1:
+        return _t("report.headline.only", locale)
+
+    def name(c: Candidate) -> str:
+        return f"{c.count} × {words.short_gpu_name(c.gpu_name)}"
+
+    cheapest = min(options, key=lambda c: c.cost_usd)
+    timed = [c for c in options if c.time_hours is not None]
+    fastest = min(timed, key=lambda c: c.time_hours or 0.0) if timed else None
+    is_cheapest = best.cost_usd <= cheapest.cost_usd * 1.001
+    fastest_hours = fastest.time_hours if fastest is not None else None
+    is_fastest = fastest_hours is not None and best.time_hours is not None and best.time_hours <= fastest_hours * 1.001
+    values: dict[str, Any] = {"n": len(options)}
+    if fastest is not None and not is_fastest:
+        values.update(fast=name(fastest), fast_cost=money(fastest.cost_usd), fast_time=fmt.hours(fastest.time_hours,
+                                                                                                locale))
+    if not is_cheapest:
+        values.update(cheap=name(cheapest), cheap_cost=money(cheapest.cost_usd), cost=money(best.cost_usd))
+    if is_cheapest and (is_fastest or fastest is None):
+        key = "cheapest_fastest" if fastest is not None else "cheapest"
+    elif is_cheapest:
+        key = "cheapest_not_fastest"
+    elif is_fastest:
+        key = "fastest"
+    elif fastest is None:  # serving: no run time to compare
+        key = "balanced_untimed"
+    else:
+        key = "balanced"
+    return _t(f"report.headline.{key}", locale, **values)
 
 
 def _today() -> datetime.date:
@@ -802,6 +884,11 @@ def what_if_view(
 
 
 @functools.lru_cache(maxsize=1)
+def keep_with_unit(text: Any) -> str:
+    """A number and the unit after it held on one line (a no-break space): '4.3 GiB', '44 小時', '2.6 天'."""
+    return re.sub(r"(?<=\d) (?=\S)", "\u00a0", str(text))
+
+
 def environment() -> Any:
     """The one Jinja2 Environment: templates/ folder, StrictUndefined, autoescape for *.html templates."""
     import jinja2
@@ -818,6 +905,7 @@ def environment() -> Any:
     )
     env.filters["md"] = md_escape
     env.filters["cell"] = md_cell
+    env.filters["nb"] = keep_with_unit
     return env
 
 
@@ -995,6 +1083,21 @@ def resolve_path(path: str | os.PathLike[str]) -> Path:
     if is_dir or text.endswith(("/", os.sep)):
         raise ReportError("report.error.is_directory", target)
     return target
+
+
+def existing_save_target(text: str) -> str | None:
+    """The path a typed "/save PATH" names (as the dialogue reads it: quotes stripped) when a file is already
+    there, else None: both front ends ask (the TUI) or refuse (`chat` reading a pipe) before replacing it."""
+    from advisor.conversation.dialogue import command_name
+
+    if command_name(text) != "save":
+        return None
+    parts = text.strip().split(None, 1)
+    path = parts[1].strip().strip("\"'“”「」") if len(parts) == 2 else ""
+    try:
+        return path if path and Path(path).expanduser().is_file() else None
+    except (OSError, ValueError):
+        return None
 
 
 def save_report(

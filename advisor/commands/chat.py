@@ -5,7 +5,8 @@ headless here. Answers come one per line from a file or stdin (read as they arri
 pipe works and every answer is saved as it is given); when they run out, every remaining question
 takes its default. The transcript goes to stdout, the report to `--report` (format from the suffix)
 and the collected profile to `--profile-out` as JSON.
-`--resume` continues the saved conversation.
+`--resume` continues the saved conversation. `/save PATH` onto an existing file asks first at a terminal, as
+the TUI does, and is refused when the answers come from a file or a pipe (nobody is there to answer).
 
 Hostile input: answers are read as bytes and decoded with U+FFFD for an invalid byte (one stray byte
 must not cost the answer, nor the session file, which cannot hold an undecodable character); control
@@ -164,12 +165,18 @@ def run(args: argparse.Namespace) -> int:
             return 2
         source = opened
     interactive = source is not None and _isatty(source)
+    from advisor.report import existing_save_target
+
     try:
-        for line in _lines(source, out if interactive else None) if source is not None else ():
+        lines = _lines(source, out if interactive else None) if source is not None else iter(())
+        for line in lines:
             if interactive:
                 out.write("\n")
             else:
                 out.write(f"> {line}\n\n")
+            target = existing_save_target(line)
+            if target is not None and not _may_replace(target, lines, interactive, conv.locale, out):
+                continue
             _print_replies(conv.handle(line), out)
     except AnswersTooLarge:
         from advisor.fsutil import format_limit
@@ -258,6 +265,28 @@ def _lock_session(state: str | None, locale: str, resume: bool) -> tuple[Any, An
         return str(separate), lock
     except (OSError, S.SessionError):
         return state, None
+
+
+YES_WORDS = frozenset({"y", "yes", "replace", "ok", "是", "是的", "对", "對", "好", "覆盖", "覆寫", "要"})
+
+
+def _may_replace(target: str, lines: Iterator[str], interactive: bool, locale: str, out: IO[str]) -> bool:
+    """`/save` onto an existing file: at a terminal, ask (the TUI asks too) and read the answer; from a file
+    or a pipe nobody is there to ask, so the file is kept and the transcript says how to save elsewhere."""
+    from advisor.i18n import t
+    from advisor.sanitize import one_line
+
+    path = one_line(target)
+    if not interactive:
+        out.write(t("chat.save.refused", locale, path=path) + "\n\n")  # type: ignore[arg-type]
+        return False
+    out.write(t("chat.save.ask", locale, path=path) + "\n")  # type: ignore[arg-type]
+    answer = next(lines, "").strip().lower()
+    out.write("\n")
+    if answer in YES_WORDS:
+        return True
+    out.write(t("chat.save.kept", locale, path=path) + "\n\n")  # type: ignore[arg-type]
+    return False
 
 
 def _isatty(stream: IO[Any]) -> bool:

@@ -43,7 +43,7 @@ from advisor.conversation.dialogue import command_name
 from advisor.i18n import t
 from advisor.models import LOCALES, Locale, Recommendation
 from advisor.sanitize import clean_text
-from advisor.tui.screens import ConfirmDialog, HelpScreen, SaveDialog
+from advisor.tui.screens import ConfirmDialog, HelpScreen, LocalizedCommandPalette, SaveDialog
 from advisor.tui.widgets import (
     AdvisorMessage,
     MemoryBar,
@@ -287,22 +287,6 @@ class ChatScreen(Screen):
             app.screen_ready()
 
 
-def save_target(text: str) -> str | None:
-    """The path a typed "/save PATH" names (as the dialogue reads it: quotes stripped), or None."""
-    parts = text.strip().split(None, 1)
-    if len(parts) < 2:
-        return None
-    path = parts[1].strip().strip("\"'“”「」")
-    return path or None
-
-
-def _is_file(path: str) -> bool:
-    try:
-        return Path(path).expanduser().is_file()
-    except (OSError, ValueError):
-        return False
-
-
 def key_label(key: str) -> str:
     """A key as the help writes it: 'ctrl+q' -> 'Ctrl+Q', 'f1' -> 'F1'."""
     return "+".join(part.upper() if len(part) == 1 or part[0] == "f" and part[1:].isdigit() else part.capitalize()
@@ -319,7 +303,7 @@ def localized_bindings() -> list[BindingType]:
     ]
 
 
-class SafeCommandPalette(CommandPalette):
+class SafeCommandPalette(LocalizedCommandPalette):
     """Textual's command palette, except that two races found by feeding the app random keys in tmux no longer
     end the app: a search still running when the palette closes (its busy and list watchers look up the
     palette's children, gone by then: NoMatches), and a page key before the list has laid out its lines."""
@@ -539,8 +523,10 @@ class GpuAdvisorApp(App[int]):
         if self.busy or self.conversation is None:
             self.notify(t("tui.busy", self.locale), severity="warning", markup=False)
             return None
-        target = save_target(text) if command_name(text) == "save" else None
-        if target is not None and _is_file(target):
+        from advisor.report import existing_save_target
+
+        target = existing_save_target(text)
+        if target is not None:
             # "/save PATH" onto an existing file asks first, as the save dialog does.
             question = t("tui.confirm.overwrite", self.locale, path=target)
             self.push_screen(
@@ -752,10 +738,9 @@ class GpuAdvisorApp(App[int]):
         panel.set_class(not panel.has_class("-shown"), "-shown")
 
     def action_command_palette(self) -> None:
-        """Textual's command palette, with the search field's placeholder in the user's language."""
+        """Textual's command palette, with its placeholder and "No matches found" in the user's language."""
         if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
-            self.push_screen(SafeCommandPalette(id="--command-palette",
-                                                placeholder=t("tui.palette.placeholder", self.locale)))
+            self.push_screen(SafeCommandPalette(self.locale, id="--command-palette"))
 
     def action_help_quit(self) -> None:
         """Ctrl+C (bound by Textual) no longer quits: say, in the user's language, which key does. (Textual's

@@ -1,4 +1,4 @@
-"""Modal screens of the TUI: save the report, confirm (overwrite, resume), and help.
+"""Modal screens of the TUI: save the report, confirm (overwrite, resume), help, and the command palette.
 
 Each is a `ModalScreen` that returns its answer through `dismiss`, so the app decides what to do
 with it. Every word comes from knowledge/ui/tui.yaml in the current locale.
@@ -11,14 +11,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from rich.align import Align
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
+from textual.command import CommandList, CommandPalette
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen
+from textual.visual import VisualType
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet
+from textual.widgets.option_list import Option
 
 from advisor.i18n import t
 from advisor.models import Locale
@@ -241,7 +246,7 @@ class HelpScreen(OnceDialog[None]):
 
 
 HELP_COMMANDS: tuple[tuple[str, str], ...] = (
-    ("/save PATH", "save"),
+    ("/save {path}", "save"),
     ("/lang en / zh-Hans / zh-Hant", "lang"),
     ("/back", "back"),
     ("/reset", "reset"),
@@ -272,7 +277,33 @@ def help_markdown(locale: Locale) -> str:
         f"### {t('tui.help.commands', locale)}",
         "",
     ]
-    lines += [f"- `{cmd}` — {t(f'tui.help.cmd.{key}', locale)}" for cmd, key in HELP_COMMANDS]
+    path = t("tui.help.path", locale)  # the placeholder is a word: PATH, 路径, 路徑
+    lines += [f"- `{cmd.format(path=path)}` — {t(f'tui.help.cmd.{key}', locale)}" for cmd, key in HELP_COMMANDS]
     lines += ["", f"### {t('tui.help.keys', locale)}", ""]
     lines += [f"- **{keys}** — {t(f'tui.binding.{key}', locale)}" for keys, key in HELP_KEYS]
     return "\n".join(lines) + "\n"
+
+
+class LocalizedCommandPalette(CommandPalette):
+    """Textual's command palette with its two words in the user's language: the search field's placeholder
+    (Textual's public `placeholder` argument) and "No matches found". Textual offers no argument for the
+    latter: it adds a disabled option with the palette's no-matches id to its `CommandList`, so the list's
+    public `add_option` is wrapped to give that option our words instead (tests/tui/test_chat.py fails if a
+    Textual release stops showing them)."""
+
+    def __init__(self, locale: Locale, **kwargs) -> None:
+        super().__init__(placeholder=t("tui.palette.placeholder", locale), **kwargs)
+        self._no_matches_text = t("tui.palette.no_matches", locale)
+
+    def on_mount(self) -> None:
+        commands = self.query_one(CommandList)
+        add_option = commands.add_option
+        no_matches_id = CommandPalette._NO_MATCHES
+
+        def localized_add_option(option: Option | VisualType | None = None) -> CommandList:
+            if isinstance(option, Option) and option.id == no_matches_id:
+                option = Option(Align.center(Text(self._no_matches_text, style="not bold")), disabled=True,
+                                id=no_matches_id)
+            return add_option(option)
+
+        commands.add_option = localized_add_option  # type: ignore[method-assign]

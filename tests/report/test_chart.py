@@ -76,15 +76,15 @@ def test_scatter_chart_in_the_html_report_has_round_ticks(locale, x_labels, y_la
     # The fixture's candidates: $12,345 for 3.2 h and $6,900 for 130 h (5.4 days).
     html = render(make_recommendation(locale), "html", locale)
     svg = html.split("<svg")[2].split("</svg>")[0]  # the second chart: cost against time
-    x_ticks = re.findall(r'<text x="([\d.]+)" y="268" text-anchor="middle">([^<]+)</text>', svg)
+    x_ticks = re.findall(r'<text x="([\d.]+)" y="348" text-anchor="middle">([^<]+)</text>', svg)
     y_ticks = re.findall(r'<text x="88" y="([\d.]+)" text-anchor="end" dominant-baseline="middle">([^<]+)</text>', svg)
     assert [label for _, label in x_ticks] == x_labels
     assert [label for _, label in y_ticks] == y_labels
     # The ticks span the axes (left to right end, bottom to top), evenly.
     xs = [float(x) for x, _ in x_ticks]
     ys = [float(y) for y, _ in y_ticks]
-    assert xs[0] == 96 and xs[-1] == 550 and ys[0] == 250 and ys[-1] == 20
+    assert xs[0] == 96 and xs[-1] == 850 and ys[0] == 330 and ys[-1] == 36
     assert max(abs((b - a) - (xs[1] - xs[0])) for a, b in zip(xs, xs[1:], strict=False)) < 0.2
     # Every point lies inside the plot.
     for cx, cy in re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)"', svg):
-        assert 96 < float(cx) < 550 and 20 < float(cy) < 250
+        assert 96 < float(cx) < 850 and 36 < float(cy) < 330

@@ -67,7 +67,8 @@ def test_the_owned_card_reads_as_owned_in_the_html_report(tmp_path, capsys, loca
     out = tmp_path / "r.html"
     assert main(["recommend", "--profile", str(profile), "-o", str(out)]) == 0
     page = out.read_text(encoding="utf-8")
-    first = re.search(r"<tr><td class=\"num\">1</td><td>1 × NVIDIA GeForce RTX 4090</td>.*?</tr>", page, re.S)
+    first = re.search(r"<tr><td class=\"num rank\">1</td><td class=\"title\"[^>]*>1 × NVIDIA GeForce RTX 4090</td>.*?</tr>",
+                      page, re.S)
     assert first is not None
     cells = re.findall(r"<td[^>]*>(.*?)</td>", first.group(0), re.S)
     assert cells[3] == OWNED[locale] and cells[8] == OWNED[locale]

@@ -216,12 +216,14 @@ async def test_textuals_own_words_palette_placeholder_and_quit_notice_are_locali
     passes its own words through Textual's public API (CommandPalette's placeholder, App.notify)."""
     from textual.command import CommandPalette
 
+    from textual.command import CommandList
+
     expected = {
-        "en": ("Search for commands…", "Do you want to quit?"),
-        "zh-Hans": ("搜索命令…", "要退出吗？"),
-        "zh-Hant": ("搜尋指令…", "要離開嗎？"),
+        "en": ("Search for commands…", "Do you want to quit?", "No matches found"),
+        "zh-Hans": ("搜索命令…", "要退出吗？", "没有匹配的命令"),
+        "zh-Hant": ("搜尋指令…", "要離開嗎？", "沒有符合的指令"),
     }
-    for locale, (placeholder, title) in expected.items():
+    for locale, (placeholder, title, no_matches) in expected.items():
         app = create_app(lang=locale, state_path=None, conversation_factory=FakeConversation)  # type: ignore[arg-type]
         async with app.run_test(size=SIZE) as pilot:
             await app.workers.wait_for_complete()
@@ -230,6 +232,10 @@ async def test_textuals_own_words_palette_placeholder_and_quit_notice_are_locali
             await pilot.pause()
             assert isinstance(app.screen, CommandPalette)
             assert app.screen.query_one(Input).placeholder == placeholder
+            await pilot.press(*"qqqzzz")  # matches no command: Textual says so after half a second
+            await pilot.pause(0.8)
+            shown = [str(o.prompt.renderable) for o in app.screen.query_one(CommandList).options]
+            assert shown == [no_matches]
             await pilot.press("escape")
             await pilot.pause()
             await pilot.press("f2")  # the results table has focus: Ctrl+C reaches the app (the input copies)
