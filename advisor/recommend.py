@@ -264,13 +264,20 @@ SENSIBLE_COUNT = 64
 """The largest count a ruled-out option is shown at: "1,024 × RTX 4090" informs nobody; "4 × RTX 4090 does not fit,
 35 GB a card" does."""
 
-TIGHT_HEADROOM = 0.05
+TIGHT_HEADROOM = planner.TIGHT_HEADROOM
 """A fit with less than this share of the card free is one allocator hiccup from out-of-memory."""
 
 FRAGILE_PLAN_PENALTY = 12.5
 """What ranking takes off a plan that works only on the edge — less than `TIGHT_HEADROOM` free, or CPU
 offload — as much as half a doubling of cost: an expert never picks 0.5 GiB to spare, or a host-bound
 optimizer step, over a faster configuration with room."""
+
+OFFLOAD_PENALTY = 25.0
+"""What ranking takes off a plan that keeps the model states in CPU memory (DeepSpeed ZeRO-Offload): as much as a
+doubling of cost. Every step waits on the host's memory and PCIe link, and the plan needs hundreds of GB of host
+RAM (DeepSpeed's own estimate is ~18 bytes per parameter x 1.5 for ZeRO-3, numeric-anchors.md §1.2) that a
+desktop rarely has: the experts' consultations (tests/advice/expert_cases.yaml exp-13, exp-27, exp-30) reach
+for it only when no GPU plan within reach fits, and rent or add GPUs first."""
 
 
 def _base_score(o: _Option, best_cost: float = 1.0, best_time_s: float | None = None,
@@ -289,7 +296,7 @@ def _base_score(o: _Option, best_cost: float = 1.0, best_time_s: float | None = 
     if 0.0 <= frac < TIGHT_HEADROOM:
         score -= FRAGILE_PLAN_PENALTY
     if o.m.offload:
-        score -= FRAGILE_PLAN_PENALTY  # every step waits on the host: a last resort, not a plan
+        score -= OFFLOAD_PENALTY  # every step waits on the host: a last resort, not a plan
     return score
 
 

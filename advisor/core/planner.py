@@ -246,6 +246,7 @@ class Workload:
     stack: memory.Stack = memory.Stack()  # the framework's memory choices (calculator flags; defaults: HF + PEFT)
     max_gpus: int = 1024
     assumptions: tuple[tuple[str, str], ...] = ()
+    kv_dtype_given: bool = True  # the user (or the calculator's flags) named the KV-cache format
     _cache: dict = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     @property
@@ -359,6 +360,7 @@ def workload_from_profile(profile, kb) -> Workload:
         utilization=profile.utilization,
         runs=profile.runs,
         serving_precision_given=profile.weights_dtype is not None or profile.kv_dtype is not None,
+        kv_dtype_given=profile.kv_dtype is not None,
     )
 
 
@@ -402,6 +404,7 @@ def workload_for(
     runs: int | None = None,
     serving_precision_given: bool = True,
     stack: memory.Stack | None = None,
+    kv_dtype_given: bool = True,
 ) -> Workload:
     """A `Workload` with every choice given: what `workload_from_profile` builds for the advisor and
     `gpu-advisor estimate` builds from its flags. Trainable parameters follow the task (LoRA: the
@@ -450,6 +453,7 @@ def workload_for(
         runs=runs,
         serving_precision_given=serving_precision_given,
         stack=stack or memory.Stack(),
+        kv_dtype_given=kv_dtype_given,
     )
     return workload
 
@@ -534,9 +538,10 @@ def _variants(w: Workload, count: int, strategy: str, tp: int, pp: int) -> list[
         for b in batches if ckpt != "selective" else batches[-1:]:
             out.append(Variant(ckpt, b, w.optimizer, False))
     if full and w.optimizer == "adamw":
-        out.append(Variant("full", batches[-1], "adamw-8bit", False))
+        lightest = min(batches)  # the levers of last resort go with the least activation memory
+        out.append(Variant("full", lightest, "adamw-8bit", False))
         if strategy in ("zero2", "zero3") and count <= 8:
-            out.append(Variant("full", batches[-1], "adamw-8bit", True))
+            out.append(Variant("full", lightest, "adamw-8bit", True))
     return out
 
 
@@ -721,10 +726,27 @@ def usage_horizon_days(w: Workload) -> float | None:
     return float(OWNERSHIP_HORIZON_DAYS) if w.utilization is not None and w.runs is None else None
 
 
-def _usage_hours(w: Workload, run_hours: float | None) -> float:
+REFERENCE_GPU_FLOPS = 312e12
+"""The GPU-hour a schedule is counted in ("10 GPU-hours a week", or the default busy share): one A100's hour, the
+unit published training reports count in (Llama 2: 3.3M A100-80GB hours, numeric-anchors.md GT-26), at its dense
+BF16 peak (gpu-catalogue.md §2) and the expected Ampere MFU (`compute.mfu_range`)."""
+
+
+def reference_run_hours(run_flops: float) -> float:
+    """Hours the run's FLOPs take on the reference GPU (`REFERENCE_GPU_FLOPS` at Ampere's expected MFU)."""
+    return run_flops / (REFERENCE_GPU_FLOPS * compute.mfu_range("ampere")[1]) / 3600.0
+
+
+def _usage_hours(w: Workload, run_hours: float | None, ref_hours: float | None = None) -> float:
     """Hours the hardware works over the horizon: the runs planned (one when not said) when there is no
     horizon, else the horizon at the utilization (never less than the runs); a service, the horizon at its
-    utilization (around the clock unless said)."""
+    utilization (around the clock unless said).
+
+    A training schedule is work, not wall-clock: with `ref_hours` (the run on the reference GPU,
+    `reference_run_hours`) the schedule's hours are reference GPU-hours, and a configuration that runs the job
+    in `run_hours` works `schedule x run_hours / ref_hours` hours — so a card three times slower is busy (and
+    rented, and powered) three times as long for the same fine-tunes, and a slow cheap rental does not look
+    cheaper than a fast one only because both were billed for the same hours."""
     usage = w._cache.get("usage")
     if usage is None:  # what depends on the workload alone, once (the sweep asks for every candidate)
         horizon = usage_horizon_days(w)
@@ -741,6 +763,8 @@ def _usage_hours(w: Workload, run_hours: float | None) -> float:
     runs = max(run_hours or 0.0, RENT_MIN_HOURS) * runs_planned
     if runs_alone or horizon_hours is None:  # (no horizon: the runs alone)
         return runs
+    if ref_hours and run_hours:
+        horizon_hours *= run_hours / ref_hours
     return max(runs, horizon_hours)
 
 
@@ -794,7 +818,8 @@ def _metrics_of(w: Workload, gpu, count: int, strategy: str, tp: int, pp: int, d
     mid_s = low_s = high_s = None
     if vol is not None:
         low_s, mid_s, high_s = compute.time_range_from(vol, *rates)
-    hours = _usage_hours(w, mid_s / 3600.0 if mid_s is not None else None)
+    hours = _usage_hours(w, mid_s / 3600.0 if mid_s is not None else None,
+                         reference_run_hours(vol.flops) if vol is not None else None)
     kwh = avg_kw * hours * w.pue if mid_s is not None or not w.is_training else None
     if rate is not None and (mid_s is not None or not w.is_training):
         rent_mid, rent_lo, rent_hi = rate_mid * hours, rate_lo * hours, rate_hi * hours
@@ -926,11 +951,16 @@ def _inference_tp(w: Workload, tp: int, wdt: str, kvdt: str) -> tuple:
 def _serving_precisions(w: Workload, gpu) -> list[tuple[str, str]]:
     """(weights, KV cache) formats tried, most faithful first: what the user named, else 16-bit; then an 8-bit
     KV cache (vLLM/TensorRT-LLM store it in FP8 on Ampere and later); then FP8 weights where the GPU has FP8
-    tensor cores. 4-bit weights change the model's quality and stay a named alternative."""
-    if w.serving_precision_given:
-        return [(w.weights_dtype, w.kv_dtype)]
-    out = [(w.weights_dtype, w.kv_dtype)]
+    tensor cores. 4-bit weights change the model's quality and stay a named alternative. Formats the user named
+    are kept; when they named the weights only ("4-bit is fine"), an 8-bit KV cache is still tried (llama.cpp's
+    q8_0 cache, vLLM's FP8 cache: the lever that makes 70B at 4 bits fit two 24 GB cards)."""
     modern = gpu.architecture not in ("volta", "turing")
+    if w.serving_precision_given:
+        given = [(w.weights_dtype, w.kv_dtype)]
+        if not w.kv_dtype_given and modern and w.kv_dtype in ("bf16", "fp16"):
+            given.append((w.weights_dtype, "fp8"))
+        return given
+    out = [(w.weights_dtype, w.kv_dtype)]
     if modern and w.kv_dtype in ("bf16", "fp16"):
         out.append((w.weights_dtype, "fp8"))
     if gpu.fp8_tflops and w.weights_dtype in ("bf16", "fp16"):
@@ -1079,19 +1109,31 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
     return out
 
 
+TIGHT_HEADROOM = 0.05
+"""A plan with less than this share of the card's usable memory free is one allocator hiccup from out-of-memory:
+the search takes a lighter format that leaves room over it, and ranking (advisor.recommend) marks it fragile."""
+
+
 def _serving_pick(w: Workload, gpu, count: int, ladder: list[tuple]) -> CandidateMetrics:
-    """The most faithful serving precision that holds every sequence; when none does, the lightest. (Whether
-    an option fits and holds every sequence is decided on its cached memory terms, as `_inference_metrics`
-    decides it, so only the chosen option's numbers are built.)"""
+    """The most faithful serving precision that holds every sequence with `TIGHT_HEADROOM` to spare; else the
+    most faithful that holds them at all; when none does, the lightest. (Whether an option fits and holds every
+    sequence is decided on its cached memory terms, as `_inference_metrics` decides it, so only the chosen
+    option's numbers are built.) An expert serves with an FP8 KV cache and 40 % of the card free rather than a
+    16-bit cache and 0.5 GiB free."""
     cap = _gpu_consts(w, gpu)["serve_cap"]
+    roomy = cap * (1.0 - TIGHT_HEADROOM)
     generates = w.shape.generates
+    tight = None
     for option in ladder:
         replicas = count // option[0]
-        if _serving_terms(w, option, -(-w.concurrency // replicas)).total <= cap and (
-            not generates or option[5] * replicas >= w.concurrency
-        ):
+        if generates and option[5] * replicas < w.concurrency:
+            continue
+        total = _serving_terms(w, option, -(-w.concurrency // replicas)).total
+        if total <= roomy:
             return _inference_metrics(w, gpu, count, option)
-    return _inference_metrics(w, gpu, count, ladder[-1])
+        if total <= cap and tight is None:
+            tight = option
+    return _inference_metrics(w, gpu, count, tight if tight is not None else ladder[-1])
 
 
 # ------------------------------------------------------------------------------------------------
