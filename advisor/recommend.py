@@ -560,6 +560,7 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
                                 and not datacenter_deployment(profile) and m.nodes == 1),
         "eight_bit_optimizer": m.optimizer == "adamw-8bit",
         "cpu_offload": m.offload,
+        "chunked_loss": m.chunked_loss,
         "micro_batch": m.micro_batch,
         "over_budget": d["over_budget"],
         "budget_frac": d["budget_frac"],

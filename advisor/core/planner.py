@@ -96,6 +96,7 @@ class CandidateMetrics:
     weights_dtype: str | None = None  # serving: weight format chosen
     kv_dtype: str | None = None  # serving: KV-cache format chosen
     usage_hours: float | None = None  # hours of use over the horizon that rent and energy are for
+    chunked_loss: bool = False  # training: the loss is computed in chunks (no whole-sequence fp32 logits)
 
 
 def _fast_constructor(cls: type) -> Any:
@@ -499,12 +500,15 @@ def _training_configs(w: Workload, count: int) -> list[tuple[str, int, int]]:
 
 class Variant(NamedTuple):
     """The levers of one training configuration: activation checkpointing, micro-batch per GPU (gradient
-    accumulation reaches the global batch), optimizer, CPU offload of the model states."""
+    accumulation reaches the global batch), optimizer, CPU offload of the model states, and a chunked loss
+    (the LM head and cross-entropy computed a slice of the sequence at a time, so the fp32 logits of the whole
+    sequence never exist at once: torchtune's CEWithChunkedOutputLoss)."""
 
     checkpointing: str
     micro_batch: int
     optimizer: str
     offload: bool
+    chunked_loss: bool = False
 
 
 LLM_MICRO_BATCHES = (1, 4)
@@ -537,11 +541,16 @@ def _variants(w: Workload, count: int, strategy: str, tp: int, pp: int) -> list[
     for ckpt in _checkpoint_order(w, tp > 1 or pp > 1):
         for b in batches if ckpt != "selective" else batches[-1:]:
             out.append(Variant(ckpt, b, w.optimizer, False))
+    lightest = min(batches)  # the levers of last resort go with the least activation memory
+    optimizer = w.optimizer
     if full and w.optimizer == "adamw":
-        lightest = min(batches)  # the levers of last resort go with the least activation memory
-        out.append(Variant("full", lightest, "adamw-8bit", False))
-        if strategy in ("zero2", "zero3") and count <= 8:
-            out.append(Variant("full", lightest, "adamw-8bit", True))
+        optimizer = "adamw-8bit"
+        out.append(Variant("full", lightest, optimizer, False))
+    if not image and w.shape.vocab and not w.stack.chunked_loss:
+        # the logits of a 128k vocabulary are GBs at micro-batch 1 (numeric-anchors.md §1.3: 6 bytes per logit)
+        out.append(Variant("full", lightest, optimizer, False, True))
+    if full and w.optimizer == "adamw" and strategy in ("zero2", "zero3") and count <= 8:
+        out.append(Variant("full", lightest, optimizer, True))
     return out
 
 
@@ -573,7 +582,7 @@ def _training_memory(w: Workload, count: int, strategy: str, tp: int, pp: int, v
             lora_targets=w.lora_targets,
             trainable_params=w.trainable_params,
             offload=v.offload,
-            **w.stack.training_kwargs(w.task, w.weights_dtype),
+            **(w.stack.training_kwargs(w.task, w.weights_dtype) | ({"chunked_loss": True} if v.chunked_loss else {})),
         )
         w._cache[key] = hit
     return hit
@@ -831,7 +840,7 @@ def _metrics_of(w: Workload, gpu, count: int, strategy: str, tp: int, pp: int, d
         buy_mid, rate_mid, rent_mid, kwh * w.electricity_usd_per_kwh if kwh is not None else None, crosses,
         buy_lo, buy_hi, rent_lo, rent_hi, None, host_ram, be,
         rate_lo, rate_hi, avg_kw * 1000.0,
-        v.micro_batch, v.optimizer, v.offload, None, None, hours,
+        v.micro_batch, v.optimizer, v.offload, None, None, hours, v.chunked_loss,
     )
 
 
@@ -1070,6 +1079,7 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         wdt,
         kvdt,
         hours,
+        False,
     )
 
 

@@ -22,8 +22,8 @@ from tools.advice_cases import check, load_cases, profile_of
 CASES = {c["id"]: c for c in load_cases()}
 
 WITHIN_BOUNDS = ["exp-01", "exp-05", "exp-06", "exp-07", "exp-10", "exp-11", "exp-13", "exp-16", "exp-17", "exp-18",
-                 "exp-19", "exp-20", "exp-21", "exp-22", "exp-24", "exp-28", "exp-29", "exp-30", "exp-31", "exp-33",
-                 "exp-35", "exp-36", "exp-38"]
+                 "exp-19", "exp-20", "exp-21", "exp-22", "exp-23", "exp-24", "exp-28", "exp-29", "exp-30", "exp-31",
+                 "exp-33", "exp-35", "exp-36", "exp-38"]
 
 
 @pytest.mark.parametrize("case_id", WITHIN_BOUNDS)

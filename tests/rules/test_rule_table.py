@@ -95,6 +95,7 @@ ROWS: list[tuple[str, str, dict, dict]] = [
     ("facility.passive-card-in-desk", "candidate", {"passive_in_desk": True}, {"passive_in_desk": False}),
     ("memory.eight-bit-optimizer", "candidate", {"eight_bit_optimizer": True}, {"fits": False}),
     ("memory.cpu-offload-plan", "candidate", {"cpu_offload": True}, {"cpu_offload": False}),
+    ("memory.chunked-loss", "candidate", {"chunked_loss": True}, {"chunked_loss": False}),
     ("reliability.qlora-non-nvidia", "candidate", {"vendor": "amd", "task": "qlora"}, {"task": "lora"}),
     # model
     ("model.moe-total-vs-active", "profile", {"is_moe": True, "params_b": 46.7, "active_params_b": 12.9},
