@@ -459,6 +459,8 @@ def _profile_fields(profile: Profile, w: planner.Workload) -> dict[str, Any]:
             profile.weights_dtype, profile.kv_dtype)),
         "seq_len": w.seq_len,
         "tokens_b": tokens / 1e9 if tokens else None,
+        "is_batch_job": bool(w.batch_tokens),
+        "batch_tokens_b": w.batch_tokens / 1e9 if w.batch_tokens else None,
         "context_tokens": w.context_tokens if task == "inference" else None,
         "context_window": w.context_tokens if task == "inference" else w.seq_len,
         "concurrency": w.concurrency if task == "inference" else None,

@@ -248,6 +248,7 @@ class Workload:
     max_gpus: int = 1024
     assumptions: tuple[tuple[str, str], ...] = ()
     kv_dtype_given: bool = True  # the user (or the calculator's flags) named the KV-cache format
+    batch_tokens: float | None = None  # serving: an offline batch job's prompt tokens (None: a live service)
     _cache: dict = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     @property
@@ -362,6 +363,7 @@ def workload_from_profile(profile, kb) -> Workload:
         runs=profile.runs,
         serving_precision_given=profile.weights_dtype is not None or profile.kv_dtype is not None,
         kv_dtype_given=profile.kv_dtype is not None,
+        batch_tokens=(profile.tokens * epochs) if task == "inference" and profile.tokens else None,
     )
 
 
@@ -406,6 +408,7 @@ def workload_for(
     serving_precision_given: bool = True,
     stack: memory.Stack | None = None,
     kv_dtype_given: bool = True,
+    batch_tokens: float | None = None,
 ) -> Workload:
     """A `Workload` with every choice given: what `workload_from_profile` builds for the advisor and
     `gpu-advisor estimate` builds from its flags. Trainable parameters follow the task (LoRA: the
@@ -455,6 +458,7 @@ def workload_for(
         serving_precision_given=serving_precision_given,
         stack=stack or memory.Stack(),
         kv_dtype_given=kv_dtype_given,
+        batch_tokens=batch_tokens,
     )
     return workload
 
@@ -1017,7 +1021,11 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
     cap = _gpu_consts(w, gpu)["serve_cap"]
     tp, base, kv_seq, _kv_tok, fixed, max_seq, ttft, dk, wdt, kvdt = option
     it_w, node_w, nodes, avg_kw, facility, _mfu, buy, rate, be = _gpu_count_consts(w, gpu, count)
-    hours = _usage_hours(w, None)
+    batch_s = _batch_seconds(w, gpu, wdt, count) if w.batch_tokens else None
+    if batch_s is not None:  # an offline batch job is a run: billed for its hours (each run planned), not a year
+        hours = max(batch_s / 3600.0, RENT_MIN_HOURS) * (w.runs or 1)
+    else:
+        hours = _usage_hours(w, None)
     kwh = avg_kw * hours * w.pue
     buy_mid, buy_lo, buy_hi = (buy.mid, buy.low, buy.high) if buy else (None, None, None)
     if rate is not None:
@@ -1028,8 +1036,8 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
     batch = -(-w.concurrency // replicas)  # sequences per replica
     terms = _serving_terms(w, option, batch)
     total = terms.total
-    if not shape.generates:
-        tps = None  # encoders, ViTs, CNNs: no token-by-token decode
+    if not shape.generates or batch_s is not None:
+        tps = None  # encoders, ViTs, CNNs: no token-by-token decode; a batch job is timed by its prefill
     elif max_seq > 0:
         eff_batch = batch if batch < max_seq else max_seq
         tps = replicas * eff_batch / compute.decode_step_from(dk, w.context_tokens, eff_batch)
@@ -1048,9 +1056,9 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         cap,
         total <= cap,
         cap - total,
-        None,
-        None,
-        None,
+        batch_s,
+        batch_s,
+        batch_s,
         None,
         tps,
         max_seq * replicas if shape.generates else None,
@@ -1083,6 +1091,26 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
     )
 
 
+BATCH_MAX_GPUS = 64
+"""An offline batch job is swept up to this many GPUs (its cost hardly depends on the count; its time does)."""
+
+
+def _batch_seconds(w: Workload, gpu, weights_dtype: str, count: int) -> float:
+    """An offline batch job on `count` GPUs: its prompts prefilled at the compute rate (`compute.prefill_seconds`,
+    one context-length document at a time, causal attention included) — a job of 25B prompt tokens with a few
+    output tokens each is bound by FLOPs, not by decode bandwidth (numeric-anchors.md §1.5). FP8 weights run at the
+    FP8 tensor rate where the GPU has one; other formats at the 16-bit rate (weight-only quantisation dequantises
+    to 16 bits for the matmuls). Output tokens are not counted."""
+    key = ("batch", id(gpu), weights_dtype)
+    hit = w._cache.get(key)
+    if hit is None or hit[0] is not gpu:
+        precision = "fp8" if weights_dtype == "fp8" else ("fp16" if weights_dtype == "fp16" else "bf16")
+        docs = (w.batch_tokens or 0.0) / max(1, w.context_tokens)
+        per_doc = compute.prefill_seconds(w.shape, gpu, tokens=w.context_tokens, precision=precision)
+        hit = w._cache[key] = (gpu, docs * per_doc)
+    return hit[1] / count
+
+
 def _serving_terms(w: Workload, option: tuple, batch: int) -> MemoryTerms:
     """Memory per GPU of a replica of `option` (`_inference_option`) holding `batch` sequences, cached."""
     tp, base, kv_seq, _kv_tok, fixed = option[:5]
@@ -1107,7 +1135,10 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
                    for tp in widths}
         served_at = None
         for i, count in enumerate(counts):
-            if served_at is not None and i > served_at + 1:
+            if w.batch_tokens:
+                if count > BATCH_MAX_GPUS:
+                    break  # a batch job: every count a deadline may need, within reason
+            elif served_at is not None and i > served_at + 1:
                 break  # one count past the first that serves everyone
             for tp in widths:
                 if tp > count or count % tp:
@@ -1134,6 +1165,8 @@ def _serving_pick(w: Workload, gpu, count: int, ladder: list[tuple]) -> Candidat
     roomy = cap * (1.0 - TIGHT_HEADROOM)
     generates = w.shape.generates
     tight = None
+    if w.batch_tokens:  # a batch job: the fastest format of the ladder (FP8 on FP8 tensor cores), not the most faithful
+        ladder = sorted(ladder, key=lambda option: _batch_seconds(w, gpu, option[8], 1))
     for option in ladder:
         replicas = count // option[0]
         if generates and option[5] * replicas < w.concurrency:

@@ -96,6 +96,8 @@ ROWS: list[tuple[str, str, dict, dict]] = [
     ("memory.eight-bit-optimizer", "candidate", {"eight_bit_optimizer": True}, {"fits": False}),
     ("memory.cpu-offload-plan", "candidate", {"cpu_offload": True}, {"cpu_offload": False}),
     ("memory.chunked-loss", "candidate", {"chunked_loss": True}, {"chunked_loss": False}),
+    ("inference.batch-prefill-bound", "profile", {"task": "inference", "is_batch_job": True, "batch_tokens_b": 25.0,
+                                                  "context_window": 512}, {"is_batch_job": False}),
     ("reliability.qlora-non-nvidia", "candidate", {"vendor": "amd", "task": "qlora"}, {"task": "lora"}),
     # model
     ("model.moe-total-vs-active", "profile", {"is_moe": True, "params_b": 46.7, "active_params_b": 12.9},
