@@ -110,6 +110,7 @@ class _Option:
     score: float = 0.0
     horizon_days: float | None = None  # what the option is costed over (None: the runs alone)
     utilization: float = planner.TRAINING_UTILIZATION  # share of the horizon it works
+    owned_used: int = 0  # a purchase that adds to GPUs of this model the user owns: how many of those it keeps
 
     @property
     def time_s(self) -> float | None:
@@ -157,11 +158,18 @@ def _owned_counts(profile: Profile, kb: KnowledgeBase) -> dict[str, int]:
 
 def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: KnowledgeBase,
              w: planner.Workload) -> list[_Option]:
-    """Every configuration under every acquisition the profile allows (owned GPUs always)."""
+    """Every configuration under every acquisition the profile allows (owned GPUs always). More GPUs of a model the
+    user owns are bought as an addition: the owned cards and their machine stay, and the price is what the larger
+    configuration costs beyond the one they have (`cost.capex_usd` of both: the cards added and the bigger chassis,
+    PSU or second server they need) — nobody buys their own GPUs again to add two."""
     owned = _owned_counts(profile, kb)
     may_buy, may_rent = buy_allowed(profile), rent_allowed(profile)
     horizon, util = planner.usage_horizon_days(w), planner.usage_utilization(w)
     gpus = kb.gpus
+    owned_capex = {}
+    for gpu_id, n in owned.items():
+        have = cost.capex_usd(gpus[gpu_id], n) if gpu_id in gpus else None
+        owned_capex[gpu_id] = have.mid if have is not None else 0.0
     out: list[_Option] = []
     append = out.append
     # A second pass when nothing the profile allows is priced: offer everything priced, so the rules say why.
@@ -173,10 +181,15 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
                 continue
             # _Option(m, gpu, acquisition, owned, cost_usd, fact_id, findings, rejected, score, horizon_days,
             # utilization), positional: this runs for every configuration of the sweep.
-            if not contradictory and owned.get(m.gpu_id, 0) >= m.count:
+            have = owned.get(m.gpu_id, 0) if not contradictory else 0
+            if have >= m.count:
                 append(_Option(m, gpu, "buy", True, 0.0, "", [], False, 0.0, horizon, util))
             elif buy and m.buy_usd is not None:
-                append(_Option(m, gpu, "buy", False, m.buy_usd, "", [], False, 0.0, horizon, util))
+                if have:  # an addition to the user's own cards
+                    append(_Option(m, gpu, "buy", False, max(0.0, m.buy_usd - owned_capex[m.gpu_id]), "", [], False,
+                                   0.0, horizon, util, have))
+                else:
+                    append(_Option(m, gpu, "buy", False, m.buy_usd, "", [], False, 0.0, horizon, util))
             if rent and m.rent_usd is not None:
                 append(_Option(m, gpu, "rent", False, m.rent_usd, "", [], False, 0.0, horizon, util))
         if out:
@@ -523,6 +536,9 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "checkpointing": m.checkpointing if m.checkpointing in ("none", "selective", "full") else "none",
         "acquisition": o.acquisition,
         "owned": o.owned,
+        "adds_to_owned": o.owned_used > 0,
+        "owned_kept": o.owned_used,
+        "gpus_added": m.count - o.owned_used if o.owned_used else 0,
         "on_prem": d["on_prem"],
         "fits": m.fits,
         "mem_total_gib": total / GIB,

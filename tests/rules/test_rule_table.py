@@ -95,6 +95,8 @@ ROWS: list[tuple[str, str, dict, dict]] = [
     ("facility.passive-card-in-desk", "candidate", {"passive_in_desk": True}, {"passive_in_desk": False}),
     ("memory.eight-bit-optimizer", "candidate", {"eight_bit_optimizer": True}, {"fits": False}),
     ("memory.cpu-offload-plan", "candidate", {"cpu_offload": True}, {"cpu_offload": False}),
+    ("cost.adds-to-owned", "candidate", {"adds_to_owned": True, "owned_kept": 2, "gpus_added": 2},
+     {"adds_to_owned": False}),
     ("memory.chunked-loss", "candidate", {"chunked_loss": True}, {"chunked_loss": False}),
     ("inference.batch-prefill-bound", "profile", {"task": "inference", "is_batch_job": True, "batch_tokens_b": 25.0,
                                                   "context_window": 512}, {"is_batch_job": False}),
