@@ -745,9 +745,12 @@ unit published training reports count in (Llama 2: 3.3M A100-80GB hours, numeric
 BF16 peak (gpu-catalogue.md §2) and the expected Ampere MFU (`compute.mfu_range`)."""
 
 
+_REFERENCE_HOURS_PER_FLOP = 1.0 / (REFERENCE_GPU_FLOPS * compute.mfu_range("ampere")[1] * 3600.0)
+
+
 def reference_run_hours(run_flops: float) -> float:
     """Hours the run's FLOPs take on the reference GPU (`REFERENCE_GPU_FLOPS` at Ampere's expected MFU)."""
-    return run_flops / (REFERENCE_GPU_FLOPS * compute.mfu_range("ampere")[1]) / 3600.0
+    return run_flops * _REFERENCE_HOURS_PER_FLOP
 
 
 def _usage_hours(w: Workload, run_hours: float | None, ref_hours: float | None = None) -> float:
@@ -832,7 +835,7 @@ def _metrics_of(w: Workload, gpu, count: int, strategy: str, tp: int, pp: int, d
     if vol is not None:
         low_s, mid_s, high_s = compute.time_range_from(vol, *rates)
     hours = _usage_hours(w, mid_s / 3600.0 if mid_s is not None else None,
-                         reference_run_hours(vol.flops) if vol is not None else None)
+                         vol.flops * _REFERENCE_HOURS_PER_FLOP if vol is not None else None)
     kwh = avg_kw * hours * w.pue if mid_s is not None or not w.is_training else None
     if rate is not None and (mid_s is not None or not w.is_training):
         rent_mid, rent_lo, rent_hi = rate_mid * hours, rate_lo * hours, rate_hi * hours
