@@ -550,8 +550,9 @@ def _variants(w: Workload, count: int, strategy: str, tp: int, pp: int) -> list[
     if full and w.optimizer == "adamw":
         optimizer = "adamw-8bit"
         out.append(Variant("full", lightest, optimizer, False))
-    if not image and w.shape.vocab and not w.stack.chunked_loss:
-        # the logits of a 128k vocabulary are GBs at micro-batch 1 (numeric-anchors.md §1.3: 6 bytes per logit)
+    if not image and w.shape.vocab and not w.stack.chunked_loss and count <= 8:
+        # the logits of a 128k vocabulary are GBs at micro-batch 1 (numeric-anchors.md §1.3: 6 bytes per logit);
+        # within one server, where a card's last gigabytes decide (across servers the states are sharded thin)
         out.append(Variant("full", lightest, optimizer, False, True))
     if full and w.optimizer == "adamw" and strategy in ("zero2", "zero3") and count <= 8:
         out.append(Variant("full", lightest, optimizer, True))
@@ -636,7 +637,10 @@ def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, v: 
         )
         vol = None
         shape = w.shape
-        if w.tokens is not None and shape.is_transformer and shape.kind != "vit":
+        vkey = ("vol", count, strategy, tp, pp, v.checkpointing, v.micro_batch, v.offload)
+        if vkey in w._cache:  # the optimizer and the loss's chunking change memory, not the run's volumes
+            vol = w._cache[vkey]
+        elif w.tokens is not None and shape.is_transformer and shape.kind != "vit":
             vol = compute.training_volumes(
                 shape,
                 tokens=w.tokens,
@@ -661,6 +665,7 @@ def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, v: 
             if fwd is not None:
                 recompute = 4.0 if v.checkpointing == "full" else 3.0  # forward + backward (2x) [+ recompute]
                 vol = compute.TrainingVolumes(recompute * fwd * w.samples, 0.0, 0.0, 0.0, 0.0, 2.0 / 3.0)
+        w._cache[vkey] = vol
         hit = (v, terms, terms.total, vol, int(mem.host_ram))
         w._cache[key] = hit
     return hit
