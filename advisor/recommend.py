@@ -168,8 +168,8 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
     gpus = kb.gpus
     owned_capex = {}
     for gpu_id, n in owned.items():
-        have = cost.capex_usd(gpus[gpu_id], n) if gpu_id in gpus else None
-        owned_capex[gpu_id] = have.mid if have is not None else 0.0
+        kept = cost.capex_usd(gpus[gpu_id], n) if gpu_id in gpus else None
+        owned_capex[gpu_id] = kept.mid if kept is not None else 0.0
     out: list[_Option] = []
     append = out.append
     # A second pass when nothing the profile allows is priced: offer everything priced, so the rules say why.
