@@ -736,9 +736,12 @@ def usage_utilization(w: Workload) -> float:
 
 def usage_horizon_days(w: Workload) -> float | None:
     """The days the hardware is costed over: the user's horizon; else a year for a service, three years when
-    only a schedule was given, and None for training with neither (this run, or the runs said, alone)."""
+    only a schedule was given, and None for training (and offline batch jobs) with neither (this run, or the runs
+    said, alone)."""
     if w.horizon_days is not None:
         return w.horizon_days
+    if w.batch_tokens:
+        return None  # an offline batch job is a run, like a training run: costed over its hours
     if not w.is_training:
         return float(SERVING_HORIZON_DAYS)
     return float(OWNERSHIP_HORIZON_DAYS) if w.utilization is not None and w.runs is None else None
