@@ -262,15 +262,15 @@ def test_a_comfortable_deadline_prefers_one_server_over_a_faster_cluster() -> No
 def test_more_of_a_gpu_the_user_owns_is_priced_as_what_is_added() -> None:
     from advisor.recommend import examine
 
-    # Two owned RTX A6000s in a workstation; four of them are two more cards ($4,650 each, the catalogue's 2026-07
-    # price) and the step from a two-card desktop to a four-slot workstation platform: $1,800-4,600 against
-    # $900-1,600 + $150-500 (platforms.md §1; advisor.core.cost) -> 9,300 + 3,200 - 1,575 = $10,925, not the
-    # $21,800 of four new cards in a new machine.
+    # Two owned RTX A6000s in a workstation; four of them are two more cards ($2,800 each: sold used only,
+    # platforms.md §4) and the step from a two-card desktop to a four-slot workstation platform: $1,800-4,600
+    # against $900-1,600 + $150-500 (platforms.md §1; advisor.core.cost) -> 5,600 + 3,200 - 1,575 = $7,225, not
+    # the $14,400 of four cards in a new machine.
     profile = Profile(language="en", task="finetune", model="mistral-7b", tokens=2_000_000_000, seq_len=4096,
                       acquisition="buy", deployment="on-prem", owned_gpus=[OwnedGpus(gpu="rtx-a6000", count=2)])
     four = examine(profile, "rtx-a6000", 4)
     assert four is not None and four.acquisition == "buy"
-    assert four.cost_usd == pytest.approx(10_925, abs=1) and four.buy_usd == pytest.approx(21_800, abs=1)
+    assert four.cost_usd == pytest.approx(7_225, abs=1) and four.buy_usd == pytest.approx(14_400, abs=1)
     added = next(f for f in four.findings if f.rule_id == "cost.adds-to-owned")
     assert added.bindings["owned_kept"] == 2 and added.bindings["gpus_added"] == 2
     assert examine(profile, "rtx-a6000", 2).cost_usd == 0  # the two they have cost nothing
