@@ -110,6 +110,7 @@ class _Option:
     score: float = 0.0
     horizon_days: float | None = None  # what the option is costed over (None: the runs alone)
     utilization: float = planner.TRAINING_UTILIZATION  # share of the horizon it works
+    owned_used: int = 0  # a purchase that adds to GPUs of this model the user owns: how many of those it keeps
 
     @property
     def time_s(self) -> float | None:
@@ -157,11 +158,18 @@ def _owned_counts(profile: Profile, kb: KnowledgeBase) -> dict[str, int]:
 
 def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: KnowledgeBase,
              w: planner.Workload) -> list[_Option]:
-    """Every configuration under every acquisition the profile allows (owned GPUs always)."""
+    """Every configuration under every acquisition the profile allows (owned GPUs always). More GPUs of a model the
+    user owns are bought as an addition: the owned cards and their machine stay, and the price is what the larger
+    configuration costs beyond the one they have (`cost.capex_usd` of both: the cards added and the bigger chassis,
+    PSU or second server they need) — nobody buys their own GPUs again to add two."""
     owned = _owned_counts(profile, kb)
     may_buy, may_rent = buy_allowed(profile), rent_allowed(profile)
     horizon, util = planner.usage_horizon_days(w), planner.usage_utilization(w)
     gpus = kb.gpus
+    owned_capex = {}
+    for gpu_id, n in owned.items():
+        kept = cost.capex_usd(gpus[gpu_id], n) if gpu_id in gpus else None
+        owned_capex[gpu_id] = kept.mid if kept is not None else 0.0
     out: list[_Option] = []
     append = out.append
     # A second pass when nothing the profile allows is priced: offer everything priced, so the rules say why.
@@ -173,10 +181,15 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
                 continue
             # _Option(m, gpu, acquisition, owned, cost_usd, fact_id, findings, rejected, score, horizon_days,
             # utilization), positional: this runs for every configuration of the sweep.
-            if not contradictory and owned.get(m.gpu_id, 0) >= m.count:
+            have = owned.get(m.gpu_id, 0) if not contradictory else 0
+            if have >= m.count:
                 append(_Option(m, gpu, "buy", True, 0.0, "", [], False, 0.0, horizon, util))
             elif buy and m.buy_usd is not None:
-                append(_Option(m, gpu, "buy", False, m.buy_usd, "", [], False, 0.0, horizon, util))
+                if have:  # an addition to the user's own cards
+                    append(_Option(m, gpu, "buy", False, max(0.0, m.buy_usd - owned_capex[m.gpu_id]), "", [], False,
+                                   0.0, horizon, util, have))
+                else:
+                    append(_Option(m, gpu, "buy", False, m.buy_usd, "", [], False, 0.0, horizon, util))
             if rent and m.rent_usd is not None:
                 append(_Option(m, gpu, "rent", False, m.rent_usd, "", [], False, 0.0, horizon, util))
         if out:
@@ -264,13 +277,20 @@ SENSIBLE_COUNT = 64
 """The largest count a ruled-out option is shown at: "1,024 × RTX 4090" informs nobody; "4 × RTX 4090 does not fit,
 35 GB a card" does."""
 
-TIGHT_HEADROOM = 0.05
+TIGHT_HEADROOM = planner.TIGHT_HEADROOM
 """A fit with less than this share of the card free is one allocator hiccup from out-of-memory."""
 
 FRAGILE_PLAN_PENALTY = 12.5
 """What ranking takes off a plan that works only on the edge — less than `TIGHT_HEADROOM` free, or CPU
 offload — as much as half a doubling of cost: an expert never picks 0.5 GiB to spare, or a host-bound
 optimizer step, over a faster configuration with room."""
+
+OFFLOAD_PENALTY = 25.0
+"""What ranking takes off a plan that keeps the model states in CPU memory (DeepSpeed ZeRO-Offload): as much as a
+doubling of cost. Every step waits on the host's memory and PCIe link, and the plan needs hundreds of GB of host
+RAM (DeepSpeed's own estimate is ~18 bytes per parameter x 1.5 for ZeRO-3, numeric-anchors.md §1.2) that a
+desktop rarely has: the experts' consultations (tests/advice/expert_cases.yaml exp-13, exp-27, exp-30) reach
+for it only when no GPU plan within reach fits, and rent or add GPUs first."""
 
 
 def _base_score(o: _Option, best_cost: float = 1.0, best_time_s: float | None = None,
@@ -289,7 +309,7 @@ def _base_score(o: _Option, best_cost: float = 1.0, best_time_s: float | None = 
     if 0.0 <= frac < TIGHT_HEADROOM:
         score -= FRAGILE_PLAN_PENALTY
     if o.m.offload:
-        score -= FRAGILE_PLAN_PENALTY  # every step waits on the host: a last resort, not a plan
+        score -= OFFLOAD_PENALTY  # every step waits on the host: a last resort, not a plan
     return score
 
 
@@ -454,6 +474,8 @@ def _profile_fields(profile: Profile, w: planner.Workload) -> dict[str, Any]:
             profile.weights_dtype, profile.kv_dtype)),
         "seq_len": w.seq_len,
         "tokens_b": tokens / 1e9 if tokens else None,
+        "is_batch_job": bool(w.batch_tokens),
+        "batch_tokens_b": w.batch_tokens / 1e9 if w.batch_tokens else None,
         "context_tokens": w.context_tokens if task == "inference" else None,
         "context_window": w.context_tokens if task == "inference" else w.seq_len,
         "concurrency": w.concurrency if task == "inference" else None,
@@ -517,6 +539,9 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "checkpointing": m.checkpointing if m.checkpointing in ("none", "selective", "full") else "none",
         "acquisition": o.acquisition,
         "owned": o.owned,
+        "adds_to_owned": o.owned_used > 0,
+        "owned_kept": o.owned_used,
+        "gpus_added": m.count - o.owned_used if o.owned_used else 0,
         "on_prem": d["on_prem"],
         "fits": m.fits,
         "mem_total_gib": total / GIB,
@@ -558,6 +583,7 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "pure_bf16": m.precision == "bf16",
         "fp8_base": m.precision == planner.IMAGE_FP8_BASE,
         "cpu_offload": m.offload,
+        "chunked_loss": m.chunked_loss,
         "micro_batch": m.micro_batch,
         "over_budget": d["over_budget"],
         "budget_frac": d["budget_frac"],

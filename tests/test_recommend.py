@@ -257,3 +257,32 @@ def test_a_comfortable_deadline_prefers_one_server_over_a_faster_cluster() -> No
     # without a deadline, speed counts again and multi-server options may lead
     fast = recommend(profile.model_copy(update={"deadline_days": None}))
     assert max(c.count for c in fast.recommendations) > max(c.count for c in rec.recommendations)
+
+
+def test_more_of_a_gpu_the_user_owns_is_priced_as_what_is_added() -> None:
+    from advisor.recommend import examine
+
+    # Two owned RTX A6000s in a workstation; four of them are two more cards ($2,800 each: sold used only,
+    # platforms.md §4) and the step from a two-card desktop to a four-slot workstation platform: $1,800-4,600
+    # against $900-1,600 + $150-500 (platforms.md §1; advisor.core.cost) -> 5,600 + 3,200 - 1,575 = $7,225, not
+    # the $14,400 of four cards in a new machine.
+    profile = Profile(language="en", task="finetune", model="mistral-7b", tokens=2_000_000_000, seq_len=4096,
+                      acquisition="buy", deployment="on-prem", owned_gpus=[OwnedGpus(gpu="rtx-a6000", count=2)])
+    four = examine(profile, "rtx-a6000", 4)
+    assert four is not None and four.acquisition == "buy"
+    assert four.cost_usd == pytest.approx(7_225, abs=1) and four.buy_usd == pytest.approx(14_400, abs=1)
+    added = next(f for f in four.findings if f.rule_id == "cost.adds-to-owned")
+    assert added.bindings["owned_kept"] == 2 and added.bindings["gpus_added"] == 2
+    assert examine(profile, "rtx-a6000", 2).cost_usd == 0  # the two they have cost nothing
+
+
+def test_a_one_off_batch_job_rents_and_is_costed_for_its_hours() -> None:
+    # exp-37's job (25B prompt tokens through Llama 3.1 8B in 3 days) with buying allowed: a ~30-hour job is no
+    # reason to buy (a bought card would be costed as used for those hours, not for a year of service), and the
+    # rental bill is hours x rate (hundreds of dollars: 4.1e20 FLOP at FP8, expert_cases.yaml exp-37), not 8,760 h.
+    profile = Profile(language="en", task="inference", model="llama-3.1-8b", tokens=25_000_000_000,
+                      context_tokens=512, deadline_days=3)
+    top = recommend(profile).recommendations[0]
+    assert top.acquisition == "rent" and top.time_hours is not None and top.time_hours <= 72
+    assert top.usage_hours == pytest.approx(top.time_hours) and 100 <= top.cost_usd <= 1_000
+    assert top.weights_dtype == "fp8"

@@ -575,8 +575,13 @@ def decode_step_from(k: tuple, context: int, batch: int) -> float:
 
 
 def prefill_seconds(shape: Shape, gpu, *, tokens: int, tp: int = 1, precision: str = "bf16") -> float:
-    """Prefill of `tokens` prompt tokens: (2·N_active·n + 2·L·n²·a·d causal attention) / (tp x peak x 0.68)."""
+    """Prefill of `tokens` prompt tokens: (2·N_active·n + 2·L·n²·a·d causal attention) / (tp x peak x efficiency).
+
+    The efficiency is `PREFILL_FLOPS_EFFICIENCY`, measured on an A100, scaled by the architecture's achievable
+    matmul share against Ampere's (`MAMF_EFFICIENCY`): an MI300X reaches 51 % of its peak on matmuls where an A100
+    reaches 87 % (GC §2a), so its prefill runs at ~0.40 of peak, not 0.68."""
     flops = 2.0 * shape.active_params * tokens
     if shape.is_transformer:
         flops += 2.0 * shape.layers * tokens * tokens * shape.heads * shape.head_dim
-    return flops / (tp * peak_flops(gpu, precision) * PREFILL_FLOPS_EFFICIENCY)
+    efficiency = PREFILL_FLOPS_EFFICIENCY * mamf_efficiency(gpu.architecture) / MAMF_EFFICIENCY["ampere"]
+    return flops / (tp * peak_flops(gpu, precision) * efficiency)

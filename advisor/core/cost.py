@@ -147,9 +147,25 @@ def ownership_usd(capex: float, energy_usd: float, years: float) -> float:
     return capex * (1.0 - resale_fraction(years) + UPKEEP_FRACTION_PER_YEAR * years) + energy_usd
 
 
+RENTED_BOARD_SLICES = (1, 2, 4)
+"""Instance sizes below a whole baseboard that clouds rent SXM/OAM GPUs in: 1, 2 or 4 GPUs of an 8-GPU board
+(Lambda and most neoclouds; AWS rents H100 as 1 or 8 and H200/B200 only as 8, platforms.md §5); above a board,
+whole boards. Three or six GPUs of a board are no instance anyone sells."""
+
+
+def rented_in(gpu, count: int) -> bool:
+    """Whether `count` GPUs of this model are an instance size a cloud rents: any count of PCIe cards; SXM/OAM
+    parts in slices of one board (`RENTED_BOARD_SLICES`) or whole boards."""
+    if not _sxm(gpu):
+        return True
+    board = gpu.board or 8
+    return count in RENTED_BOARD_SLICES or count % board == 0
+
+
 def rent_usd_per_hour(gpu, count: int) -> Range | None:
-    """Cloud on-demand for `count` GPUs, USD/h (the catalogue's dated range); None when unknown."""
-    if gpu.cloud_hourly is None or count < 1:
+    """Cloud on-demand for `count` GPUs, USD/h (the catalogue's dated range); None when unknown, or when no cloud
+    rents that many of an SXM/OAM part as one instance (`rented_in`)."""
+    if gpu.cloud_hourly is None or count < 1 or not rented_in(gpu, count):
         return None
     return Range(gpu.cloud_hourly.low_usd * count, gpu.cloud_hourly.high_usd * count)
 

@@ -97,6 +97,7 @@ class CandidateMetrics:
     kv_dtype: str | None = None  # serving: KV-cache format chosen
     usage_hours: float | None = None  # hours of use over the horizon that rent and energy are for
     precision: str | None = None  # training: the precision regime chosen when the plan changed it (else None)
+    chunked_loss: bool = False  # training: the loss is computed in chunks (no whole-sequence fp32 logits)
 
 
 def _fast_constructor(cls: type) -> Any:
@@ -247,6 +248,8 @@ class Workload:
     stack: memory.Stack = memory.Stack()  # the framework's memory choices (calculator flags; defaults: HF + PEFT)
     max_gpus: int = 1024
     assumptions: tuple[tuple[str, str], ...] = ()
+    kv_dtype_given: bool = True  # the user (or the calculator's flags) named the KV-cache format
+    batch_tokens: float | None = None  # serving: an offline batch job's prompt tokens (None: a live service)
     _cache: dict = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     @property
@@ -360,6 +363,8 @@ def workload_from_profile(profile, kb) -> Workload:
         utilization=profile.utilization,
         runs=profile.runs,
         serving_precision_given=profile.weights_dtype is not None or profile.kv_dtype is not None,
+        kv_dtype_given=profile.kv_dtype is not None,
+        batch_tokens=(profile.tokens * epochs) if task == "inference" and profile.tokens else None,
     )
 
 
@@ -403,6 +408,8 @@ def workload_for(
     runs: int | None = None,
     serving_precision_given: bool = True,
     stack: memory.Stack | None = None,
+    kv_dtype_given: bool = True,
+    batch_tokens: float | None = None,
 ) -> Workload:
     """A `Workload` with every choice given: what `workload_from_profile` builds for the advisor and
     `gpu-advisor estimate` builds from its flags. Trainable parameters follow the task (LoRA: the
@@ -451,6 +458,8 @@ def workload_for(
         runs=runs,
         serving_precision_given=serving_precision_given,
         stack=stack or memory.Stack(),
+        kv_dtype_given=kv_dtype_given,
+        batch_tokens=batch_tokens,
     )
     return workload
 
@@ -496,13 +505,16 @@ def _training_configs(w: Workload, count: int) -> list[tuple[str, int, int]]:
 
 class Variant(NamedTuple):
     """The levers of one training configuration: activation checkpointing, micro-batch per GPU (gradient
-    accumulation reaches the global batch), optimizer, CPU offload of the model states."""
+    accumulation reaches the global batch), optimizer, CPU offload of the model states, and a chunked loss
+    (the LM head and cross-entropy computed a slice of the sequence at a time, so the fp32 logits of the whole
+    sequence never exist at once: torchtune's CEWithChunkedOutputLoss)."""
 
     checkpointing: str
     micro_batch: int
     optimizer: str
     offload: bool
     precision: str | None = None  # a regime other than the workload's (image/diffusion: pure bf16), else None
+    chunked_loss: bool = False
 
 
 LLM_MICRO_BATCHES = (1, 4)
@@ -552,16 +564,23 @@ def _variants(w: Workload, count: int, strategy: str, tp: int, pp: int) -> list[
     for ckpt in _checkpoint_order(w, tp > 1 or pp > 1):
         for b in batches if ckpt != "selective" else batches[-1:]:
             out.append(Variant(ckpt, b, w.optimizer, False))
+    lightest = min(batches)  # the levers of last resort go with the least activation memory
+    optimizer = w.optimizer
     if image and w.task == "lora" and w.shape.kind == "diffusion":
-        out.append(Variant("full", batches[-1], w.optimizer, False, IMAGE_FP8_BASE))
+        out.append(Variant("full", lightest, w.optimizer, False, IMAGE_FP8_BASE))
     if full and w.optimizer == "adamw":
-        out.append(Variant("full", batches[-1], "adamw-8bit", False))
+        optimizer = "adamw-8bit"
+        out.append(Variant("full", lightest, optimizer, False))
         if image and w.precision == "bf16-mixed":
             # the image levers' last step, at batch 1: pure bf16 with 8-bit AdamW (its run volumes equal the mixed
             # batch-1 variant's, so it is only taken when that one does not fit)
-            out.append(Variant("full", batches[-1], "adamw-8bit", False, IMAGE_PURE_BF16))
-        if strategy in ("zero2", "zero3") and count <= 8:
-            out.append(Variant("full", batches[-1], "adamw-8bit", True))
+            out.append(Variant("full", lightest, optimizer, False, IMAGE_PURE_BF16))
+    if not image and w.shape.vocab and not w.stack.chunked_loss and count <= 8:
+        # the logits of a 128k vocabulary are GBs at micro-batch 1 (numeric-anchors.md §1.3: 6 bytes per logit);
+        # within one server, where a card's last gigabytes decide (across servers the states are sharded thin)
+        out.append(Variant("full", lightest, optimizer, False, chunked_loss=True))
+    if full and w.optimizer == "adamw" and strategy in ("zero2", "zero3") and count <= 8:
+        out.append(Variant("full", lightest, optimizer, True))
     return out
 
 
@@ -598,7 +617,7 @@ def _training_memory(w: Workload, count: int, strategy: str, tp: int, pp: int, v
             lora_targets=w.lora_targets,
             trainable_params=w.trainable_params,
             offload=v.offload,
-            **stack_kwargs,
+            **(stack_kwargs | ({"chunked_loss": True} if v.chunked_loss else {})),
         )
         w._cache[key] = hit
     return hit
@@ -648,7 +667,10 @@ def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, v: 
         )
         vol = None
         shape = w.shape
-        if w.tokens is not None and shape.is_transformer and shape.kind != "vit":
+        vkey = ("vol", count, strategy, tp, pp, v.checkpointing, v.micro_batch, v.offload, v.precision)
+        if vkey in w._cache:  # the optimizer and the loss's chunking change memory, not the run's volumes
+            vol = w._cache[vkey]
+        elif w.tokens is not None and shape.is_transformer and shape.kind != "vit":
             vol = compute.training_volumes(
                 shape,
                 tokens=w.tokens,
@@ -674,6 +696,7 @@ def _config_record(w: Workload, count: int, strategy: str, tp: int, pp: int, v: 
                 vol = compute.image_training_volumes(fwd, w.samples, kind=shape.kind, task=w.task,
                                                      checkpointing=v.checkpointing, micro_batch=v.micro_batch,
                                                      count=count, family=getattr(w.spec, "family", "unet"))
+        w._cache[vkey] = vol
         hit = (v, terms, terms.total, vol, int(mem.host_ram))
         w._cache[key] = hit
     return hit
@@ -746,18 +769,41 @@ def usage_utilization(w: Workload) -> float:
 
 def usage_horizon_days(w: Workload) -> float | None:
     """The days the hardware is costed over: the user's horizon; else a year for a service, three years when
-    only a schedule was given, and None for training with neither (this run, or the runs said, alone)."""
+    only a schedule was given, and None for training (and offline batch jobs) with neither (this run, or the runs
+    said, alone)."""
     if w.horizon_days is not None:
         return w.horizon_days
+    if w.batch_tokens:
+        return None  # an offline batch job is a run, like a training run: costed over its hours
     if not w.is_training:
         return float(SERVING_HORIZON_DAYS)
     return float(OWNERSHIP_HORIZON_DAYS) if w.utilization is not None and w.runs is None else None
 
 
-def _usage_hours(w: Workload, run_hours: float | None) -> float:
+REFERENCE_GPU_FLOPS = 312e12
+"""The GPU-hour a schedule is counted in ("10 GPU-hours a week", or the default busy share): one A100's hour, the
+unit published training reports count in (Llama 2: 3.3M A100-80GB hours, numeric-anchors.md GT-26), at its dense
+BF16 peak (gpu-catalogue.md §2) and the expected Ampere MFU (`compute.mfu_range`)."""
+
+
+_REFERENCE_HOURS_PER_FLOP = 1.0 / (REFERENCE_GPU_FLOPS * compute.mfu_range("ampere")[1] * 3600.0)
+
+
+def reference_run_hours(run_flops: float) -> float:
+    """Hours the run's FLOPs take on the reference GPU (`REFERENCE_GPU_FLOPS` at Ampere's expected MFU)."""
+    return run_flops * _REFERENCE_HOURS_PER_FLOP
+
+
+def _usage_hours(w: Workload, run_hours: float | None, ref_hours: float | None = None) -> float:
     """Hours the hardware works over the horizon: the runs planned (one when not said) when there is no
     horizon, else the horizon at the utilization (never less than the runs); a service, the horizon at its
-    utilization (around the clock unless said)."""
+    utilization (around the clock unless said).
+
+    A training schedule is work, not wall-clock: with `ref_hours` (the run on the reference GPU,
+    `reference_run_hours`) the schedule's hours are reference GPU-hours, and a configuration that runs the job
+    in `run_hours` works `schedule x run_hours / ref_hours` hours — so a card three times slower is busy (and
+    rented, and powered) three times as long for the same fine-tunes, and a slow cheap rental does not look
+    cheaper than a fast one only because both were billed for the same hours."""
     usage = w._cache.get("usage")
     if usage is None:  # what depends on the workload alone, once (the sweep asks for every candidate)
         horizon = usage_horizon_days(w)
@@ -774,6 +820,8 @@ def _usage_hours(w: Workload, run_hours: float | None) -> float:
     runs = max(run_hours or 0.0, RENT_MIN_HOURS) * runs_planned
     if runs_alone or horizon_hours is None:  # (no horizon: the runs alone)
         return runs
+    if ref_hours and run_hours:
+        horizon_hours *= run_hours / ref_hours
     return max(runs, horizon_hours)
 
 
@@ -827,7 +875,8 @@ def _metrics_of(w: Workload, gpu, count: int, strategy: str, tp: int, pp: int, d
     mid_s = low_s = high_s = None
     if vol is not None:
         low_s, mid_s, high_s = compute.time_range_from(vol, *rates)
-    hours = _usage_hours(w, mid_s / 3600.0 if mid_s is not None else None)
+    hours = _usage_hours(w, mid_s / 3600.0 if mid_s is not None else None,
+                         vol.flops * _REFERENCE_HOURS_PER_FLOP if vol is not None else None)
     kwh = avg_kw * hours * w.pue if mid_s is not None or not w.is_training else None
     if rate is not None and (mid_s is not None or not w.is_training):
         rent_mid, rent_lo, rent_hi = rate_mid * hours, rate_lo * hours, rate_hi * hours
@@ -839,7 +888,7 @@ def _metrics_of(w: Workload, gpu, count: int, strategy: str, tp: int, pp: int, d
         buy_mid, rate_mid, rent_mid, kwh * w.electricity_usd_per_kwh if kwh is not None else None, crosses,
         buy_lo, buy_hi, rent_lo, rent_hi, None, host_ram, be,
         rate_lo, rate_hi, avg_kw * 1000.0,
-        v.micro_batch, v.optimizer, v.offload, None, None, hours, v.precision,
+        v.micro_batch, v.optimizer, v.offload, None, None, hours, v.precision, v.chunked_loss,
     )
 
 
@@ -959,11 +1008,16 @@ def _inference_tp(w: Workload, tp: int, wdt: str, kvdt: str) -> tuple:
 def _serving_precisions(w: Workload, gpu) -> list[tuple[str, str]]:
     """(weights, KV cache) formats tried, most faithful first: what the user named, else 16-bit; then an 8-bit
     KV cache (vLLM/TensorRT-LLM store it in FP8 on Ampere and later); then FP8 weights where the GPU has FP8
-    tensor cores. 4-bit weights change the model's quality and stay a named alternative."""
-    if w.serving_precision_given:
-        return [(w.weights_dtype, w.kv_dtype)]
-    out = [(w.weights_dtype, w.kv_dtype)]
+    tensor cores. 4-bit weights change the model's quality and stay a named alternative. Formats the user named
+    are kept; when they named the weights only ("4-bit is fine"), an 8-bit KV cache is still tried (llama.cpp's
+    q8_0 cache, vLLM's FP8 cache: the lever that makes 70B at 4 bits fit two 24 GB cards)."""
     modern = gpu.architecture not in ("volta", "turing")
+    if w.serving_precision_given:
+        given = [(w.weights_dtype, w.kv_dtype)]
+        if not w.kv_dtype_given and modern and w.kv_dtype in ("bf16", "fp16"):
+            given.append((w.weights_dtype, "fp8"))
+        return given
+    out = [(w.weights_dtype, w.kv_dtype)]
     if modern and w.kv_dtype in ("bf16", "fp16"):
         out.append((w.weights_dtype, "fp8"))
     if gpu.fp8_tflops and w.weights_dtype in ("bf16", "fp16"):
@@ -1011,7 +1065,11 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
     cap = _gpu_consts(w, gpu)["serve_cap"]
     tp, base, kv_seq, _kv_tok, fixed, max_seq, ttft, dk, wdt, kvdt = option
     it_w, node_w, nodes, avg_kw, facility, _mfu, buy, rate, be = _gpu_count_consts(w, gpu, count)
-    hours = _usage_hours(w, None)
+    batch_s = _batch_seconds(w, gpu, wdt, count) if w.batch_tokens else None
+    if batch_s is not None:  # an offline batch job is a run: billed for its hours (each run planned), not a year
+        hours = max(batch_s / 3600.0, RENT_MIN_HOURS) * (w.runs or 1)
+    else:
+        hours = _usage_hours(w, None)
     kwh = avg_kw * hours * w.pue
     buy_mid, buy_lo, buy_hi = (buy.mid, buy.low, buy.high) if buy else (None, None, None)
     if rate is not None:
@@ -1022,8 +1080,8 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
     batch = -(-w.concurrency // replicas)  # sequences per replica
     terms = _serving_terms(w, option, batch)
     total = terms.total
-    if not shape.generates:
-        tps = None  # encoders, ViTs, CNNs: no token-by-token decode
+    if not shape.generates or batch_s is not None:
+        tps = None  # encoders, ViTs, CNNs: no token-by-token decode; a batch job is timed by its prefill
     elif max_seq > 0:
         eff_batch = batch if batch < max_seq else max_seq
         tps = replicas * eff_batch / compute.decode_step_from(dk, w.context_tokens, eff_batch)
@@ -1042,9 +1100,9 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         cap,
         total <= cap,
         cap - total,
-        None,
-        None,
-        None,
+        batch_s,
+        batch_s,
+        batch_s,
         None,
         tps,
         max_seq * replicas if shape.generates else None,
@@ -1074,7 +1132,28 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         kvdt,
         hours,
         None,
+        False,
     )
+
+
+BATCH_MAX_GPUS = 64
+"""An offline batch job is swept up to this many GPUs (its cost hardly depends on the count; its time does)."""
+
+
+def _batch_seconds(w: Workload, gpu, weights_dtype: str, count: int) -> float:
+    """An offline batch job on `count` GPUs: its prompts prefilled at the compute rate (`compute.prefill_seconds`,
+    one context-length document at a time, causal attention included) — a job of 25B prompt tokens with a few
+    output tokens each is bound by FLOPs, not by decode bandwidth (numeric-anchors.md §1.5). FP8 weights run at the
+    FP8 tensor rate where the GPU has one; other formats at the 16-bit rate (weight-only quantisation dequantises
+    to 16 bits for the matmuls). Output tokens are not counted."""
+    key = ("batch", id(gpu), weights_dtype)
+    hit = w._cache.get(key)
+    if hit is None or hit[0] is not gpu:
+        precision = "fp8" if weights_dtype == "fp8" else ("fp16" if weights_dtype == "fp16" else "bf16")
+        docs = (w.batch_tokens or 0.0) / max(1, w.context_tokens)
+        per_doc = compute.prefill_seconds(w.shape, gpu, tokens=w.context_tokens, precision=precision)
+        hit = w._cache[key] = (gpu, docs * per_doc)
+    return hit[1] / count
 
 
 def _serving_terms(w: Workload, option: tuple, batch: int) -> MemoryTerms:
@@ -1101,7 +1180,10 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
                    for tp in widths}
         served_at = None
         for i, count in enumerate(counts):
-            if served_at is not None and i > served_at + 1:
+            if w.batch_tokens:
+                if count > BATCH_MAX_GPUS:
+                    break  # a batch job: every count a deadline may need, within reason
+            elif served_at is not None and i > served_at + 1:
                 break  # one count past the first that serves everyone
             for tp in widths:
                 if tp > count or count % tp:
@@ -1113,19 +1195,33 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
     return out
 
 
+TIGHT_HEADROOM = 0.05
+"""A plan with less than this share of the card's usable memory free is one allocator hiccup from out-of-memory:
+the search takes a lighter format that leaves room over it, and ranking (advisor.recommend) marks it fragile."""
+
+
 def _serving_pick(w: Workload, gpu, count: int, ladder: list[tuple]) -> CandidateMetrics:
-    """The most faithful serving precision that holds every sequence; when none does, the lightest. (Whether
-    an option fits and holds every sequence is decided on its cached memory terms, as `_inference_metrics`
-    decides it, so only the chosen option's numbers are built.)"""
+    """The most faithful serving precision that holds every sequence with `TIGHT_HEADROOM` to spare; else the
+    most faithful that holds them at all; when none does, the lightest. (Whether an option fits and holds every
+    sequence is decided on its cached memory terms, as `_inference_metrics` decides it, so only the chosen
+    option's numbers are built.) An expert serves with an FP8 KV cache and 40 % of the card free rather than a
+    16-bit cache and 0.5 GiB free."""
     cap = _gpu_consts(w, gpu)["serve_cap"]
+    roomy = cap * (1.0 - TIGHT_HEADROOM)
     generates = w.shape.generates
+    tight = None
+    if w.batch_tokens:  # a batch job: the fastest format of the ladder (FP8 on FP8 tensor cores), not the most faithful
+        ladder = sorted(ladder, key=lambda option: _batch_seconds(w, gpu, option[8], 1))
     for option in ladder:
         replicas = count // option[0]
-        if _serving_terms(w, option, -(-w.concurrency // replicas)).total <= cap and (
-            not generates or option[5] * replicas >= w.concurrency
-        ):
+        if generates and option[5] * replicas < w.concurrency:
+            continue
+        total = _serving_terms(w, option, -(-w.concurrency // replicas)).total
+        if total <= roomy:
             return _inference_metrics(w, gpu, count, option)
-    return _inference_metrics(w, gpu, count, ladder[-1])
+        if total <= cap and tight is None:
+            tight = option
+    return _inference_metrics(w, gpu, count, tight if tight is not None else ladder[-1])
 
 
 # ------------------------------------------------------------------------------------------------

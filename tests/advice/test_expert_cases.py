@@ -1,11 +1,12 @@
-"""Consultations an expert answered before the tool ran (tests/advice/expert_cases.yaml: 38 cases, each with the
+"""Consultations an expert answered before the tool ran (tests/advice/expert_cases.yaml: 40 cases, each with the
 expert's bounds on the best answer and the sources of the reasoning — Dettmers' guide, vendor platform specs,
 published training reports, shared/reference), through the real pipeline, checked by tools/advice_cases.py.
 
-19 of 38 are within the expert's bounds today; the test holds those and the issue-#16 behaviours by name. The
-others fail for reasons recorded in the issue's closing note (the user's own GPU preference and 'add to what I
-have' are not modelled; A6000/RTX PRO 6000 workstation cards win on price where the expert named datacenter
-cards; an 8-bit optimizer on one card where the expert planned several)."""
+26 of 40 are within the expert's bounds today; the test holds those and the issue-#16 behaviours by name. The
+others fail for reasons recorded in the issue's closing notes (workstation cards the expert left out of the list:
+the RTX 6000 Ada beside the L40S it shares a chip with, A6000s where the expert named datacenter cards; a host
+or a one-card limit the profile does not carry; memory estimates of quantised serving and sharded LoRA that the
+memory model owns; counts where the expert planned more cards than the job needs)."""
 
 from __future__ import annotations
 
@@ -24,9 +25,10 @@ CASES = {c["id"]: c for c in load_cases()}
 # exp-19 (ResNet-50, 90 epochs of ImageNet in 24 h, cheapest) left the list with issue #11's calibrated image times:
 # one RTX 4090 now takes 26 h (was 5.5 h-class times), so the cheapest pick is a rented RTX 5090 (17 h, $12), a card
 # the expert's list (A100/H100/L40S/V100/RTX 4090) does not name.
-WITHIN_BOUNDS = ["exp-01", "exp-05", "exp-07", "exp-10", "exp-11", "exp-13", "exp-16", "exp-17", "exp-18",
-                 "exp-20", "exp-21", "exp-22", "exp-24", "exp-29", "exp-30", "exp-31", "exp-33", "exp-35", "exp-36",
-                 "exp-38"]
+WITHIN_BOUNDS = ["exp-01", "exp-05", "exp-06", "exp-07", "exp-08", "exp-10", "exp-11", "exp-13", "exp-16", "exp-17",
+                 "exp-18", "exp-20", "exp-21", "exp-22", "exp-23", "exp-24", "exp-28", "exp-29", "exp-30",
+                 "exp-31", "exp-33", "exp-35", "exp-36", "exp-38", "exp-39"]
+
 
 
 @pytest.mark.parametrize("case_id", WITHIN_BOUNDS)

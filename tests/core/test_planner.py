@@ -7,8 +7,8 @@ from dataclasses import fields
 import pytest
 
 from advisor.core import memory
-from advisor.core.planner import COUNTS, CandidateMetrics, MemoryTerms, sweep, workload_from_profile
-from advisor.knowledge import KnowledgeBase
+from advisor.core.planner import COUNTS, TIGHT_HEADROOM, CandidateMetrics, MemoryTerms, sweep, workload_from_profile
+from advisor.knowledge import KnowledgeBase, knowledge
 from advisor.models import GpuSpec, ModelSpec, PriceRange, Profile
 
 LLAMA3_8B = ModelSpec(id="llama-3-8b", name="Llama 3 8B", aliases=("llama3 8b",), family="llama", kind="decoder",
@@ -128,8 +128,13 @@ def test_inference_sweep_serves_the_concurrency() -> None:
     for c in served:
         assert c.max_concurrency >= 64
         assert c.memory.kv_cache > 0 and c.tokens_per_s > 0
-        # a service is rented around the clock for the horizon (a year unless the user says otherwise)
-        assert c.usage_hours == 24 * 365 and c.rent_usd == pytest.approx(c.rent_usd_per_hour * 24 * 365)
+        # a service is rented around the clock for the horizon (a year unless the user says otherwise), in the
+        # instance sizes clouds sell SXM boards in: 1, 2 or 4 GPUs, or whole 8-GPU boards (platforms.md §5)
+        assert c.usage_hours == 24 * 365
+        if c.count in (1, 2, 4) or c.count % 8 == 0:
+            assert c.rent_usd == pytest.approx(c.rent_usd_per_hour * 24 * 365)
+        else:
+            assert c.rent_usd is None and c.rent_usd_per_hour is None
     # memory per GPU: weights shard over tp
     widest = max(h, key=lambda c: c.tp)
     bytes_per_weight = {"bf16": 2, "fp8": 1}[widest.weights_dtype]
@@ -197,3 +202,31 @@ def test_serving_dtypes_default_to_the_precision() -> None:
     assert (i8.weights_dtype, i8.kv_dtype) == ("int8", "int8")
     lora = workload_from_profile(Profile(task="lora", model="llama-3-70b", weights_dtype="int4"), KB)
     assert lora.weights_dtype == "bf16"
+
+
+def test_an_offline_batch_job_is_timed_by_its_prefill_flops() -> None:
+    # exp-37's shape: 25B prompt tokens of 512 (1-5 output tokens) through Llama 3.1 8B, in FP8 on an H100 SXM.
+    w = workload_from_profile(Profile(task="inference", model="llama-3.1-8b", tokens=25_000_000_000,
+                                      context_tokens=512, weights_dtype="fp8"), knowledge())
+    h100 = knowledge().gpus["h100-sxm"]
+    by_count = {c.count: c for c in sweep(w, [h100]) if c.tp == 1}
+    # by hand: 2 x 8.03e9 x 2.5e10 = 4.0e20 FLOP (+ ~3 % causal attention at 512 tokens); dense FP8 1,979 TFLOPS
+    # (gpu-catalogue.md §2) at prefill's 0.68 of peak measured on an A100 (GT-21), scaled by Hopper's matmul share
+    # against Ampere's (0.803 / 0.869, GC §2a): 1.24e15 FLOP/s -> ~3.3e5 s on one GPU
+    assert by_count[1].time_s == pytest.approx(4.12e20 / (1979e12 * 0.68 * 0.803 / 0.869), rel=0.05)
+    assert by_count[4].time_s == pytest.approx(by_count[1].time_s / 4, rel=1e-6)
+    # billed for the job's hours, not for a year of service; no per-user decode speed
+    c = by_count[4]
+    assert c.usage_hours == pytest.approx(c.time_s / 3600) and c.rent_usd == pytest.approx(c.rent_usd_per_hour * c.usage_hours)
+    assert c.tokens_per_s is None
+    # counts go as far as a deadline may need, not one past the first that holds the sequences
+    assert max(by_count) >= 32
+
+
+def test_the_serving_pick_leaves_room_when_an_fp8_cache_does() -> None:
+    # exp-28's shape: Qwen2.5-14B, 64 x 4k. On one 96 GB RTX PRO 6000, 16-bit weights and a 16-bit cache fill the
+    # card to within a few GB (29.5 GB + 51.5 GB, expert_cases.yaml exp-28); an FP8 cache halves the 51.5 GB.
+    w = workload_from_profile(Profile(task="inference", model="qwen2.5-14b", concurrency=64, context_tokens=4096), knowledge())
+    one = next(c for c in sweep(w, [knowledge().gpus["rtx-pro-6000"]]) if c.count == 1)
+    assert one.fits and one.kv_dtype == "fp8"
+    assert one.headroom_bytes >= TIGHT_HEADROOM * one.capacity_bytes

@@ -111,14 +111,12 @@ def test_a_fresh_copy_of_a_workload_sweeps_the_same() -> None:
 
 
 def _plain_serving_pick(w: planner.Workload, gpu, count: int, ladder: list[tuple]) -> planner.CandidateMetrics:
-    """The serving pick before the shortcut: every rung's numbers built until one fits and serves everyone."""
-    last = None
-    for option in ladder:
-        last = planner._inference_metrics(w, gpu, count, option)
-        if last.fits and (last.max_concurrency is None or last.max_concurrency >= w.concurrency):
-            return last
-    assert last is not None
-    return last
+    """The serving pick without the shortcut: every rung's numbers built; the first that serves everyone with
+    `TIGHT_HEADROOM` of the card free, else the first that serves everyone at all, else the last rung."""
+    built = [planner._inference_metrics(w, gpu, count, option) for option in ladder]
+    serving = [m for m in built if m.fits and (m.max_concurrency is None or m.max_concurrency >= w.concurrency)]
+    roomy = [m for m in serving if m.headroom_bytes >= planner.TIGHT_HEADROOM * m.capacity_bytes]
+    return (roomy or serving or built[-1:])[0]
 
 
 SERVING = [

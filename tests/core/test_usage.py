@@ -76,6 +76,19 @@ def test_usage_hours_follow_the_runs_or_the_schedule() -> None:
     assert planner._usage_hours(_lora_workload(utilization=10 / 168), run) == pytest.approx(1_564, rel=0.01)
 
 
+def test_a_schedule_is_work_so_a_slower_configuration_works_longer() -> None:
+    # "10 GPU-hours a week" counts reference (A100) hours: a configuration that runs the job in three times the
+    # reference time is busy three times as long over the same three years; the runs alone are unchanged.
+    w = _lora_workload(horizon_days=3 * 365, utilization=10 / 168)
+    schedule = 10 * 52.14 * 3
+    assert planner._usage_hours(w, 6.0, 2.0) == pytest.approx(3 * schedule, rel=0.01)
+    assert planner._usage_hours(w, 1.0, 2.0) == pytest.approx(schedule / 2, rel=0.01)
+    assert planner._usage_hours(_lora_workload(runs=12), 6.0, 2.0) == 12 * 6.0
+    # the reference hour: an A100 at 312 dense BF16 TFLOPS (gpu-catalogue.md §2) and 40-48 % MFU (GT-26)
+    hours = planner.reference_run_hours(312e12 * 3600)
+    assert 1 / 0.48 <= hours <= 1 / 0.33
+
+
 def test_serving_a_working_day_service_rents_a_third_of_the_clock() -> None:
     kb = knowledge()
     base = Profile(task="inference", model="llama-3.1-8b", concurrency=20, horizon_days=365)

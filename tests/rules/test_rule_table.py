@@ -100,6 +100,11 @@ ROWS: list[tuple[str, str, dict, dict]] = [
     ("model.data-pipeline-bound", "candidate",
      {"decodes_jpeg": True, "images_per_s_node": 2470.0, "images_per_s_node_fmt": "2,470", "decode_vcpus_node": 23,
       "read_mb_per_s_node_fmt": "272"}, {"images_per_s_node": 900.0}),
+    ("cost.adds-to-owned", "candidate", {"adds_to_owned": True, "owned_kept": 2, "gpus_added": 2},
+     {"adds_to_owned": False}),
+    ("memory.chunked-loss", "candidate", {"chunked_loss": True}, {"chunked_loss": False}),
+    ("inference.batch-prefill-bound", "profile", {"task": "inference", "is_batch_job": True, "batch_tokens_b": 25.0,
+                                                  "context_window": 512}, {"is_batch_job": False}),
     ("reliability.qlora-non-nvidia", "candidate", {"vendor": "amd", "task": "qlora"}, {"task": "lora"}),
     # model
     ("model.moe-total-vs-active", "profile", {"is_moe": True, "params_b": 46.7, "active_params_b": 12.9},
