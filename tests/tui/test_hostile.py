@@ -7,13 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
-import signal
-import sys
-import time
-from pathlib import Path
 
-import pytest
 from textual.widgets import Input
 from textual.widgets._toast import Toast
 
@@ -22,9 +16,9 @@ from advisor.tui.app import INPUT_DRIVERS, create_app
 from advisor.tui.widgets import AdvisorMessage, UserMessage
 
 from .fakes import FakeConversation
+from .terminal import PtyApp
 from .test_chat import SIZE, _send, sync
 
-ROOT = Path(__file__).resolve().parents[2]
 CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -65,58 +59,13 @@ def test_the_input_drivers_decode_an_invalid_byte_as_a_replacement_character() -
 
 
 def test_an_invalid_byte_typed_at_the_terminal_does_not_end_the_app(tmp_path) -> None:
-    import pty
-
-    env = dict(os.environ, TERM="xterm-256color", PYTHONPATH=str(ROOT), GPU_ADVISOR_STATE=str(tmp_path / "state"),
-               LANG="C.UTF-8", COLUMNS="100", LINES="30")
-    env.pop("GPU_ADVISOR_DEBUG", None)
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the real entry point
-        try:
-            os.execve(sys.executable, [sys.executable, "-m", "advisor.cli", "--lang", "en"], env)
-        finally:
-            os._exit(127)
-    seen = bytearray()
-
-    def read_for(seconds: float, until: bytes | None = None) -> bool:
-        """Read the screen for `seconds` (or until `until` shows); False when the app is gone."""
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            ready, _, _ = select.select([fd], [], [], 0.05)
-            if ready:
-                try:
-                    chunk = os.read(fd, 65536)
-                except OSError:
-                    return False
-                if not chunk:
-                    return False
-                seen.extend(chunk)
-                if until is not None and until in seen:
-                    return True
-        return True
-
-    try:
-        assert read_for(20, until=b"LoRA"), bytes(seen[-2000:])  # the first question is on screen
-        os.write(fd, b"\xff")
-        alive = read_for(1.0)
-        assert alive and os.waitpid(pid, os.WNOHANG) == (0, 0), bytes(seen[-3000:]).decode("utf-8", "replace")
-        assert b"UnicodeDecodeError" not in seen
-        os.write(fd, b"\x11")  # ctrl+q
-        deadline = time.monotonic() + 10
-        status = None
-        while time.monotonic() < deadline:
-            read_for(0.2)
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
+    with PtyApp(["--lang", "en"], tmp_path / "state") as app:
+        assert app.read(20, until=b"LoRA"), app.tail(2000)  # the first question is on screen
+        app.write(b"\xff")
+        assert app.read(1.0) and app.alive(), app.tail()
+        assert b"UnicodeDecodeError" not in app.seen
+        status = app.quit(10)
         assert status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
-    finally:
-        try:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
-        os.close(fd)
 
 
 @sync

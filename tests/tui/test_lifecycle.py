@@ -32,6 +32,7 @@ from advisor.tui.screens import ConfirmDialog, SaveDialog
 from advisor.tui.widgets import AdvisorMessage, UserMessage
 
 from .fakes import FakeConversation
+from .terminal import PtyApp
 from .test_chat import SIZE, _send, sync
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -375,57 +376,12 @@ def test_the_real_app_runs_where_no_state_folder_can_be_made(tmp_path) -> None:
     # `gpu-advisor` in a pseudo-terminal with its state folder under a regular file (what a read-only home
     # does for a normal user): it used to stop at start with "unexpected error"; now it runs, says why the
     # consultation cannot be saved, in the user's language, and quits cleanly.
-    import pty
-    import select
-    import signal
-
     blocker = tmp_path / "a-file"
     blocker.write_text("x", encoding="utf-8")
-    env = dict(os.environ, TERM="xterm-256color", PYTHONPATH=str(ROOT), GPU_ADVISOR_STATE=str(blocker / "state"),
-               LANG="C.UTF-8", COLUMNS="100", LINES="30")
-    env.pop("GPU_ADVISOR_DEBUG", None)
-    pid, fd = pty.fork()
-    if pid == 0:
-        try:
-            os.execve(sys.executable, [sys.executable, "-m", "advisor.cli", "--lang", "zh-Hant"], env)
-        finally:
-            os._exit(127)
-    seen = bytearray()
-
-    def read_until(marker: bytes, seconds: float) -> bool:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            ready, _, _ = select.select([fd], [], [], 0.05)
-            if ready:
-                try:
-                    chunk = os.read(fd, 65536)
-                except OSError:
-                    return False
-                if not chunk:
-                    return False
-                seen.extend(chunk)
-                if marker in seen:
-                    return True
-        return False
-
-    try:
-        assert read_until(b"LoRA", 30), bytes(seen[-2000:]).decode("utf-8", "replace")
-        os.write(fd, b"LoRA\r")
-        assert read_until("無法建立".encode(), 30), bytes(seen[-3000:]).decode("utf-8", "replace")
-        os.write(fd, b"\x11")  # Ctrl+Q
-        deadline = time.monotonic() + 15
-        status = None
-        while time.monotonic() < deadline:
-            read_until(b"\x00never", 0.2)
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
+    with PtyApp(["--lang", "zh-Hant"], blocker / "state") as app:
+        assert app.read(30, until=b"LoRA"), app.tail(2000)
+        app.write(b"LoRA\r")
+        assert app.read(30, until="無法建立".encode()), app.tail()
+        status = app.quit(15)
         assert status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
-        assert b"Traceback" not in seen and b"unexpected error" not in seen
-    finally:
-        try:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
-        os.close(fd)
+        assert b"Traceback" not in app.seen and b"unexpected error" not in app.seen
