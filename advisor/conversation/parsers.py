@@ -546,7 +546,7 @@ _ACQ = [
     ("either", _c(r"\beither\b|buy\s+or\s+rent|rent\s+or\s+buy|both\s+options|买或租|租或买|買或租|租或買|买还是租|買還是租|租还是买|租還是買|都可以考虑|都可以考慮")),
     ("rent", _c(r"\brent(?:ed|ing|al)?\b|\blease\b|\bleasing\b|租用|租赁|租賃|租(?!或)")),
     ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
-               r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|home\s*lab|"
+               r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|"
                r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation)\b|"
                r"自购|自購|自行采购|自行採購|买(?!了|的|过|過)|買(?!了|的|过|過)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|配出|配一台|配一套|"
@@ -1939,6 +1939,9 @@ _COUNT_BEFORE = _c(
     r"(?:(?:old|older|used|spare|idle|new|brand[\s-]new|second[\s-]hand|refurbished|aging|extra|旧的?|舊的?|闲置的?|閒置的?|二手的?)\s*)?"
     r"(?:nvidia|amd|intel|英伟达|英偉達|輝達|geforce|radeon|instinct|rtx|tesla|dgx|hgx)?\s*(?:geforce\s*)?$"
 )
+_PER_MACHINE_AFTER = _c(
+    rf"\s*(?:工作站|服务器|伺服器|主机|主機|机器|機器|servers?|workstations?|boxes|machines?|nodes?)\s*[(,]?\s*"
+    rf"(?:每台|每个|每個|各|each\s+with|with)\s*(?:有|装|裝|插)?\s*{NUM}\s*(?:张|張|块|塊|颗|顆|卡|gpus?|cards?)")
 _NODES_BEFORE = _c(
     rf"{_num('nodes')}\s*(?:nodes?|servers?|machines?|boxes|台(?:服务器|伺服器|机器|機器|主机|主機)?|个节点|個節點)\s*"
     r"(?:of|with|each\s+with|,|，|×|x|\*)?\s*(?:每台|每个|每個|各|each)?\s*"
@@ -1975,6 +1978,12 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
             count = number_value(ma.group("num"))
             consume_to = end + ma.end()
         ident = alias.ident
+        each = _PER_MACHINE_AFTER.match(text, consume_to)
+        if each and count:
+            n = number_value(each.group("num"))  # "两台4090工作站（每台两张卡）": machines x cards in each
+            if n:
+                count *= n
+                consume_to = each.end()
         mem = re.match(r"\s*(\d+)\s*(?:gb|g)\b", text[consume_to:], re.IGNORECASE)
         if mem:
             consume_to += mem.end()

@@ -111,3 +111,15 @@ def test_a_correction_finds_the_number_it_corrects(text, locale, key, want) -> N
 def test_a_format_declined_or_wondered_about_is_not_chosen() -> None:
     assert extract_detailed("bf16 就好，FP8 先不考慮", "zh-Hant", question="precision").fields["precision"] == "bf16-mixed"
     assert "precision" not in extract("pretraining a 1B model on 20B tokens. is fp8 even worth it on our L40S?", "en")
+
+
+@pytest.mark.parametrize(("text", "locale", "want"), [
+    ("we have two 3090 boxes, each with 2 cards", "en", 4),          # machines x cards in each
+    ("实验室有三台 A6000 工作站（每台四张卡）", "zh-Hans", 12),
+])
+def test_machines_times_cards_in_each(text, locale, want) -> None:
+    assert sum(g["count"] for g in extract(text, locale)["owned_gpus"]) == want
+
+
+def test_a_home_lab_with_cards_of_its_own_buys_nothing() -> None:
+    assert extract("homelab nerd here, I run 2x 3090 already, want llama 70b q4 for me", "en").get("acquisition") != "buy"
