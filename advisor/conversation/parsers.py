@@ -287,7 +287,7 @@ _PER_ENERGY = _c(r"^\s*(?:/|per|每|一)\s*(?:kwh|kw·h|kw-h|度|千瓦时|千�
 _PER_HOUR = _c(r"^\s*(?:/|per|an?|每|一)\s*(?:h|hr|hour|gpu[\s-]?h(?:ou)?r|小时|小時|卡时|卡時)(?![a-z])")
 _HOUR_BEFORE = _c(r"(?:一|每|per|an?)\s*(?:个|個)?\s*(?:小时|小時|hour|hr|h)\s*(?:要|大概|大约|大約|约|約|才|只要|差不多)?\s*$")
 _ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度)")
-_BUDGET_WORDS = (r"budget|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
+_BUDGET_WORDS = (r"budget|ceiling|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
                  r"拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|可以花|能花|愿意花|願意花")
 _HW_BUDGET = _c(r"硬體費|硬件费|硬體預算|硬件预算|硬體經費|硬件经费|设备费|設備費|hardware\s+budget|for\s+(?:the\s+)?(?:gpus|hardware|cards)|"
                 r"买卡的预算|買卡的預算|gpu\s*预算|gpu\s*預算|so\s+call\s+it|call\s+it|effectively|i\.e\.|net\s+of")
@@ -298,7 +298,7 @@ _BUDGET_BARE = _c(
     r"months?\b|years?\b|tokens?\b|b\b))"
 )
 _MAGNITUDE_AMOUNT = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*(?:k|m|万|萬))(?![a-z])")
-_AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|经费|經費|to\s+spend|可以花|能花)")
+_AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|经费|經費|to\s+spend|可以花|能花|max\b|tops\b|ceiling\b|上限|封顶|封頂)")
 _CAP_AMOUNT = _c(rf"(?:最多|不超过|不超過|上限|封顶|封頂|顶多|頂多|\bat\s+most\b|\bmax(?:imum)?\b|hard\s+(?:cap|ceiling|limit)|"
                  rf"capped\s+at|no\s+more\s+than)\s*(?:是|为|為|of|is|at|:)?\s*(?:最多|不超过|不超過)?\s*(?:us\s?\$|\$|¥)?\s*{NUM}")
 _AMOUNT_RANGE = _c(  # "$5-6k", "~100-150k", "80 到 100 萬": the middle of the range
@@ -728,9 +728,9 @@ def _facility(w: _Work, ex: Extraction) -> None:
 _EN_WORD_NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
-    "fifty": 50, "sixty": 60, "a couple of": 2, "a few": 3, "several": 3, "sixteen": 16, "hundred": 100,
+    "fifty": 50, "sixty": 60, "a couple of": 2, "a pair of": 2, "a few": 3, "several": 3, "sixteen": 16, "hundred": 100,
 }
-_EN_WORD = r"(?P<word>a couple of|a few|several|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|sixteen|twenty|thirty|forty|fifty|sixty|hundred)"
+_EN_WORD = r"(?P<word>a couple of|a pair of|a few|several|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|sixteen|twenty|thirty|forty|fifty|sixty|hundred)"
 _DUR_UNITS = {
     "day": 1, "days": 1, "d": 1, "天": 1, "日": 1,
     "week": 7, "weeks": 7, "wk": 7, "wks": 7, "周": 7, "週": 7, "星期": 7, "个星期": 7, "個星期": 7,
@@ -1158,7 +1158,7 @@ def _calendar(w: _Work, ex: Extraction) -> None:
 # Serving targets: time to the first token, decode speed per user
 
 _TTFT = [
-    _c(rf"(?:p\d+\s+)?(?:ttft|time\s+to\s+(?:the\s+)?first\s+token|first[\s-]token(?:\s+latency)?)\s*"
+    _c(rf"(?:p\d+\s+)?(?:ttft|time\s+to\s+(?:the\s+)?first\s+token|(?:first|1st)[\s-]token(?:\s+latency)?)\s*"
        rf"(?:latency\s*)?(?:(?:has|needs|have)\s+to\s+(?:stay|be)\s+|must\s+(?:stay|be)\s+|should\s+(?:stay|be)\s+)?"
        rf"(?:<=|<|≤|under|below|within|of|at\s+most|max(?:imum)?|:|=|is|in)?\s*(?:about\s+|~\s*)?{NUM}\s*(?P<unit>ms|s|secs?|seconds?)\b"),
     _c(rf"(?:首字|首\s*token|首个\s*token|首個\s*token|第一个字|第一個字|第一个\s*token|第一個\s*token|首包)\s*"
@@ -1369,7 +1369,7 @@ _CONC_PLAIN_USERS = _c(  # "10 users", "~30 users", "for 50 ppl", "my team of 8"
     rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁|员工|員工)\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)"
     rf"|(?<![\d.]){_num('num5')}\s*(?:个|個|位|名)\s*(?:人|同事|同仁|员工|員工|使用者|用户|用戶)\s*(?:左右|上下)?\s*(?:用|使用|在用)")
 _CONC_LIKE = _c(rf"(?:concurrency|concurrent\s+users)\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:more\s+like|like|now|closer\s+to)\s+{NUM}")
-_JUST_ME = _c(r"就我一(?:个|個)人|只有我一(?:个|個)人|just\s+(?:me|myself)|just\s+for\s+me\b|only\s+for\s+me\b|for\s+me\s+only|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
+_JUST_ME = _c(r"就我一(?:个|個)人|(?:就|只有)我自己(?:在)?用|只有我一(?:个|個)人|just\s+(?:me|myself)|just\s+for\s+me\b|only\s+for\s+me\b|for\s+me\s+only|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
 _ME_AND_ONE = _c(  # "for me and my wife", "我跟老婆用": two people
     r"\bme\s+and\s+(?:my\s+|a\s+)?(?:wife|husband|partner|gf|girlfriend|bf|boyfriend|friend|roommate|brother|sister|"
     r"son|daughter|kid|colleague|co-?worker|cofounder|co-founder)\b|"
@@ -1944,7 +1944,7 @@ _PER_MACHINE_AFTER = _c(
     rf"(?:每台|每个|每個|各|each\s+with|with)\s*(?:有|装|裝|插)?\s*{NUM}\s*(?:张|張|块|塊|颗|顆|卡|gpus?|cards?)")
 _NODES_BEFORE = _c(
     rf"{_num('nodes')}\s*(?:nodes?|servers?|machines?|boxes|台(?:服务器|伺服器|机器|機器|主机|主機)?|个节点|個節點)\s*"
-    r"(?:of|with|each\s+with|,|，|×|x|\*)?\s*(?:每台|每个|每個|各|each)?\s*"
+    r"(?:of|with|each\s+with|,|，|×|x|\*)?\s*(?:每台|每个|每個|各|each)?\s*(?:插|装|裝|配|有)?\s*"
     rf"{_num('per')}\s*(?:x|×|\*|张|張|块|塊|卡|gpus?\s+of|cards?\s+of)?\s*(?:nvidia|amd|英伟达|輝達|geforce|rtx|tesla)?\s*$"
 )
 _COUNT_LATER = _c(rf"^\s*[）)]?\s*(?:有|共|共有|一共|总共|總共|合计|合計|是|各)?\s*[（(]?\s*{NUM}\s*(?:张|張|块|塊|片|颗|顆|卡|gpus?\b|cards?\b)\s*[）)]?")
@@ -2036,9 +2036,12 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         # "A100 40G 八张、V100 32G 四张", "4x A100 + 2x V100": a list continues what the first item said
         listed = last_owned_end >= 0 and re.fullmatch(r"[\s,、+&和及與与跟]*(?:and|plus|加上?)?[\s\dx×*张張块塊颗顆a]*",
                                                        w.text[last_owned_end:consume_from]) is not None
-        cue = (_OWN_CUE.search(clause) or _OWN_CUE.search(w.text[end: end + 16])) and not _SUPPOSE.search(clause) and not (
+        intent = _NOT_OWNED.search(clause) and not _PAST.search(clause)  # "想買一張", not "去年买那台"
+        after_cue = _OWN_CUE.search(w.text[end: end + 16]) and not intent  # not "想買一張 5090 放家裡"
+        cue = (_OWN_CUE.search(clause) or after_cue) and not _SUPPOSE.search(clause) and not (
             _RENTED_NEAR_AFTER.match(w.text[consume_to: consume_to + 16]) or _RENTED_NEAR_BEFORE.search(clause[-24:]))
-        stated = (_whole_count(count) is not None and not _NOT_OWNED.search(clause + " " + tail)
+        stated = (_whole_count(count) is not None
+                  and not (_NOT_OWNED.search(clause + " " + tail) and not _PAST.search(clause))
                   and not _HYPOTHETICAL.search(sentence))
         if listed or cue or stated:
             owned[ident] = owned.get(ident, 0) + (_whole_count(count) or 1)
@@ -2114,7 +2117,7 @@ _SERVING_SIGNAL = _c(  # what only a service has: users at once, request rates, 
     r"并发|並發|同时在线|同時在線|同时使用|同時使用|同時用|同时用|同时上线|同時上線|"
     r"\b\d+\s*(?:users?|ppl|people)\b|\bteam\s+of\s+\d+|(?:给|給)\s*\d+\s*(?:个|個|位)?\s*(?:人|用户|用戶|使用者)|"
     r"tok(?:ens?)?\s*/\s*s|(?<![a-z])(?:awq|gptq|gguf|exl2|q4|q5|q8)(?![a-z])|首\s*token|首字|\bttft\b|"
-    r"\brun\s+(?:\S+\s+){0,3}locally|\b(?:can|cna|cn|cann)\s+(?:i|we|u|you)\s+run\b|\brun\s+(?:\S+\s+){1,4}on\s+(?:my|our|a|an|one|two|\d)\b|跑得动|跑得動|跑不动|跑不動|running\s+on[\s-]?prem|"
+    r"\brun\s+(?:\S+\s+){0,3}locally|\bjust\s+for\s+(?:me|myself)\b|跑起来|跑起來|跑得起来|跑得起來|(?:就|只有)我自己(?:在)?用|\b(?:can|cna|cn|cann)\s+(?:i|we|u|you)\s+run\b|\brun\s+(?:\S+\s+){1,4}on\s+(?:my|our|a|an|one|two|\d)\b|跑得动|跑得動|跑不动|跑不動|running\s+on[\s-]?prem|"
     r"跑\s*(?:一下|个|個|起来|起來|得动|得動)?\s*(?:[a-z]|本地|大模型)")
 _TRAINING_SIGNAL = _c(r"train|tun(?:e|ing)|\bft\b|\bsft\b|lora|epoch|训|訓|微调|微調|调优|調優|语料|語料|数据集|資料集")
 QUESTIONS_THAT_SET_TASK = (None, "task")

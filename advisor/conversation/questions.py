@@ -221,7 +221,8 @@ _BARE = re.compile(
 _QUALIFIER = re.compile(  # words around a number that do not change it: "抓兩百萬上下", "一百五十万左右，不含税"
     r"^\s*(?:预算|預算)?\s*(?:抓|估|大概抓|差不多抓|somewhere\s+around|roughly)\s*|"
     r"\s*,?\s*(?:不含税|含税|未税|未稅|含稅|不含稅|税前|稅前|税后|稅後|tax\s+(?:included|excluded|incl\.?|excl\.?)|"
-    r"before\s+tax|after\s+tax|plus\s+tax|\+\s*tax|incl\.?\s+vat|excl\.?\s+vat|tops|max|at\s+most)\s*$",
+    r"before\s+tax|after\s+tax|plus\s+tax|\+\s*tax|incl\.?\s+vat|excl\.?\s+vat|tops|max|at\s+most)\s*$|"
+    r"\s*(?:吧|啦|呗|唄|哈|喔|哦|吧我想)\s*$",
     re.IGNORECASE)
 
 
@@ -252,7 +253,7 @@ def _read_bare(key: str, text: str, profile: Profile) -> tuple[dict[str, Any], s
         return {"deployment": "either"}, None
     value = bare_number(text)
     if value is None and key == "budget":  # "5w", "1.5w": 万, as mainland and Taiwan writers abbreviate it
-        wan = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[wW]\s*", normalize_text(text))
+        wan = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[wW]\s*", strip_approx(_QUALIFIER.sub("", normalize_text(text))))
         value = float(wan.group(1)) * 1e4 if wan else None
     if value is None:
         return {}, None

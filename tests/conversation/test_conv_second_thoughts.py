@@ -123,3 +123,17 @@ def test_machines_times_cards_in_each(text, locale, want) -> None:
 
 def test_a_home_lab_with_cards_of_its_own_buys_nothing() -> None:
     assert extract("homelab nerd here, I run 2x 3090 already, want llama 70b q4 for me", "en").get("acquisition") != "buy"
+
+
+def test_a_card_wanted_for_home_is_not_owned_and_one_bought_last_year_is() -> None:
+    assert "owned_gpus" not in extract("想買一張 4090 放家裡跑 LoRA，預算 8 萬", "zh-Hant")
+    assert extract("前年买的那台 4 卡 A6000 还在，想再加卡", "zh-Hans")["owned_gpus"][0]["count"] == 4
+
+
+@pytest.mark.parametrize(("text", "key", "want"), [
+    ("6 grand max, buying not renting", "budget_amount", 6000),
+    ("budget ceiling is about 9k", "budget_amount", 9000),
+    ("1st token within 2 sec please", "max_ttft_s", 2),
+])
+def test_caps_and_shorthand(text, key, want) -> None:
+    assert extract(text, "en")[key] == pytest.approx(want)
