@@ -131,7 +131,8 @@ _NEG_STOP = _c(r"[,;:.!?()（）]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是
 
 # Corrections inside one message: "40 users - scratch that, more like 90", "预算8w，哦不对，老板批了12w",
 # "4 張 RTX 6000 Ada，欸不對，是 6 張". The corrected number replaces the earlier one (the nearest before the
-# marker with the same unit word, else the nearest), and the correcting sentence is dropped.
+# marker with the same unit word, else the nearest; never one inside a GPU or model name), a corrected model name
+# replaces the earlier one, and the correcting clause is dropped (the rest of its sentence stays).
 _CORRECTION = _c(
     r"(?:\bscratch\s+that\b|\bno\s+wait\b|\bwait,?\s+no\b|\bcorrection\s*:|\bsorry,?\s+i\s+meant?\b|\bi\s+meant\b|"
     r"(?<=[-–—,])\s*sorry\b|(?<=[-–—,]\s)sorry\b|\bactually\s+no\b|\bno,?\s+actually\b|\bmake\s+(?:it|that)\b(?=\s*[~$]?\s*\d)|\boops\b|"
@@ -148,7 +149,7 @@ def _unit_after(text: str, end: int) -> str:
 
 
 def _clause_end(text: str, pos: int) -> int:
-    m = re.compile(r"[,;!?]|\.(?!\d)").search(text, pos)
+    m = _CLAUSE_EDGE.search(text, pos)
     return m.start() if m else len(text)
 
 
@@ -374,7 +375,8 @@ _BARE_TARIFF = _c(
 
 
 _TARIFF_CENTS = _c(  # "power is 11 cents", "electricity ~14c": cents with no unit are per kWh
-    rf"(?:power|electricity|energy)\s+(?:is|costs?|at|runs|=|:)?\s*(?:about|around|~)?\s*{_SIGN}{NUM}\s*(?P<mao>)(?:cents?|c\b|¢)")
+    rf"(?:power|electricity|energy)\s+(?:is|costs?|at|runs|=|:)?\s*(?:about|around|~)?\s*{_SIGN}{NUM}\s*"
+    r"(?P<mao>)(?:cents?|c\b|¢)")  # (an empty "mao" group: _tariff reads it in every tariff pattern)
 _TARIFF_AFTER = _c(  # "cost per kWh is 22 cents", "每度电 0.6 元", "電費一度 3 塊"
     rf"(?:per\s+kwh|/\s*kwh|a\s+kwh|每度电?|每度電|一度电?|一度電)\s*(?:is|=|:|costs?|about|around|~|约|約|是|大概|要)?\s*"
     rf"{_SIGN}{NUM}\s*(?P<mao>毛多?|角)?\s*(?:元|块|塊|cents?|c\b|¢)")
