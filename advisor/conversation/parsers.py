@@ -577,6 +577,9 @@ def _acquisition(w: _Work) -> str | None:
     decided = _DECIDED.search(w.text)
     if decided:  # "cloud is fine, we'll rent", "决定买": a decision said outright
         return "rent" if decided.group("rent") or decided.group("rent2") else "buy"
+    if _RENT_ALLOWED.search(w.text) and _CLOUD.search(w.text) and not _ACQ_QUESTION.search(w.text) \
+            and not _ACQ[2][1].search(w.text) and not _ONPREM.search(w.text):
+        return "rent"  # "fine with renting on aws", nothing of their own: renting is the only way said
     if _ACQ_QUESTION.search(w.text) or _RENT_ALLOWED.search(w.text):
         return "either"  # "should we just rent?" asks, "renting is fine" allows: neither decides
     pref = _RATHER.search(w.text)
@@ -1930,6 +1933,8 @@ _NOT_OWNED = _c(  # a GPU said with intent or as an option: to rent, to buy, to 
 )
 _HYPOTHETICAL = _c(r"[?？]|吗|嗎|假如|假设|假設|如果|要是|\bif\s+(?:i|we)\s+had\b|\bsuppose\b|能不能|可不可以|够不够|夠不夠|行不行|是否|\bpossible\b|\benough\b|\bcan\s+(?:i|we|it|they)\b|"
                    r"\bcould\b|how\s+(?:long|much|many)|多久|多少")
+_HAVE_OF_THEM = _c(r"\b(?:i|we)\s*(?:have|own|got|'ve\s+got|already\s+have)\s+(?:(?P<n>\d+)|(?P<w>two|three|four|six|eight))\s+of\s+"
+                   r"(?:them|those|these)\b")
 _SUPPOSE = _c(r"假如|假设|假設|如果|要是|\bif\s+(?:i|we)\s+(?:had|got|bought)\b|\bsuppose\b|\bimagine\b")
 _OWNED_TAIL = _c(r"^[^,;.!?，；。！？]*")
 _RENTED_NEAR_AFTER = _c(r"\s*(?:s\b)?\s*(?:cloud|instances?|credits?|rented|rental|on\s+(?:aws|gcp|azure|lambda|runpod)|云|雲|租)")
@@ -2049,6 +2054,12 @@ def _gpus(w: _Work, ex: Extraction) -> None:
             owned[ident] = owned.get(ident, 0) + (_whole_count(count) or 1)
             last_owned_end = consume_to
         w.consume(consume_from, consume_to)
+    back = _HAVE_OF_THEM.search(w.text)
+    if back and ex.gpu_mentions and owned.get(ex.gpu_mentions[-1], 1) == 1 and len(owned) <= 1:
+        # "qlora 70b on 4090s?? i have 2 of them": the GPU just named, as many as they say
+        n = number_value(back.group("n") or "") or _EN_WORD_NUMBERS.get(back.group("w") or "", 0)
+        if n and float(n).is_integer() and 1 <= n <= 4096:
+            owned[ex.gpu_mentions[-1]] = int(n)
     if owned:
         ex.fields["owned_gpus"] = [{"gpu": g, "count": n} for g, n in owned.items()]
     wanted = [g for g in dict.fromkeys(ex.gpu_mentions) if g not in owned]

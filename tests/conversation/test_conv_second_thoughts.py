@@ -137,3 +137,10 @@ def test_a_card_wanted_for_home_is_not_owned_and_one_bought_last_year_is() -> No
 ])
 def test_caps_and_shorthand(text, key, want) -> None:
     assert extract(text, "en")[key] == pytest.approx(want)
+
+
+def test_a_count_that_refers_back_and_renting_as_the_only_way_said() -> None:
+    assert extract("can 3090s do a 34b qlora? we have 4 of them", "en")["owned_gpus"][0]["count"] == 4
+    assert extract("serve llama 3 8b to 50 users, happy with renting on runpod, budget 2k/month for a year",
+                   "en").get("acquisition") == "rent"
+    assert extract("renting is fine but we also have a server room", "en").get("acquisition") == "either"
