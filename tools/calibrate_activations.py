@@ -90,11 +90,22 @@ def measure_encoder(h: int, layers: int, heads: int, ffn: int, vocab: int, batch
     model.train()
     if checkpointing == "full":
         model.gradient_checkpointing_enable()
+    ids = torch.randint(0, vocab, (batch, seq))
+    saved, _ = _saved_for_backward(model, lambda: model(input_ids=ids, labels=torch.zeros(batch, dtype=torch.long)))
+    return saved
+
+
+def _saved_for_backward(model, forward) -> tuple[int, list[tuple[str, tuple, str]]]:
+    """Bytes of the tensors autograd saves while `forward()` runs (each storage once, parameters left out), and
+    their (dtype, shape, ""); the loss is then backpropagated so that the run is a whole training step."""
+    import torch
+
     params = {p.untyped_storage().data_ptr() for p in model.parameters()}
     seen: dict[int, int] = {}
+    shapes: list[tuple[str, tuple, str]] = []
 
     def pack(t):
-        if isinstance(t, torch.Tensor):
+        if isinstance(t, torch.Tensor) and t.device.type != "meta":
             try:
                 storage = t.untyped_storage()
                 ptr, size = storage.data_ptr(), storage.nbytes()
@@ -102,13 +113,13 @@ def measure_encoder(h: int, layers: int, heads: int, ffn: int, vocab: int, batch
                 return t
             if ptr not in params and ptr not in seen:
                 seen[ptr] = size
+                shapes.append((str(t.dtype).replace("torch.", ""), tuple(t.shape), ""))
         return t
 
-    ids = torch.randint(0, vocab, (batch, seq))
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-        out = model(input_ids=ids, labels=torch.zeros(batch, dtype=torch.long))
+        out = forward()
     out.loss.backward()
-    return sum(seen.values())
+    return sum(seen.values()), shapes
 
 
 def build(family: str, h: int, layers: int, heads: int, kv: int, ffn: int, vocab: int, attention: str):
@@ -145,28 +156,14 @@ def measure(model, batch: int, seq: int, checkpointing: str, autocast: bool = Fa
         model.gradient_checkpointing_enable()
         if hasattr(model, "enable_input_require_grads"):
             model.enable_input_require_grads()  # what PEFT + Trainer do so that checkpointed LoRA gets gradients
-    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
-    seen: dict[int, int] = {}
-    shapes: list[tuple[str, tuple, str]] = []
-
-    def pack(t):
-        if isinstance(t, torch.Tensor) and t.device.type != "meta":
-            try:
-                storage = t.untyped_storage()
-                ptr, size = storage.data_ptr(), storage.nbytes()
-            except (RuntimeError, NotImplementedError):
-                return t
-            if ptr not in params and ptr not in seen:
-                seen[ptr] = size
-                shapes.append((str(t.dtype).replace("torch.", ""), tuple(t.shape), ""))
-        return t
-
     ids = torch.randint(0, model.config.vocab_size, (batch, seq))
     cast = torch.autocast("cpu", dtype=torch.bfloat16) if autocast else contextlib.nullcontext()
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t), cast:
-        out = model(input_ids=ids, labels=ids, use_cache=False)
-    out.loss.backward()
-    return sum(seen.values()), shapes
+
+    def forward():
+        with cast:
+            return model(input_ids=ids, labels=ids, use_cache=False)
+
+    return _saved_for_backward(model, forward)
 
 
 def _version(package: str) -> str | None:
