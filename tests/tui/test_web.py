@@ -126,19 +126,26 @@ def test_port_taken_is_one_line() -> None:
     assert out == ""
 
 
-def test_without_textual_serve_is_one_line(tmp_path) -> None:
-    # A module named textual_serve that cannot be imported stands for the package not being installed.
-    (tmp_path / "textual_serve").mkdir()
-    (tmp_path / "textual_serve" / "__init__.py").write_text("raise ImportError('No module named textual_serve')\n")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
-    process = _web("--lang", "en", env=env)
+def _refusal(*args: str, env: dict[str, str] | None = None) -> str:
+    """The one line `gpu-advisor web ARGS` prints on stderr when it refuses to start (exit status 2)."""
+    process = _web(*args, env=env)
     try:
         _out, err = process.communicate(timeout=30)
     finally:
         _stop(process)
     assert process.returncode == 2
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and "textual-serve" in lines[0] and "pip install 'gpu-advisor[web]'" in lines[0]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def test_without_textual_serve_is_one_line(tmp_path) -> None:
+    # A module named textual_serve that cannot be imported stands for the package not being installed.
+    (tmp_path / "textual_serve").mkdir()
+    (tmp_path / "textual_serve" / "__init__.py").write_text("raise ImportError('No module named textual_serve')\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    line = _refusal("--lang", "en", env=env)
+    assert "textual-serve" in line and "pip install 'gpu-advisor[web]'" in line
 
 
 @pytest.mark.parametrize(("host", "local"), [("127.0.0.1", True), ("localhost", True), ("::1", True),
@@ -165,11 +172,5 @@ def test_exposed_host_is_warned(monkeypatch, capsys) -> None:
 
 
 def test_bad_host_is_one_line() -> None:
-    process = _web("--host", "no-such-host.invalid", "--lang", "en")
-    try:
-        _out, err = process.communicate(timeout=30)
-    finally:
-        _stop(process)
-    assert process.returncode == 2
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("gpu-advisor web: cannot listen on no-such-host.invalid"), err
+    line = _refusal("--host", "no-such-host.invalid", "--lang", "en")
+    assert line.startswith("gpu-advisor web: cannot listen on no-such-host.invalid"), line
