@@ -196,21 +196,20 @@ def number_value(raw: str) -> float | None:
             base *= factor
         return base if math.isfinite(base) else None
     approx = _APPROX_RANGE.match(raw)
-    if approx and CN_DIGITS[approx.group(2)] == CN_DIGITS[approx.group(1)] + 1:
-        # "三四十萬" is 30-40 万, "七八万" 7-8 万: the midpoint of the two neighbouring numbers
+    if approx and CN_DIGITS[approx.group(2)] == CN_DIGITS[approx.group(1)] + 1 and (
+            approx.group(3) or CN_DIGITS[approx.group(1)] >= 2):
+        # "三四十萬" is 30-40 万, "七八万" 7-8 万, "七八块" 7-8 (not "一二", a list of digits): the midpoint of the two
+        # neighbouring numbers
         low = parse_chinese_integer(approx.group(1) + approx.group(3))
         high = parse_chinese_integer(approx.group(2) + approx.group(3))
         return None if low is None or high is None else (low + high) / 2
-    if len(raw) == 2 and raw[0] in CN_DIGITS and raw[1] in CN_DIGITS and CN_DIGITS[raw[1]] == CN_DIGITS[raw[0]] + 1 \
-            and CN_DIGITS[raw[0]] >= 2:
-        return CN_DIGITS[raw[0]] + 0.5  # "七八块" is 7-8: the midpoint, as "七八万" is
     value = _digit_string(raw)
     if value is None:
         value = parse_chinese_integer(raw)
     return None if value is None else float(value)
 
 
-_APPROX_RANGE = re.compile(r"^([一二两兩三四五六七八])([二三四五六七八九])([十百千万萬亿億][十百千万萬亿億]*)$")
+_APPROX_RANGE = re.compile(r"^([一二两兩三四五六七八])([二三四五六七八九])([十百千万萬亿億]*)$")
 
 
 def find_numbers(text: str) -> list[tuple[float, int, int]]:
