@@ -290,8 +290,10 @@ _HOUR_BEFORE = _c(r"(?:一|每|per|an?)\s*(?:个|個)?\s*(?:小时|小時|hour|h
 _ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度)")
 _BUDGET_WORDS = (r"budget|ceiling|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
                  r"拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|可以花|能花|愿意花|願意花")
-_HW_BUDGET = _c(r"硬體費|硬件费|硬體預算|硬件预算|硬體經費|硬件经费|设备费|設備費|hardware\s+budget|for\s+(?:the\s+)?(?:gpus|hardware|cards)|"
-                r"买卡的预算|買卡的預算|gpu\s*预算|gpu\s*預算|so\s+call\s+it|call\s+it|effectively|i\.e\.|net\s+of")
+# The budget line that counts where a message gives several: the hardware line of a grant, or the figure it works
+# its way to ("so call it 48k for the GPUs").
+_BUDGET_THAT_COUNTS = _c(r"硬體費|硬件费|硬體預算|硬件预算|硬體經費|硬件经费|设备费|設備費|hardware\s+budget|for\s+(?:the\s+)?(?:gpus|hardware|cards)|"
+                         r"买卡的预算|買卡的預算|gpu\s*预算|gpu\s*預算|so\s+call\s+it|call\s+it|effectively|i\.e\.|net\s+of")
 _BUDGET_CUE = _c(rf"{_BUDGET_WORDS}|编了|編了|spend|\bcap\b|最多|不超过|不超過|花费|花費|投入|capex|预计花|預計花")
 _BUDGET_BARE = _c(
     rf"(?:{_BUDGET_WORDS})[^0-9一二两兩三四五六七八九十$¥€\-−负負,.;，。；]{{0,36}}?{_SIGN}{NUM}(?![a-z%])"
@@ -478,7 +480,7 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
     # A bare amount right after a budget word is the budget even beside amounts with a currency that are not
     # ("quoted $32k for one H100 ... our total budget is 20k", "AWS bill ~$9k/month ... budget 60k").
     bare_at: set[int] = set()
-    if answering_budget and not candidates and _HW_BUDGET.search(w.text):
+    if answering_budget and not candidates and _BUDGET_THAT_COUNTS.search(w.text):
         # "60k total, but 12k of that is earmarked for storage, so call it 48k for the GPUs": amounts with a
         # magnitude, in an answer to the budget question; the one the hardware words point at is chosen below
         for m in w.finditer(_MAGNITUDE_AMOUNT):
@@ -507,7 +509,7 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
     if positive and len(positive) < len(candidates) and candidates[-1][0] > 0:
         candidates = positive
     chosen = candidates[0]
-    cues = [c.start() for c in (_HW_BUDGET.finditer(w.text) if _HW_BUDGET.search(w.text) else _BUDGET_CUE.finditer(w.text))]
+    cues = [c.start() for c in _BUDGET_THAT_COUNTS.finditer(w.text)] or [c.start() for c in _BUDGET_CUE.finditer(w.text)]
     if cues and len(candidates) > 1:
         chosen = min(candidates, key=lambda c: min(abs(c[2] - q) for q in cues))
     value, cur, start, end = chosen
