@@ -338,6 +338,18 @@ class Profile(Frozen):
         le=10_000,
         description="Training: how many runs like this one are planned (1 = a one-off job); None = not said.",
     )
+    max_gpus: int | None = Field(
+        default=None,
+        ge=1,
+        le=4096,
+        description="The most GPUs the configuration may have ('只買一張卡', 'one card only', 'at most 4 GPUs'); "
+        "None = not said.",
+    )
+    host_owned: bool = Field(
+        default=False,
+        description="The GPUs go into a computer the user already has ('my existing desktop', '现有的主机'): its "
+        "CPU, board, memory and power supply are not bought again for one or two cards.",
+    )
     region: str | None = Field(
         default=None,
         description="Where the buyer is, when it matters (export rules): 'cn' mainland China, 'tw', 'hk', 'us', ...; "

@@ -111,6 +111,7 @@ class _Option:
     horizon_days: float | None = None  # what the option is costed over (None: the runs alone)
     utilization: float = planner.TRAINING_UTILIZATION  # share of the horizon it works
     owned_used: int = 0  # a purchase that adds to GPUs of this model the user owns: how many of those it keeps
+    in_host: bool = False  # bought to go into the computer the user has: its base is not in the price
 
     @property
     def time_s(self) -> float | None:
@@ -166,6 +167,7 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
     may_buy, may_rent = buy_allowed(profile), rent_allowed(profile)
     horizon, util = planner.usage_horizon_days(w), planner.usage_utilization(w)
     gpus = kb.gpus
+    host = profile.host_owned and not owned  # an owned card's machine is already in what an addition costs
     owned_capex = {}
     for gpu_id, n in owned.items():
         kept = cost.capex_usd(gpus[gpu_id], n) if gpu_id in gpus else None
@@ -188,6 +190,9 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
                 if have:  # an addition to the user's own cards
                     append(_Option(m, gpu, "buy", False, max(0.0, m.buy_usd - owned_capex[m.gpu_id]), "", [], False,
                                    0.0, horizon, util, have))
+                elif host and m.nodes == 1 and (credit := cost.existing_host_credit_usd(gpu, m.count)):
+                    append(_Option(m, gpu, "buy", False, max(0.0, m.buy_usd - credit), "", [], False, 0.0, horizon,
+                                   util, 0, True))
                 else:
                     append(_Option(m, gpu, "buy", False, m.buy_usd, "", [], False, 0.0, horizon, util))
             if rent and m.rent_usd is not None:
@@ -209,6 +214,7 @@ def _hard_ok(o: _Option, profile: Profile) -> bool:
     """Numeric pre-check used only to pick which configurations to show the rules (they decide)."""
     f = _derived(o, profile)
     return not (f["over_budget"] or f["misses_deadline"] or f["exceeds_rack"] or not f["serves_concurrency"]
+                or f["more_gpus_than_wanted"]
                 or f["too_slow_per_user"] or f["ttft_too_long"]
                 or f["licence_blocked"] or f["export_blocked"]
                 or (f["on_prem"] and profile.cooling == "air" and f["rack_density_kw"] > _air_limit_kw()))
@@ -228,11 +234,15 @@ def _hard_ok_for(profile: Profile):
     china = in_mainland_china(profile)
     air_limit = _air_limit_kw() if profile.cooling == "air" else None
 
+    max_gpus = profile.max_gpus
+
     def ok(o: _Option) -> bool:
         m = o.m
         on_prem = o.acquisition == "buy" and not cloud
         power_kw = m.power_w / 1000.0
         if budget is not None and o.cost_usd > budget:
+            return False
+        if max_gpus is not None and m.count > max_gpus:
             return False
         if deadline is not None and m.time_s is not None and m.time_s / 86400.0 > deadline:
             return False
@@ -379,6 +389,7 @@ def _derived(o: _Option, profile: Profile) -> dict[str, Any]:
         "exceeds_rack": bool(on_prem and has_rack and power_kw > profile.rack_kw),  # type: ignore[operator]
         "rack_load_frac": (power_kw / profile.rack_kw) if (on_prem and has_rack) else None,  # type: ignore[operator]
         "over_budget": bool(profile.budget_usd is not None and o.cost_usd > profile.budget_usd),
+        "more_gpus_than_wanted": bool(profile.max_gpus is not None and m.count > profile.max_gpus),
         "budget_frac": (o.cost_usd / profile.budget_usd) if profile.budget_usd else None,
         "misses_deadline": bool(profile.deadline_days is not None and time_days is not None
                                 and time_days > profile.deadline_days),
@@ -493,6 +504,8 @@ def _profile_fields(profile: Profile, w: planner.Workload) -> dict[str, Any]:
         "pue": profile.pue,
         "cooling_pct": cooling_pct,
         "owns_gpus": bool(profile.owned_gpus),
+        "max_gpus": profile.max_gpus,
+        "host_owned": profile.host_owned,
         "has_horizon": profile.horizon_days is not None or profile.utilization is not None or profile.runs is not None,
         "horizon_days": profile.horizon_days,
         "in_mainland_china": in_mainland_china(profile),
@@ -507,7 +520,10 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
     m, gpu = o.m, o.gpu
     d = _derived(o, profile)
     total = m.memory.total
-    ownership = cost.ownership_usd(m.buy_usd, m.energy_usd or 0.0, o.years) if m.buy_usd is not None else None
+    # What buying this configuration costs the user: the option's own price when it is a purchase (an addition to
+    # their cards, or cards for the computer they have, pays only for what is added), else the list price.
+    buy_usd = o.cost_usd if o.acquisition == "buy" and not o.owned else m.buy_usd
+    ownership = cost.ownership_usd(buy_usd, m.energy_usd or 0.0, o.years) if buy_usd is not None else None
     time_days = d["time_days"]
     fact: dict[str, Any] = {
         **base,
@@ -542,6 +558,8 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "adds_to_owned": o.owned_used > 0,
         "owned_kept": o.owned_used,
         "gpus_added": m.count - o.owned_used if o.owned_used else 0,
+        "in_own_host": o.in_host,
+        "more_gpus_than_wanted": d["more_gpus_than_wanted"],
         "on_prem": d["on_prem"],
         "fits": m.fits,
         "mem_total_gib": total / GIB,
@@ -568,7 +586,7 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "exceeds_rack": d["exceeds_rack"],
         "rack_load_frac": d["rack_load_frac"],
         "cost_usd": o.cost_usd,
-        "buy_usd": m.buy_usd,
+        "buy_usd": buy_usd,
         "rent_usd": m.rent_usd,
         "has_rent_price": m.rent_usd is not None,
         "rent_vs_buy": (m.rent_usd / ownership) if (m.rent_usd is not None and ownership) else None,
@@ -676,7 +694,7 @@ def _profile_fact(profile: Profile, w: planner.Workload, metrics: list[planner.C
     from advisor.core import memory
 
     fitting = [m for m in metrics if m.fits]
-    buys = [m.buy_usd for m in fitting if m.buy_usd is not None]
+    buys = [o.cost_usd for o in options if o.acquisition == "buy" and not o.owned and o.m.fits]
     rents = [m.rent_usd for m in fitting if m.rent_usd is not None]
     budget = profile.budget_usd
     fact: dict[str, Any] = {
@@ -850,6 +868,19 @@ def _assumptions(profile: Profile, w: planner.Workload, shown: list[_Option]) ->
     return out
 
 
+def _miss_ratio(o: _Option, profile: Profile) -> float:
+    """How far a ruled-out option is from the limits it breaks: the largest of cost / budget, power / rack and
+    time / deadline (1 when it breaks none of those: a licence, a memory or a service limit)."""
+    ratios = [1.0]
+    if profile.budget_usd:
+        ratios.append(o.cost_usd / profile.budget_usd)
+    if profile.rack_kw and o.on_prem:
+        ratios.append(o.m.power_w / 1000.0 / profile.rack_kw)
+    if profile.deadline_days and o.m.time_s:
+        ratios.append(o.m.time_s / 86400.0 / profile.deadline_days)
+    return max(ratios)
+
+
 def _near_miss_key(o: _Option) -> tuple:
     reasons = [f for f in o.findings if f.reject]
     critical = sum(1 for f in reasons if f.severity == "critical")
@@ -961,10 +992,12 @@ def recommend(profile: Profile, kb: KnowledgeBase | None = None) -> Recommendati
             owned_losers.setdefault(o.gpu.id, o)
         elif o.gpu.id not in shown_gpus:
             best_loser.setdefault(o.gpu.id, o)
-    # The user's own cards first, then those they asked about, then the most capable cards: "why not the
-    # H100?" is the question people ask.
+    # The user's own cards first, then those they asked about, then the near misses: what a limit alone keeps
+    # out, nearest to passing first ("the RTX 4090 is $200 over your budget"), the most capable among equals.
     rejected = list(owned_losers.values()) + sorted(
         best_loser.values(), key=lambda o: (o.gpu.id not in profile.preferred_gpus,
+                                            sum(1 for f in o.findings if f.reject and f.severity == "critical"),
+                                            round(_miss_ratio(o, profile), 1),
                                             -(o.gpu.bf16_tflops or o.gpu.fp16_tflops), -o.gpu.memory_gb, o.gpu.id))
 
     return Recommendation(

@@ -189,6 +189,7 @@ def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, Any]]:
     add("electricity", fmt.rate_per_kwh(p.electricity_usd_per_kwh, locale, money.currency))
     add("pue", f"{p.pue:.2f}")
     add("usage", words.usage_phrase(p, locale))
+    add("machine", words.machine_phrase(p, locale))
     if p.owned_gpus:
         add("owned", fmt.join((f"{o.count} × {_gpu_name(o.gpu)}" for o in p.owned_gpus), locale))
     if p.preferred_gpus:

@@ -168,6 +168,18 @@ def placeholder_specs(text: str) -> set[str]:
     return {m.group(2) or "" for m in PLACEHOLDER.finditer(text)}
 
 
+def machine_phrase(profile: Any, locale: Locale) -> str | None:
+    """The computer the GPUs go into and the most there may be ("into the computer you have · one GPU only");
+    None when the user said neither."""
+    parts: list[str] = []
+    if profile.host_owned:
+        parts.append(t("machine.host", locale))
+    if profile.max_gpus is not None:
+        parts.append(t("machine.one_gpu", locale) if profile.max_gpus == 1
+                     else t("machine.max_gpus", locale, n=fmt.plain(profile.max_gpus)))
+    return fmt.join(parts, locale) if parts else None
+
+
 def usage_phrase(profile: Any, locale: Locale) -> str | None:
     """How long and how much the hardware is used, as the user said it ("3 years · about 10 h a week",
     "a one-off run"); None when they said nothing about it."""

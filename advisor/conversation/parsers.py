@@ -406,6 +406,9 @@ def _tariff(w: _Work, ex: Extraction, locale: Locale) -> None:
     ex.fields["electricity_usd_per_kwh"] = round(to_usd(value, cur), 4)
 
 
+_WATTS_BEFORE = _c(r"(?:功耗|功率|电源|電源|電供|供电|供電|tdp|psu|draws?|pulls?|rated|耗电|耗電)\s*(?:是|为|為|只有|约|約|大概|is|of|at)?\s*$")
+
+
 def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = False) -> None:
     candidates: list[tuple[float, str, int, int]] = []
     # A bare amount is in the writer's own money: yuan or NT dollars when they write Chinese, dollars when
@@ -453,12 +456,15 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
         if m.group("sign") or m.group("sign2"):
             value = -value
         candidates.append((value, cur, m.start(), m.end()))
-    if not candidates and (locale != "en" or _BUDGET_CUE.search(w.text)):
-        # "预算 5w", "1 个 w", "80w 人民币": w is 万 in mainland and Taiwan shorthand (never watts next to money)
+    if not candidates and (locale != "en" or _CJK.search(w.orig)):
+        # "预算 5w", "1 个 w", "80w 人民币": w is 万 in mainland and Taiwan shorthand (never watts next to money);
+        # in English "450W" is watts ("4090 is 450W, budget 3k")
         for m in w.finditer(_WAN_AMOUNT):
             value = number_value(m.group("num"))
             if value is None or not (_BUDGET_CUE.search(w.text) or m.group("cur")):
                 continue
+            if _WATTS_BEFORE.search(w.text[max(0, m.start() - 12): m.start()]):
+                continue  # "4090 功耗 450w", "tdp 350w": watts
             value *= 1e4
             if m.group("sign"):
                 value = -value
@@ -661,7 +667,69 @@ def circuit_kw(volts: float, amps: float, three_phase: bool, circuits: int = 1) 
     return power.circuit_kw(volts, amps, 3 if three_phase else 1) * circuits
 
 
+_PSU_NAME = r"(?:psu|power\s+supply|电源|電源供應器|電源|電供)"
+_PSU_W = _c(rf"{_num('num1')}\s*(?:w|watts?|瓦)\s*(?:的)?\s*(?:gold\s+|platinum\s+|金牌|白金)?\s*{_PSU_NAME}|"
+            rf"{_PSU_NAME}\s*(?:is|of|:|：|是|为|為|只有|only|has)?\s*(?:an?\s+|only\s+)?{_num('num2')}\s*(?:w|watts?|瓦)(?![a-z])")
+"""A power supply's rating ("850 W PSU", "电源 750W", "電供只有 650W"): the most the machine it powers can draw."""
+
+_HOST = _c(r"\b(?:my|our)\s+(?:existing|current|present|old|gaming)\s+(?:desktop|pc|rig|tower|computer|workstation|machine|"
+           r"box|build)\b|\b(?:existing|current)\s+(?:desktop|pc|rig|tower|computer|workstation|build)\b|"
+           r"\b(?:in|into)\s+my\s+(?:desktop|pc|rig|tower|computer|workstation|machine|box)\b|"
+           r"\bupgrad(?:e|ing)\s+(?:the\s+)?(?:gpu|graphics\s+card|card)\s+(?:in|of|on)\s+my\b|"
+           r"\bupgrad(?:e|ing)\s+my\s+(?:desktop|pc|rig|tower|computer)\b|"
+           r"\bmy\s+(?:desktop|pc|rig|tower|computer)\s+(?:has|already\s+has|with)\s+(?:an?\s+)?\d+\s*w\b|"
+           r"现有的?(?:电脑|主机|台式机|工作站|机器)|現有的?(?:電腦|主機|桌機|桌上型電腦|工作站|機器)|"
+           r"(?:我|我们|我們)(?:的|家的|家里的|家裡的)(?:电脑|主机|台式机|電腦|主機|桌機)|"
+           r"(?:家里|家裡|原来|原來|原本|手上|手边|手邊)的(?:电脑|主机|台式机|電腦|主機|桌機)|"
+           r"升级显卡|升級顯卡|换(?:一张|张|块)?显卡|換(?:一張|張)?顯卡|"
+           r"(?:电脑|主机|台式机|電腦|主機|桌機)(?:里|裡|上)?(?:加|插|装|裝)(?:一|两|兩|1|2)?(?:张|張|块|塊)?(?:卡|显卡|顯卡|gpu)|"
+           r"(?:给|幫|帮|替)(?:我的)?(?:电脑|主机|台式机|電腦|主機|桌機)(?:加|配|换|換|升级|升級)")
+"""The GPUs go into a computer the writer has: "my existing desktop", "put a 4090 in my PC", "现有的主机",
+"給桌機換顯卡"."""
+
+_UPGRADE = _c(r"\b(?:put|add|drop|install|upgrad(?:e|ing))\b|升级|升級|换(?:一张|张|块)?显卡|換(?:一張|張)?顯卡|加(?:一|两|兩|1|2)?(?:张|張|块|塊)(?:卡|显卡|顯卡)")
+"""Words of a card bought for a machine the writer has: put in, add, upgrade, 换显卡."""
+
+_NEW_MACHINE = _c(r"\bnew\s+(?:build|pc|rig|machine|desktop|workstation|server|box)\b|\bbuild(?:ing)?\s+(?:a|an|my)\b|"
+                  r"组一台|組一台|攒一台|攢一台|配一台|组装一台|組裝一台|新(?:电脑|主机|電腦|主機|桌機)|整机|整機")
+"""A machine still to be built or bought: its base is part of the price."""
+
+_MAX_GPUS = _c(r"\b(?:only|just)\s+(?:(?:buy|get|want|afford|fit|need)(?:ing|s)?\s+|have\s+room\s+for\s+|room\s+for\s+)?"
+               r"(?P<n1>one|two|three|four|a\s+single|1|2|3|4)\s+(?:more\s+)?(?:cards?|gpus?)\b|"
+               r"\b(?P<n2>one|a\s+single|1)\s+(?:card|gpu)\s+only\b|"
+               r"\b(?:at\s+most|no\s+more\s+than|max(?:imum)?(?:\s+of)?|up\s+to)\s+(?P<n3>\d{1,3}|one|two|three|four|six|eight)\s+"
+               r"(?:cards|gpus)\b|"
+               r"只(?:买|買|要|能放|放得下|插得下|装得下|裝得下|能插|能装|能裝|打算买|打算買|想买|想買)\s*(?P<n4>[一二两兩三四1-4])\s*(?:张|張|块|塊)|"
+               r"最多\s*(?:只能)?(?:买|買|放|插|装|裝|用)?\s*(?P<n5>[一二两兩三四五六八1-8])\s*(?:张|張|块|塊)")
+"""A cap on the GPU count the writer will have: "only one card", "at most 4 GPUs", "只買一張卡", "最多放两张"."""
+
+_CN_COUNT = {"一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "八": 8}
+
+
+def _machine(w: _Work, ex: Extraction) -> None:
+    """The computer the GPUs go into, and a cap on how many there may be."""
+    low = w.orig.lower()
+    if _HOST.search(low) and not _NEW_MACHINE.search(low):
+        ex.fields["host_owned"] = True
+    m = _MAX_GPUS.search(low)
+    if m:
+        raw = next(g for g in m.groups() if g)
+        n = _EN_WORD_NUMBERS.get(raw) or _CN_COUNT.get(raw) or (1 if raw.startswith("a") else number_value(raw))
+        if n and float(n).is_integer() and 1 <= n <= 64:
+            ex.fields["max_gpus"] = int(n)
+
+
+def _psu(w: _Work, ex: Extraction) -> None:
+    """"850 W PSU": what the machine may draw (read before amounts, so its watts never become a budget)."""
+    for m in w.finditer(_PSU_W):
+        v = number_value(_numtext(m) or "")
+        if v is not None and 100 <= v <= 5000 and "rack_kw" not in ex.fields:
+            ex.fields["rack_kw"] = v / 1000
+        w.consume(m.start(), m.end())
+
+
 def _facility(w: _Work, ex: Extraction) -> None:
+    psu_kw = ex.fields.pop("rack_kw", None)
     kw: float | None = None
     for m in w.finditer(_KW):
         v = number_value(_numtext(m) or "")
@@ -696,6 +764,8 @@ def _facility(w: _Work, ex: Extraction) -> None:
     three = bool(_PHASE3.search(w.text))
     if kw is None and volts and amps:
         kw = circuit_kw(volts, amps, three, circuits)
+    if psu_kw is not None:  # the power supply or the circuit, whichever allows less
+        kw = psu_kw if kw is None else min(kw, psu_kw)
     if kw is not None:
         if kw <= 0 or not math.isfinite(kw):
             ex.problem("conv.problem.power_positive")
@@ -2164,9 +2234,11 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     training = effective_task in ("pretrain", "finetune", "lora", "qlora")
     steps: list[Callable[[], None]] = [
         lambda: _quantization(w, ex) if effective_task == "inference" else None,
+        lambda: _psu(w, ex),
         lambda: _money(w, ex, locale, answering_budget=question == "budget"),
         lambda: _tariff(w, ex, locale) if "electricity_usd_per_kwh" not in ex.fields else None,
         lambda: _facility(w, ex),
+        lambda: _machine(w, ex),
         lambda: _gpus(w, ex),
         lambda: _slo(w, ex) if not training else None,
         lambda: _daily_requests(w, ex) if not training else None,
@@ -2188,6 +2260,9 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         acq = "rent"  # "直接用雲端", "cheapest cloud gpu": renting is what the cloud is
     if acq is None and "budget_amount" in ex.fields and "owned_gpus" not in ex.fields and _HOME.search(w.orig.lower()):
         acq = "buy"  # "3 grand budget, … on my desk at home": money for hardware at home buys it
+    if acq is None and ex.fields.get("host_owned") and "owned_gpus" not in ex.fields and (
+            "budget_amount" in ex.fields or _UPGRADE.search(w.orig.lower())):
+        acq = "buy"  # "$1,500 to put a GPU in my existing desktop", "给电脑换张显卡": a card bought for their machine
     if acq:
         ex.fields["acquisition"] = acq
     if acq == "either" and ex.fields.get("deployment") == "cloud" and not _CLOUD_ONLY.search(w.text):

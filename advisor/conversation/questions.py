@@ -23,7 +23,7 @@ from advisor.currency import RATES_DATE, default_currency, to_usd
 from advisor.i18n import t
 from advisor.knowledge import knowledge
 from advisor.models import Locale, Profile
-from advisor.words import usage_phrase
+from advisor.words import machine_phrase, usage_phrase
 
 TRAINING_TASKS = planner.TRAINING_TASKS
 
@@ -367,6 +367,8 @@ def field_items(
         items.append(_facility_phrase(profile, locale))
     if {"horizon_days", "utilization", "runs"} & set(fields):
         items.append(f"{t('conv.label.horizon', locale)} {usage_phrase(profile, locale)}")
+    if {"host_owned", "max_gpus"} & set(fields) and machine_phrase(profile, locale):
+        items.append(f"{t('conv.label.machine', locale)}{fmt.sep(locale)}{machine_phrase(profile, locale)}")
     if "owned_gpus" in fields:
         items.append(f"{t('conv.label.owned', locale)}{fmt.sep(locale)}{_owned_phrase(profile, locale)}")
     if "preferred_gpus" in fields and profile.preferred_gpus:
@@ -508,6 +510,9 @@ def summary_lines(p: Profile, locale: Locale) -> list[tuple[str, str]]:
     if BY_KEY["horizon"].applies(p):
         rows.append((t("conv.label.horizon", locale),
                      usage_phrase(p, locale) or BY_KEY["horizon"].default_text(p, locale)))
+    machine = machine_phrase(p, locale)
+    if machine:
+        rows.append((t("conv.label.machine", locale), machine))
     if p.owned_gpus:
         rows.append((t("conv.label.owned", locale), _owned_phrase(p, locale)))
     if p.preferred_gpus:

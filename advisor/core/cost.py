@@ -117,6 +117,21 @@ def capex_usd(gpu, count: int) -> Range | None:
     return Range(price[0].low_usd * count, price[0].high_usd * count).plus(servers)
 
 
+HOST_CARDS = 2
+"""Cards a computer the user already has can take: a desktop board has two x16 (x8/x8) slots; three or four
+need a workstation platform (`DESKTOP_HEDT_USD`), which is a new machine, not the old one (platforms.md §1)."""
+
+
+def existing_host_credit_usd(gpu, count: int) -> float:
+    """What a purchase of `count` PCIe GPUs saves when they go into a computer the user already has, USD: the
+    desktop base (CPU, board, memory, case, power supply) that `capex_usd` charges for one or two cards, at its
+    midpoint — or the small server's, when that is cheaper. A second card still pays its own upgrade
+    (`DESKTOP_SECOND_GPU_USD`); SXM/OAM boards and three or more cards need a new machine: no credit."""
+    if _sxm(gpu) or not 1 <= count <= HOST_CARDS:
+        return 0.0
+    return min(Range(*DESKTOP_BASE_USD).mid, server_usd(gpu, count).mid)
+
+
 UPKEEP_FRACTION_PER_YEAR = 0.05
 """Yearly cost of keeping owned hardware running (spares, extended warranty, an admin's time), as a share
 of its purchase price — our assumption, beside OEM warranties of 3-5 years and support contracts of

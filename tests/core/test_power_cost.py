@@ -95,3 +95,18 @@ def test_capex_includes_servers_and_rent_scales() -> None:
     rent = cost.rent_usd_per_hour(gpu, 8).scale(10)
     assert (rent.low, rent.high) == (160, 320)
     assert cost.capex_usd(gpu.model_copy(update={"price": None}), 8) is None
+
+
+def test_a_card_for_a_computer_one_has_does_not_buy_its_base_again() -> None:
+    # platforms.md §1: a 2026 desktop around one card (CPU, board, 64 GB, 1,000 W PSU, case, SSD) is $900-1,600;
+    # one or two cards go into it, three or four need a workstation platform (a new machine).
+    from advisor.knowledge import knowledge
+
+    kb = knowledge()
+    card = kb.gpus["rtx-3090"]
+    assert cost.existing_host_credit_usd(card, 1) == pytest.approx((900 + 1_600) / 2)
+    assert cost.existing_host_credit_usd(card, 2) == pytest.approx((900 + 1_600) / 2)  # the second card's PSU is still paid
+    assert cost.existing_host_credit_usd(card, 3) == 0.0
+    assert cost.existing_host_credit_usd(kb.gpus["h100-sxm"], 1) == 0.0  # an SXM board is never a desktop part
+    one = cost.capex_usd(card, 1)
+    assert one is not None and one.mid - cost.existing_host_credit_usd(card, 1) == pytest.approx((500 + 800) / 2)
