@@ -75,12 +75,13 @@ def check(case: dict[str, Any], rec) -> dict[str, bool | None]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case")
+    parser.add_argument("--cases", type=Path, default=CASES, help="the consultations file (default: %(default)s)")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
     from advisor.recommend import recommend
 
     passed = 0
-    cases = [c for c in load_cases() if not args.case or c["id"] == args.case]
+    cases = [c for c in load_cases(args.cases) if not args.case or c["id"] == args.case]
     for case in cases:
         try:
             rec = recommend(profile_of(case))
