@@ -6,7 +6,7 @@ three languages. `recommend` ties them together and ranks what survives:
 
 1. `workload_from_profile` + `sweep` (advisor.core.planner): every sensible GPU x count x strategy.
 2. Options: each configuration under each way to acquire it that the profile allows — bought
-   (capex), rented (cloud rate for the run, or 30 days of serving) or already owned (no capex).
+   (capex), rented (cloud rate for the hours of use: the run, or the horizon) or already owned (no capex).
 3. Shortlist (tens, not thousands: durable-rules costs ~0.25 ms a fact): per GPU model and
    acquisition, the cheapest configuration that meets the budget, deadline and facility and the
    best-balanced one by the numeric part of the score (or, when none meets them, the cheapest
@@ -877,6 +877,9 @@ def _assumptions(profile: Profile, w: planner.Workload, shown: list[_Option]) ->
     if mfus:
         out["mfu"] = round(mfus[0], 3)
     out["pue"] = profile.pue
+    horizon = planner.usage_horizon_days(w)
+    if horizon is not None:
+        out["costed_over_days"] = horizon  # what rent, electricity and ownership are summed over
     out["electricity_usd_per_kwh"] = profile.electricity_usd_per_kwh
     out["buy_vs_rent_utilization"] = planner.TRAINING_UTILIZATION
     out["prices"] = "midpoint of each dated range; buy = GPUs + servers; rent = on-demand"

@@ -402,10 +402,10 @@ def _option_text(c: Candidate, locale: Locale, money: _Money, owned: bool = Fals
 
 
 def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money, serving: bool = False,
-                    owned: bool = False) -> dict[str, Any]:
-    """One candidate as finished strings. `serving`: show throughput where training shows time, and
-    money per 30 days of rent (what `advisor.recommend` computes for inference). `owned` (see `is_owned`):
-    the GPUs are the user's, so the purchase price reads "owned", not the list price."""
+                    owned: bool = False, span: float | None = None) -> dict[str, Any]:
+    """One candidate as finished strings. `serving`: show throughput where training shows time. `owned` (see
+    `is_owned`): the GPUs are the user's, so the purchase price reads "owned", not the list price. `span`: the days
+    rent is summed over (`_costed_over_days`), named beside a rented option's cost."""
     mem = c.memory_per_gpu
     acquisition = _acquisition_id(c, owned)
     time_text = (
@@ -455,7 +455,8 @@ def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money, serv
         "acquisition_id": acquisition,
         "time": time_text if serving else fmt.hours_range(c.time_hours_low, c.time_hours, c.time_hours_high, locale),
         "time_short": time_text if serving else fmt.hours(c.time_hours, locale),
-        "cost_label": _t("report.col.cost_month" if serving and c.acquisition == "rent" else "report.col.cost", locale),
+        "cost_label": _t("report.col.cost_over", locale, span=words.span_phrase(span, locale))
+        if span is not None and c.acquisition == "rent" else _t("report.col.cost", locale),
         "has_time": c.time_hours is not None,
         "tokens_per_s": f"{c.tokens_per_s:,.0f}" if c.tokens_per_s else None,
         "power": fmt.power(c.power_w),
@@ -652,7 +653,9 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
     top = rec.recommendations[:REPORT_TOP]
     serving = rec.profile.task == "inference"
     profile = rec.profile
-    cands = [_candidate_view(i + 1, c, locale, money, serving, is_owned(c, profile)) for i, c in enumerate(top)]
+    span = _costed_over_days(rec)
+    cands = [_candidate_view(i + 1, c, locale, money, serving, is_owned(c, profile), span)
+             for i, c in enumerate(top)]
     all_cites: dict[str, str] = {}
     for f in _all_findings(rec):
         for cite in words.citation_titles(f.cites, locale):
@@ -664,7 +667,7 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
         "assumptions": _assumption_rows(rec, locale, money),
         "candidates": cands,
         "alternatives": [
-            _candidate_view(len(top) + i + 1, c, locale, money, serving, is_owned(c, profile))
+            _candidate_view(len(top) + i + 1, c, locale, money, serving, is_owned(c, profile), span)
             for i, c in enumerate(rec.alternatives)
         ],
         "best": cands[0] if cands else None,
@@ -685,10 +688,24 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
         "version": __version__,
         "list_sep": "; " if locale == "en" else "；",  # citation titles hold commas of their own
         "time_header": _t("report.col.throughput" if serving else "report.col.time", locale),
-        "rent_header": _t("report.col.rent_month" if serving else "report.col.rent", locale),
+        "rent_header": _rent_header(rec, locale),
         "nothing_passes": _nothing_passes(rec),
         "why_findings": _why_findings(rec, locale, money),
     }
+
+
+def _costed_over_days(rec: Recommendation) -> float | None:
+    """The days rent and running costs are summed over (the horizon the advisor used), None for one run."""
+    days = rec.assumptions.get("costed_over_days")
+    return float(days) if isinstance(days, (int, float)) and not isinstance(days, bool) else None
+
+
+def _rent_header(rec: Recommendation, locale: Locale) -> str:
+    """"Rent" for one run, "Rent (1 year)" when rent is summed over the horizon (a service: a year unless said)."""
+    span = _costed_over_days(rec)
+    if span is None:
+        return _t("report.col.rent", locale)
+    return _t("report.col.rent_over", locale, span=words.span_phrase(span, locale))
 
 
 def _headline(rec: Recommendation, locale: Locale, money: _Money) -> str:
@@ -779,9 +796,11 @@ def _side_by_side(examined: Candidate, rec: Recommendation, asked: int | None, l
     """"Why not N × X?": X at the count asked (or the count that works best) beside the top pick, number by
     number, and what rules X out or counts against it."""
     serving = rec.profile.task == "inference"
-    mine = _candidate_view(0, examined, locale, money, serving, is_owned(examined, rec.profile))
+    span = _costed_over_days(rec)
+    mine = _candidate_view(0, examined, locale, money, serving, is_owned(examined, rec.profile), span)
     top = rec.recommendations[0] if rec.recommendations else None
-    theirs = _candidate_view(1, top, locale, money, serving, is_owned(top, rec.profile)) if top is not None else None
+    theirs = (_candidate_view(1, top, locale, money, serving, is_owned(top, rec.profile), span)
+              if top is not None else None)
     same = top is not None and (examined.gpu, examined.count, examined.strategy, examined.acquisition) == (
         top.gpu, top.count, top.strategy, top.acquisition)
     rejected = any(f.reject for f in examined.findings)
@@ -792,7 +811,7 @@ def _side_by_side(examined: Candidate, rec: Recommendation, asked: int | None, l
             ("time_short", _t("report.col.throughput" if serving else "report.col.time", locale)),
             ("power", _t("report.col.power", locale)),
             ("buy", _t("report.col.buy", locale)),
-            ("rent", _t("report.col.rent_month" if serving else "report.col.rent", locale))]
+            ("rent", _rent_header(rec, locale))]
     rows = [{"label": label, "mine": mine[k], "theirs": theirs[k] if theirs else ""} for k, label in keys]
     return {
         "kind": "top" if same else ("rejected" if rejected else "passes"),

@@ -180,20 +180,23 @@ def machine_phrase(profile: Any, locale: Locale) -> str | None:
     return fmt.join(parts, locale) if parts else None
 
 
+def span_phrase(days: float, locale: Locale) -> str:
+    """A span of days as people say it: "3 years", "6 months", "45 days"."""
+    if days >= 365 and round(days / 365, 1) == round(days / 365):
+        years = round(days / 365)
+        return t("usage.year" if years == 1 else "usage.years", locale, n=fmt.plain(years))
+    if days >= 28 and days % 30 < 3:
+        months = round(days / 30)
+        return t("usage.month" if months == 1 else "usage.months", locale, n=fmt.plain(months))
+    return t("usage.days", locale, n=fmt.plain(days))
+
+
 def usage_phrase(profile: Any, locale: Locale) -> str | None:
     """How long and how much the hardware is used, as the user said it ("3 years · about 10 h a week",
     "a one-off run"); None when they said nothing about it."""
     parts: list[str] = []
-    days = profile.horizon_days
-    if days:
-        if days >= 365 and round(days / 365, 1) == round(days / 365):
-            years = round(days / 365)
-            parts.append(t("usage.year" if years == 1 else "usage.years", locale, n=fmt.plain(years)))
-        elif days >= 28 and days % 30 < 3:
-            months = round(days / 30)
-            parts.append(t("usage.month" if months == 1 else "usage.months", locale, n=fmt.plain(months)))
-        else:
-            parts.append(t("usage.days", locale, n=fmt.plain(days)))
+    if profile.horizon_days:
+        parts.append(span_phrase(profile.horizon_days, locale))
     u = profile.utilization
     if u is not None:
         parts.append(t("usage.around_clock", locale) if u >= 0.999

@@ -76,8 +76,8 @@ class CandidateMetrics:
     energy_kwh: float | None  # training: facility energy for the run, kWh
     buy_usd: float | None  # capex: GPUs + servers around them, USD (None when no price is known)
     rent_usd_per_hour: float | None  # cloud on-demand for all GPUs, USD/h
-    rent_usd: float | None  # rent for the run (training) or for 30 days (inference), USD
-    energy_usd: float | None  # electricity for the run (training) or 30 days (inference) when owned, USD
+    rent_usd: float | None  # rent for the hours of use (`usage_hours`: the runs, or the horizon), USD
+    energy_usd: float | None  # electricity for the same hours when owned, USD
     crosses_pcie_tp: bool  # tensor parallelism over PCIe (no NVLink) or across nodes
     # --- added after the first contract (all defaulted)
     buy_usd_low: float | None = None  # capex range, USD

@@ -157,22 +157,24 @@ def test_a_dumped_recommendation_validates_again() -> None:
 
 
 def _serving_recommendation(language: str):
-    """Serving: no run time; throughput and 30 days of rent instead (advisor.recommend's convention)."""
+    """Serving: no run time; throughput, and rent over the year a service is costed over (advisor.recommend puts
+    the span in the assumptions as `costed_over_days`)."""
     rec = make_recommendation(language)
     profile = rec.profile.model_copy(update={"task": "inference", "concurrency": 32, "context_tokens": 8192})
     served = rec.recommendations[0].model_copy(update={
         "time_hours": None, "time_hours_low": None, "time_hours_high": None, "tokens_per_s": 1066.4,
         "cost_usd": 4970.0, "rent_usd": 4970.0})
-    return rec.model_copy(update={"profile": profile, "recommendations": (served,)})
+    return rec.model_copy(update={"profile": profile, "recommendations": (served,),
+                                  "assumptions": {**rec.assumptions, "costed_over_days": 365.0}})
 
 
 @pytest.mark.parametrize(
     ("locale", "words"),
-    [("en", ["Throughput", "1,066 tokens/s", "Cost (30 days)", "Rent (30 days)"]),
-     ("zh-Hans", ["吞吐量", "1,066 token/秒", "费用（30 天）"]),
-     ("zh-Hant", ["吞吐量", "1,066 token/秒", "費用（30 天）"])],
+    [("en", ["Throughput", "1,066 tokens/s", "Cost (1 year)", "Rent (1 year)"]),
+     ("zh-Hans", ["吞吐量", "1,066 token/秒", "费用（1 年）", "租用费（1 年）"]),
+     ("zh-Hant", ["吞吐量", "1,066 token/秒", "費用（1 年）", "租用費（1 年）"])],
 )
-def test_serving_shows_throughput_and_monthly_rent(locale: str, words: list[str]) -> None:
+def test_serving_shows_throughput_and_the_span_rent_is_for(locale: str, words: list[str]) -> None:
     rec = _serving_recommendation(locale)
     md = report.render(rec, "md")
     for word in words:
@@ -246,3 +248,21 @@ def test_the_report_header_shows_the_date_and_the_version(monkeypatch, locale: s
     assert f'<meta name="generator" content="gpu-advisor {__version__}">' in header
     md = report.render(rec, "md")
     assert md.split("\n## ", 1)[0].count(MADE[locale] + __version__) == 1
+
+
+def test_the_rent_column_names_the_horizon_it_sums() -> None:
+    # A service kept three years: the rent shown is three years of round-the-clock renting (24 x 1,095 hours at the
+    # catalogue's midpoint rate), and the column says so — it used to say "30 days" over a year's or three years' rent.
+    from advisor.knowledge import knowledge
+    from advisor.models import Profile
+    from advisor.recommend import recommend
+
+    profile = Profile(task="inference", model="llama-3.1-8b", concurrency=8, context_tokens=8192,
+                      acquisition="rent", deployment="cloud", horizon_days=1095)
+    rec = recommend(profile)
+    top = rec.recommendations[0]
+    rate = knowledge().gpus[top.gpu].cloud_hourly
+    assert top.rent_usd == pytest.approx(top.count * (rate.low_usd + rate.high_usd) / 2 * 24 * 1095, rel=0.01)
+    md = report.render(rec, "md")
+    assert "Rent (3 years)" in md and "30 days" not in md
+    assert "租用費（3 年）" in report.render(rec, "md", locale="zh-Hant")
