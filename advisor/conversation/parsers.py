@@ -581,7 +581,25 @@ _ACQ_QUESTION = _c(r"(?:should\s+(?:we|i)\s+(?:just\s+)?rent|(?:do|would|will)\s
 _RATHER = _c(r"rather\s+(?P<a>rent|buy)\s+than\s+(?:rent|buy)|prefer\s+(?:to\s+)?(?P<b>rent|buy)(?:ing)?|宁可(?P<c>租|买)|寧可(?P<d>租|買)|倾向(?P<e>租|买)|傾向(?P<f>租|買)")
 
 
+_REFUSE_RENT = _c(r"\bnot\s+rent(?:ing)?\b(?!(?:\s+\w+){0,2}\s+yet\b)|\bno\s+rent(?:ing|als?)?\b|\b(?:won'?t|don'?t\s+want\s+to|rather\s+not|do\s+not\s+want\s+to)\s+"
+                  r"rent\b|不(?:考虑|考慮|想|要|打算|用|会|會|能)?\s*(?:租|租用|租卡|租赁|租賃)(?!的也|也)")
+"""Renting refused: "not renting", "buy, not rent", "不考虑租", "不想租": of the two ways, buying is left."""
+_REFUSE_BUY = _c(r"\bnot\s+buy(?:ing)?\b(?!(?:\s+\w+){0,2}\s+yet\b)|\b(?:won'?t|don'?t\s+want\s+to|rather\s+not|do\s+not\s+want\s+to|can'?t)\s+buy\b|"
+                 r"\bno\s+(?:capex|hardware\s+purchases?)\b|不(?:想|要|打算|考虑|考慮|会|會|能)\s*(?:再)?(?:花钱|花錢)?\s*(?:买|買|购买|購買|采购|採購)")
+"""Buying refused: "not buying", "不想買硬體", "不打算买卡": renting is left (or the cards they have)."""
+
+
+def _blank_refusals(text: str) -> str:
+    return _REFUSE_BUY.sub(" ", _REFUSE_RENT.sub(" ", text))
+
+
 def _acquisition(w: _Work) -> str | None:
+    low = w.orig.lower()
+    no_rent, no_buy = _REFUSE_RENT.search(low), _REFUSE_BUY.search(low)
+    if no_rent and not no_buy:
+        return "buy"  # "要買斷，不考慮租", "Not renting - our data can't leave the building"
+    if no_buy and not no_rent:
+        return "rent"  # "不想買硬體", "not buying anything"
     decided = _DECIDED.search(w.text)
     if decided:  # "cloud is fine, we'll rent", "决定买": a decision said outright
         return "rent" if decided.group("rent") or decided.group("rent2") else "buy"
@@ -625,6 +643,7 @@ _CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z
                r"\b(?P<w5>two|three|four|five|six|eight)\s+(?:separate\s+|dedicated\s+)?circuits\b|"
                rf"\b(?P<w6>two|three|four|five|six|eight)\s+(?=\d+\s*v\s+\d+\s*a\s+(?:feeds|circuits|lines|whips|pdus)\b)|"
                rf"(?P<n4>[\d两兩二三四五六八]{{1,2}})\s*(?:条|條|迴路|回路|路|个|個|组|組)\s*(?=(?:\d+\s*v\s*)?\d+\s*a(?![a-z]))")
+_STREAMS_BEFORE = _c(r"(?:并发|並發|同时|同時|concurren\w*)\s*(?:数|數|量)?\s*(?:大概|大约|大約|约|約|差不多|预计|預計|有|是)?\s*$")
 _FACILITY_CUE = _c(r"rack|cabinet|circuit|机柜|機櫃|机架|機架|供电|供電|电路|電路|功率|电力|電力|power|room|机房|機房")
 _LIQUID = _c(r"liquid|water[\s-]?cool|direct[\s-]?to[\s-]?chip|immersion|液冷|水冷|冷板|浸没|浸沒|浸沒式")
 _NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|没法上|沒法上|无法上|無法上|不能上|不能用|can'?t\s+(?:do|have|get)|"
@@ -634,7 +653,7 @@ _NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|没法上
 _AIR = _c(r"\bair\b|air[\s-]?cool|风冷|風冷|氣冷|空冷")
 _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bcolab\b|\bkaggle\b|coreweave|"
             r"paperspace|autodl|恒源云|火山引擎|volcengine|\btwcc\b|國網中心|国网中心|云|雲|\bcloud[\s-]?based")
-_NO_CLOUD = _c(r"不(?:想|要|考虑|考慮|用|上|租)\s*(?:云端|雲端|公有云|公有雲|云|雲)|\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
+_NO_CLOUD = _c(r"cloud\s+is\s+(?:a\s+)?no[\s-]?go|不(?:想|要|考虑|考慮|用|上|租)\s*(?:云端|雲端|公有云|公有雲|云|雲)|\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
                r"不(?:能|准|可|会|會)?(?:上云|上雲|用云|用雲|上公有云|上公有雲)|禁止上[云雲]")
 _ONPREM = _c(
     r"on[\s-]?prem|in[\s-]?house|self[\s-]?host|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc)|"
@@ -680,7 +699,8 @@ _HOST = _c(r"\b(?:my|our)\s+(?:existing|current|present|old|gaming)\s+(?:desktop
            r"\bmy\s+(?:desktop|pc|rig|tower|computer)\s+(?:has|already\s+has|with)\s+(?:an?\s+)?\d+\s*w\b|"
            r"现有的?(?:电脑|主机|台式机|工作站|机器)|現有的?(?:電腦|主機|桌機|桌上型電腦|工作站|機器)|"
            r"(?:我|我们|我們)(?:的|家的|家里的|家裡的)(?:电脑|主机|台式机|電腦|主機|桌機)|"
-           r"(?:家里|家裡|原来|原來|原本|手上|手边|手邊)的(?:电脑|主机|台式机|電腦|主機|桌機)|"
+           r"(?:家里|家裡|原来|原來|原本|手上|手边|手邊)的?(?:电脑|主机|台式机|電腦|主機|桌機)|"
+           r"\b(?:i|we)\s+(?:already\s+)?(?:have|own|got)\s+(?:a|an|my)\s+(?:gaming\s+)?(?:desktop|pc|rig|tower|workstation)\b|"
            r"升级显卡|升級顯卡|换(?:一张|张|块)?显卡|換(?:一張|張)?顯卡|"
            r"(?:电脑|主机|台式机|電腦|主機|桌機)(?:里|裡|上)?(?:加|插|装|裝)(?:一|两|兩|1|2)?(?:张|張|块|塊)?(?:卡|显卡|顯卡|gpu)|"
            r"(?:给|幫|帮|替)(?:我的)?(?:电脑|主机|台式机|電腦|主機|桌機)(?:加|配|换|換|升级|升級)")
@@ -689,6 +709,10 @@ _HOST = _c(r"\b(?:my|our)\s+(?:existing|current|present|old|gaming)\s+(?:desktop
 
 _UPGRADE = _c(r"\b(?:put|add|drop|install|upgrad(?:e|ing))\b|升级|升級|换(?:一张|张|块)?显卡|換(?:一張|張)?顯卡|加(?:一|两|兩|1|2)?(?:张|張|块|塊)(?:卡|显卡|顯卡)")
 """Words of a card bought for a machine the writer has: put in, add, upgrade, 换显卡."""
+
+_ADD_CARD = _c(r"\badd\s+(?:a\s+second|another|one\s+more|a\s+2nd)\s+(?:card|gpu|\w+\s+card)|\b(?:second|2nd)\s+(?:card|gpu)\b|"
+               r"再加(?:一|1)?(?:张|張|块|塊)|加(?:一|1)(?:张|張|块|塊)(?:卡|显卡|顯卡)?|再(?:买|買)(?:一|1)(?:张|張|块|塊)")
+"""One more card for a machine the writer has: "add a second card", "想再加一张"."""
 
 _NEW_MACHINE = _c(r"\bnew\s+(?:build|pc|rig|machine|desktop|workstation|server|box)\b|\bbuild(?:ing)?\s+(?:a|an|my)\b|"
                   r"组一台|組一台|攒一台|攢一台|配一台|组装一台|組裝一台|新(?:电脑|主机|電腦|主機|桌機)|整机|整機")
@@ -748,6 +772,8 @@ def _facility(w: _Work, ex: Extraction) -> None:
     volts = amps = None
     circuits = 1
     for m in w.finditer(_CIRCUITS):
+        if _STREAMS_BEFORE.search(w.text[max(0, m.start() - 10): m.start()]):
+            continue  # "并发大概 30 路": 30 streams of a service, not 30 circuits
         n = number_value(m.group("n") or m.group("n2") or m.group("n3") or m.group("n4") or "") or \
             _EN_WORD_NUMBERS.get(m.group("w3") or m.group("w5") or m.group("w6") or "")
         if n and 1 <= n <= 64 and float(n).is_integer():
@@ -1239,8 +1265,13 @@ _TTFT = [
        rf"(?:latency\s*)?(?:(?:has|needs|have)\s+to\s+(?:stay|be)\s+|must\s+(?:stay|be)\s+|should\s+(?:stay|be)\s+)?"
        rf"(?:<=|<|≤|under|below|within|of|at\s+most|max(?:imum)?|:|=|is|in)?\s*(?:about\s+|~\s*)?{NUM}\s*(?P<unit>ms|s|secs?|seconds?)\b"),
     _c(rf"(?:首字|首\s*token|首个\s*token|首個\s*token|第一个字|第一個字|第一个\s*token|第一個\s*token|首包)\s*"
-       rf"(?:延迟|延遲|时间|時間|响应|回應)?\s*(?:要|需要|要求|希望|控制)?\s*(?:在|要在)?\s*(?:<|<=|小于|小於|低于|低於)?\s*{NUM}\s*(?P<unit>毫秒|ms|秒|s)"),
+       rf"(?:延迟|延遲|时间|時間|响应|回應)?\s*(?:要|需要|要求|希望|控制|能|最好|最多|得)*\s*(?:在|要在)?\s*(?:<|<=|小于|小於|低于|低於)?\s*{NUM}\s*(?P<unit>毫秒|ms|秒|s)"),
+    # "first token under a second", "ttft within half a second": the second said in words
+    _c(r"(?:ttft|time\s+to\s+(?:the\s+)?first\s+token|(?:first|1st)[\s-]token(?:\s+latency)?)\s*(?:latency\s*)?"
+       r"(?:(?:has|needs|have)\s+to\s+(?:stay|be)\s+|must\s+(?:stay|be)\s+|should\s+(?:stay|be)\s+)?"
+       r"(?:under|below|within|in|at\s+most|<)\s*(?P<num>a|one|half\s+a)\s+(?P<unit>second)\b"),
 ]
+_WORD_SECONDS = {"a": 1.0, "one": 1.0, "half a": 0.5}
 _TPOT = _c(rf"(?:tpot|itl|time\s+per\s+output\s+token|inter[\s-]token\s+latency)\s*(?:<=|<|≤|under|below|of|:|=)?\s*{NUM}\s*(?:ms|毫秒)")
 _USER_RATE = [
     _c(rf"(?:>=|≥|>|at\s+least|min(?:imum)?|~|about)?\s*{NUM}\s*(?:tok(?:en)?s?|字|词|詞)\s*/\s*(?:s|sec|second|秒)\b"),
@@ -1254,7 +1285,8 @@ def _slo(w: _Work, ex: Extraction) -> None:
     for pattern in _TTFT:
         m = pattern.search(w.text)
         if m:
-            value = number_value(_numtext(m) or "")
+            raw = re.sub(r"\s+", " ", _numtext(m) or "")
+            value = _WORD_SECONDS.get(raw) or number_value(raw)
             if value:
                 seconds = value / 1000 if m.group("unit").lower() in ("ms", "毫秒") else value
                 if 0 < seconds <= 3600:
@@ -1342,7 +1374,21 @@ _TEXT_BYTES_AFTER = _c(
 )
 
 
+CHARS_PER_TOKEN_ZH = 1.4
+"""Chinese characters per token (Llama 3 / Qwen tokenizers: ~1.3-1.5), to read "3000 万字的法律文书" as tokens."""
+
+_TEXT_CHARS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:汉字|漢字|中文字|字)(?!节|節|幕|体|體|型)")
+
+
 def _text_bytes(w: _Work, ex: Extraction) -> None:
+    for chars in w.finditer(_TEXT_CHARS):  # "约 700 萬字的客服對話紀錄": characters of Chinese text in all
+        if re.search(r"每|平均|avg|each|per", w.text[max(0, chars.start() - 8): chars.start()]):
+            continue  # "每条平均 800 字": one example's length, read with the example count
+        n = number_value(_numtext(chars) or "")
+        if n and n >= 10_000:
+            w.consume(chars.start(), chars.end())
+            ex.fields["tokens"] = int(round(n / CHARS_PER_TOKEN_ZH))
+            return
     m = _TEXT_BYTES.search(w.text) or _TEXT_BYTES_AFTER.search(w.text)
     if not m:
         return
@@ -1427,7 +1473,7 @@ _CONC_BEFORE = _c(
 )
 _CONC_AFTER = _c(
     rf"(?:concurrency|concurrent\s+(?:users|sessions|requests)|simultaneous\s+users|并发(?:数|量|用户数?|請求數)?|並發(?:數|量|使用者數?|用戶數?)?|"
-    rf"同时在线(?:人数|用户)?|同時在線(?:人數|使用者)?)\s*(?:of|[:=]|为|為|是|约|約|大约|大約|达到|達到|about|around|~|up\s+to|按|按照|算)?\s*{NUM}"
+    rf"同时在线(?:人数|用户)?|同時在線(?:人數|使用者)?)\s*(?:of|[:=]|为|為|是|约|約|大约|大約|大概|差不多|预计|預計|达到|達到|about|around|~|up\s+to|按|按照|算)?\s*{NUM}"
 )
 _CONC_WORD_FIRST = _c(  # "同时 100 人", "同時上線改成 80 人", "同时大概 60 个用户在用", "尖峰同時 40 人"
     r"(?:同时在线|同時在線|同时上线|同時上線|同时使用|同時使用|同时在用|同時在用|同一时刻在线|同一時刻在線|同一时刻|同一時刻|同时|同時|并发|並發)\s*"
@@ -1443,10 +1489,11 @@ _CONC_PEAK = _c(  # "60-80 concurrent, peak maybe 120", "150 peak concurrent": t
 _CONC_PLAIN_USERS = _c(  # "10 users", "~30 users", "for 50 ppl", "my team of 8", "1 user each" (a service's users at once)
     rf"(?<![\d.,]){_num('num1')}\s*(?:users?|ppl|people|persons)\b(?!\s*(?:/|per|a|each\s+day|every)\s*(?:day|d\b|month|week|year))"
     rf"|\bteam\s+of\s+{_num('num2')}"
-    rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁|员工|員工)\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)"
+    rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁|员工|員工|设计师|設計師|工程师|工程師|学生|學生|"
+    r"研究员|研究員|老师|老師|客服|人员|人員|分析师|分析師|律师|律師|医生|醫生)\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)"
     rf"|(?<![\d.]){_num('num5')}\s*(?:个|個|位|名)\s*(?:人|同事|同仁|员工|員工|使用者|用户|用戶)\s*(?:左右|上下)?\s*(?:用|使用|在用)")
 _CONC_LIKE = _c(rf"(?:concurrency|concurrent\s+users)\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:more\s+like|like|now|closer\s+to)\s+{NUM}")
-_JUST_ME = _c(r"就我一(?:个|個)人|(?:就|只有)我自己(?:在)?用|只有我一(?:个|個)人|just\s+(?:me|myself)|just\s+for\s+me\b|only\s+for\s+me\b|for\s+me\s+only|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
+_JUST_ME = _c(r"就我一(?:个|個)人|(?:就|只有)我自己(?:在)?用|只有我一(?:个|個)人|just\s+(?:me|myself)(?!\s+and\b)|just\s+for\s+me\b|only\s+for\s+me\b|for\s+me\s+only|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
 _ME_AND_ONE = _c(  # "for me and my wife", "我跟老婆用": two people
     r"\bme\s+and\s+(?:my\s+|a\s+)?(?:wife|husband|partner|gf|girlfriend|bf|boyfriend|friend|roommate|brother|sister|"
     r"son|daughter|kid|colleague|co-?worker|cofounder|co-founder)\b|"
@@ -2260,6 +2307,11 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         acq = "rent"  # "直接用雲端", "cheapest cloud gpu": renting is what the cloud is
     if acq is None and "budget_amount" in ex.fields and "owned_gpus" not in ex.fields and _HOME.search(w.orig.lower()):
         acq = "buy"  # "3 grand budget, … on my desk at home": money for hardware at home buys it
+    if acq in (None, "either") and ex.fields.get("host_owned") and _ADD_CARD.search(w.orig.lower()):
+        acq = "buy"  # "desktop with a 3090 … want to add a second card", "想再加一张": one more card, bought
+    if acq == "rent" and "owned_gpus" in ex.fields and _REFUSE_BUY.search(w.orig.lower()) and not _ACQ[1][1].search(
+            _blank_refusals(w.orig.lower())):
+        acq = None  # "手上有4张4090，不想再花钱买卡了": no purchase, and no rental said either — their own cards
     if acq is None and ex.fields.get("host_owned") and "owned_gpus" not in ex.fields and (
             "budget_amount" in ex.fields or _UPGRADE.search(w.orig.lower())):
         acq = "buy"  # "$1,500 to put a GPU in my existing desktop", "给电脑换张显卡": a card bought for their machine

@@ -84,3 +84,46 @@ def test_a_cap_on_the_card_count_is_read(text: str, locale: str, n: int) -> None
 def test_no_cap_where_none_is_said() -> None:
     assert "max_gpus" not in extract("how many H100 do I need to LoRA llama 3 70b in a day?", "en")
     assert "max_gpus" not in extract("一张4090够不够跑qwen 7b", "zh-Hans")
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "acquisition"),
+    [
+        ("预算3w，不考虑租，想买卡做 qwen2.5-14b 的 lora 微调", "zh-Hans", "buy"),
+        ("預算 NT$ 120 萬，要買斷，不考慮租。", "zh-Hant", "buy"),
+        ("Not renting - our data can't leave the building. QLoRA on yi-34b", "en", "buy"),
+        ("三個月內要從頭訓練 resnet-50，不想買硬體。", "zh-Hant", "rent"),
+        # "not buying anything yet" is not a refusal: the question stays open
+        ("would one rtx 5090 do a full fine-tune of llama 3.2 3b? not buying anything yet", "en", None),
+        # their own cards and no purchase: neither buying nor renting is said
+        ("手上有4张4090（24G），不想再花钱买卡了，想QLoRA一下Qwen2.5-72B", "zh-Hans", None),
+    ],
+)
+def test_one_way_refused_leaves_the_other(text: str, locale: str, acquisition: str | None) -> None:
+    assert extract(text, locale).get("acquisition") == acquisition  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "seconds"),
+    [
+        ("serve qwen2.5 7b at like 5 requests/sec, first token under a second", "en", 1.0),
+        ("ttft within half a second, 20 users", "en", 0.5),
+        ("首字延迟希望控制在 1 秒以内", "zh-Hans", 1.0),
+    ],
+)
+def test_time_to_first_token_said_in_words(text: str, locale: str, seconds: float) -> None:
+    assert extract(text, locale).get("max_ttft_s") == seconds  # type: ignore[arg-type]
+
+
+def test_chinese_text_counted_in_characters_is_tokens() -> None:
+    # ~1.4 Chinese characters per token (Llama 3 / Qwen tokenizers; the tables' convention): 3,000 万字 ~ 21 M tokens
+    assert extract("手头有大概 3000 万字的法律文书，想 LoRA 微调 qwen2.5-32b", "zh-Hans")["tokens"] == pytest.approx(
+        3e7 / 1.4, rel=0.01)
+    # one example's length is not the corpus: 1 万条 x 800 字 is read from the count and the length together
+    assert extract("1万条问答对，每条平均 800 字", "zh-Hans", task="lora").get("tokens", 0) < 1e7
+
+
+def test_streams_are_not_circuits() -> None:
+    fields = extract("机房给我们留了一路 380V 32A 三相，想放一台 8 卡 H20 做 deepseek-r1 推理，并发大概 30 路", "zh-Hans")
+    assert fields["concurrency"] == 30
+    assert fields["rack_kw"] == pytest.approx(3 ** 0.5 * 380 * 32 * 0.8 / 1000, rel=0.01)  # one three-phase feed
