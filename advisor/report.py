@@ -183,8 +183,12 @@ def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, Any]]:
         add("budget", budget)
     add("acquisition", _t(f"report.acquisition.{p.acquisition}", locale))
     add("deadline", fmt.days(p.deadline_days, locale) if p.deadline_days else None)
-    add("deployment", _t(f"report.deployment.{p.deployment}", locale))
-    add("rack", f"{fmt.sig(p.rack_kw, 3)} kW" if p.rack_kw else None)
+    if p.host_owned:  # a desktop they have: its power supply, not a room's rack
+        add("deployment", _t("report.deployment.own_computer", locale))
+        add("psu", f"{p.rack_kw * 1000:,.0f} W" if p.rack_kw else None)
+    else:
+        add("deployment", _t(f"report.deployment.{p.deployment}", locale))
+        add("rack", f"{fmt.sig(p.rack_kw, 3)} kW" if p.rack_kw else None)
     add("cooling", _t(f"report.cooling.{p.cooling}", locale))
     add("electricity", fmt.rate_per_kwh(p.electricity_usd_per_kwh, locale, money.currency))
     add("pue", f"{p.pue:.2f}")
@@ -219,6 +223,8 @@ _ROW_OF_FIELD = {
     "deadline_days": "deadline",
     "deployment": "deployment",
     "rack_kw": "rack",
+    "host_owned": "machine",
+    "max_gpus": "machine",
     "cooling": "cooling",
     "electricity_usd_per_kwh": "electricity",
     "pue": "pue",

@@ -701,6 +701,7 @@ _HOST = _c(r"\b(?:my|our)\s+(?:existing|current|present|old|gaming)\s+(?:desktop
            r"(?:我|我们|我們)(?:的|家的|家里的|家裡的)(?:电脑|主机|台式机|電腦|主機|桌機)|"
            r"(?:家里|家裡|原来|原來|原本|手上|手边|手邊)的?(?:电脑|主机|台式机|電腦|主機|桌機)|"
            r"\b(?:i|we)\s+(?:already\s+)?(?:have|own|got)\s+(?:a|an|my)\s+(?:gaming\s+)?(?:desktop|pc|rig|tower|workstation)\b|"
+           r"(?:小弟|我|我们|我們)(?:的|家)?(?:桌機|电脑|電腦|主机|主機|台式机)|"
            r"升级显卡|升級顯卡|换(?:一张|张|块)?显卡|換(?:一張|張)?顯卡|"
            r"(?:电脑|主机|台式机|電腦|主機|桌機)(?:里|裡|上)?(?:加|插|装|裝)(?:一|两|兩|1|2)?(?:张|張|块|塊)?(?:卡|显卡|顯卡|gpu)|"
            r"(?:给|幫|帮|替)(?:我的)?(?:电脑|主机|台式机|電腦|主機|桌機)(?:加|配|换|換|升级|升級)")
@@ -733,8 +734,9 @@ _CN_COUNT = {"一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 
 def _machine(w: _Work, ex: Extraction) -> None:
     """The computer the GPUs go into, and a cap on how many there may be."""
     low = w.orig.lower()
-    if _HOST.search(low) and not _NEW_MACHINE.search(low):
-        ex.fields["host_owned"] = True
+    psu_and_more = _PSU_W.search(low) and (_ADD_CARD.search(low) or _UPGRADE.search(low))
+    if (_HOST.search(low) or psu_and_more) and not _NEW_MACHINE.search(low):
+        ex.fields["host_owned"] = True  # named, or "850W 電源，想加一張卡": one more card for the box with that PSU
     m = _MAX_GPUS.search(low)
     if m:
         raw = next(g for g in m.groups() if g)

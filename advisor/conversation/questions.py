@@ -451,9 +451,14 @@ def _budget_phrase(p: Profile, locale: Locale, currency_assumed: bool = False) -
 
 
 def _facility_phrase(p: Profile, locale: Locale) -> str:
-    parts = [t(f"conv.deploy.{p.deployment}", locale)]
-    if p.rack_kw:
-        parts.append(t("conv.fmt.rack_kw", locale, n=fmt.plain(round(p.rack_kw, 2))))
+    if p.host_owned:  # a desktop they have: its power supply, not a server room's rack
+        parts = [t("conv.deploy.own_computer", locale)]
+        if p.rack_kw:
+            parts.append(t("conv.fmt.machine_kw", locale, n=fmt.plain(round(p.rack_kw * 1000))))
+    else:
+        parts = [t(f"conv.deploy.{p.deployment}", locale)]
+        if p.rack_kw:
+            parts.append(t("conv.fmt.rack_kw", locale, n=fmt.plain(round(p.rack_kw, 2))))
     parts.append(t(f"conv.cooling.{p.cooling}", locale))
     if p.electricity_usd_per_kwh != Profile.model_fields["electricity_usd_per_kwh"].default:
         parts.append(
