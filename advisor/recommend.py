@@ -303,23 +303,27 @@ desktop rarely has: the experts' consultations (tests/advice/expert_cases.yaml e
 for it only when no GPU plan within reach fits, and rent or add GPUs first."""
 
 
-def _tight_deadline_share() -> float:
-    """The share of the deadline above which a run has no room for a rerun: the threshold of the rule that warns
-    of it (rules/cost.yaml, `cost.deadline-tight`), so ranking and the warning never disagree."""
+def _tight_s(profile: Profile) -> float | None:
+    """The run time above which a plan has no room for a rerun, seconds: the deadline times the share at which the
+    rule that warns of it fires (rules/cost.yaml, `cost.deadline-tight`), so ranking and the warning never
+    disagree; None without a deadline."""
+    if not profile.deadline_days:
+        return None
     rule = rules_engine.rules_by_id().get("cost.deadline-tight")
     test = rule.when.get("deadline_frac") if rule is not None else None
-    return float(test["gt"]) if isinstance(test, dict) and "gt" in test else 1.0
+    share = float(test["gt"]) if isinstance(test, dict) and "gt" in test else 1.0
+    return share * profile.deadline_days * 86_400.0
 
 
 def _base_score(o: _Option, best_cost: float = 1.0, best_time_s: float | None = None,
                 best_tps: float | None = None, time_floor_s: float = TIME_FLOOR_S,
-                deadline_s: float | None = None) -> float:
+                tight_s: float | None = None) -> float:
     """The numeric part of `_score` (cost, time or throughput, servers, headroom); see `_score`."""
     score = 100.0 - 25.0 * math.log2(_effective_cost(o) / best_cost)
     if o.m.time_s:
         floor = max(best_time_s or 0.0, time_floor_s)
         score -= 10.0 * math.log2(max(o.m.time_s, time_floor_s) / floor)
-        if deadline_s and o.m.time_s > _tight_deadline_share() * deadline_s:
+        if tight_s is not None and o.m.time_s > tight_s:
             score -= FRAGILE_PLAN_PENALTY  # one crash or a slower step than estimated and the deadline is gone
     if o.m.tokens_per_s:
         score -= 10.0 * math.log2((best_tps or o.m.tokens_per_s) / o.m.tokens_per_s)
@@ -346,7 +350,7 @@ def _shortlist(options: list[_Option], profile: Profile) -> list[_Option]:
     misses: dict[tuple[str, bool], _Option] = {}
     hard_ok = _hard_ok_for(profile)
     time_floor_s = _time_floor_s(profile)
-    deadline_s = profile.deadline_days * 86_400.0 if profile.deadline_days else None
+    tight_s = _tight_s(profile)
     for (gpu_id, _acq, owned), group in groups.items():
         fitting = [o for o in group if o.m.fits]
         considered = [o for o in group if o.m.count <= SENSIBLE_COUNT] or group
@@ -360,7 +364,7 @@ def _shortlist(options: list[_Option], profile: Profile) -> list[_Option]:
         if feasible:
             best = min(feasible, key=lambda o: (o.cost_usd, o.m.count, _time_key(o)))
             chosen[id(best)] = best
-            balanced = max(feasible, key=lambda o: (_base_score(o, time_floor_s=time_floor_s, deadline_s=deadline_s),
+            balanced = max(feasible, key=lambda o: (_base_score(o, time_floor_s=time_floor_s, tight_s=tight_s),
                                                     -o.m.count))
             chosen[id(balanced)] = balanced
         else:  # nothing passes the limits: the cheapest fitting one, so the rules can say why — or, when that
@@ -758,7 +762,7 @@ def _sort_findings(findings: list[Finding]) -> list[Finding]:
 
 
 def _score(o: _Option, best_cost: float, best_time_s: float | None, best_tps: float | None,
-           time_floor_s: float = TIME_FLOOR_S, deadline_s: float | None = None) -> float:
+           time_floor_s: float = TIME_FLOOR_S, tight_s: float | None = None) -> float:
     """Rank of a surviving option; higher is better.
 
         score = 100
@@ -778,7 +782,7 @@ def _score(o: _Option, best_cost: float, best_time_s: float | None, best_tps: fl
     afternoon — or, with a deadline, a quarter of it (`DEADLINE_SLACK`).
     A doubling of cost weighs 2.5 doublings of time; a warning weighs about 12 % more cost.
     """
-    score = _base_score(o, best_cost, best_time_s, best_tps, time_floor_s, deadline_s)
+    score = _base_score(o, best_cost, best_time_s, best_tps, time_floor_s, tight_s)
     rules = rules_engine.rules_by_id()
     if any(rules[f.rule_id].fragile for f in o.findings if f.rule_id in rules):
         score -= FRAGILE_PLAN_PENALTY
@@ -793,9 +797,9 @@ def _rank(options: list[_Option], profile: Profile) -> None:
     best_cost = min(_effective_cost(o) for o in options)
     times = [o.m.time_s for o in options if o.m.time_s]
     tps = [o.m.tokens_per_s for o in options if o.m.tokens_per_s]
+    floor_s, tight_s = _time_floor_s(profile), _tight_s(profile)
     for o in options:
-        o.score = _score(o, best_cost, min(times) if times else None, max(tps) if tps else None,
-                         _time_floor_s(profile), profile.deadline_days * 86_400.0 if profile.deadline_days else None)
+        o.score = _score(o, best_cost, min(times) if times else None, max(tps) if tps else None, floor_s, tight_s)
 
 
 PREFERENCE_MARGIN = 40.0

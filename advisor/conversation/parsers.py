@@ -708,8 +708,8 @@ _HOST = _c(r"\b(?:my|our)\s+(?:existing|current|present|old|gaming)\s+(?:desktop
 """The GPUs go into a computer the writer has: "my existing desktop", "put a 4090 in my PC", "现有的主机",
 "給桌機換顯卡"."""
 
-_UPGRADE = _c(r"\b(?:put|add|drop|install|upgrad(?:e|ing))\b|升级|升級|换(?:一张|张|块)?显卡|換(?:一張|張)?顯卡|加(?:一|两|兩|1|2)?(?:张|張|块|塊)(?:卡|显卡|顯卡)")
-"""Words of a card bought for a machine the writer has: put in, add, upgrade, 换显卡."""
+_UPGRADE = _c(r"\b(?:put|add|drop|install|upgrad(?:e|ing))\b|升级|升級|换(?:一张|张|块)?显卡|換(?:一張|張)?顯卡")
+"""Words of a card bought for a machine the writer has: put in, upgrade, 换显卡 (one more card: `_ADD_CARD`)."""
 
 _ADD_CARD = _c(r"\badd\s+(?:a\s+second|another|one\s+more|a\s+2nd)\s+(?:card|gpu|\w+\s+card)|\b(?:second|2nd)\s+(?:card|gpu)\b|"
                r"再加(?:一|1)?(?:张|張|块|塊)|加(?:一|1)(?:张|張|块|塊)(?:卡|显卡|顯卡)?|再(?:买|買)(?:一|1)(?:张|張|块|塊)")

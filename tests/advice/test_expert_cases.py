@@ -25,15 +25,22 @@ BLIND = {c["id"]: c for c in load_cases(Path(__file__).with_name("expert_cases_b
 # exp-19 (ResNet-50, 90 epochs of ImageNet in 24 h, cheapest) left the list with issue #11's calibrated image times:
 # one RTX 4090 now takes 26 h (was 5.5 h-class times), so the cheapest pick is a rented RTX 5090 (17 h, $12), a card
 # the expert's list (A100/H100/L40S/V100/RTX 4090) does not name.
-WITHIN_BOUNDS = ["exp-01", "exp-03", "exp-05", "exp-06", "exp-07", "exp-08", "exp-10", "exp-11", "exp-13", "exp-14", "exp-16", "exp-17",
-                 "exp-18", "exp-20", "exp-21", "exp-22", "exp-23", "exp-24", "exp-28", "exp-29", "exp-30",
+WITHIN_BOUNDS = ["exp-01", "exp-03", "exp-05", "exp-06", "exp-07", "exp-08", "exp-10", "exp-11", "exp-13", "exp-14",
+                 "exp-16", "exp-17", "exp-18", "exp-20", "exp-21", "exp-22", "exp-23", "exp-24", "exp-28", "exp-29", "exp-30",
                  "exp-31", "exp-33", "exp-35", "exp-36", "exp-38", "exp-39"]
 
 
+# tests/advice/expert_cases_blind.yaml: 14 consultations a helper wrote from shared/reference and published figures
+# without seeing the advisor or the other cases. 8 of 14 were within bounds on the first run; the two desktop cases
+# then got the host the message states (host_owned), and ranking learnt the deadline margin and the QLoRA-on-AMD
+# risk their reasoning names (13/14). blind-07 stays out: 8 x RTX A6000 (TPP ~2,500, PD ~3.9: not caught by
+# 3A090.a, platforms.md §7) is a legal mainland pick the expert's list (H20, RTX 4090D) does not name.
+BLIND_WITHIN_BOUNDS = [f"blind-{i:02d}" for i in range(1, 15) if i != 7]
 
-@pytest.mark.parametrize("case_id", WITHIN_BOUNDS)
+
+@pytest.mark.parametrize("case_id", WITHIN_BOUNDS + BLIND_WITHIN_BOUNDS)
 def test_top_pick_is_within_the_experts_bounds(case_id: str) -> None:
-    case = CASES[case_id]
+    case = (BLIND if case_id in BLIND else CASES)[case_id]
     rec = recommend(profile_of(case))
     broken = {k: v for k, v in check(case, rec).items() if v is False}
     top = rec.recommendations[0] if rec.recommendations else None
@@ -92,23 +99,6 @@ def test_a_card_for_the_desktop_one_has_is_priced_alone_and_a_one_card_limit_hol
     assert all(c.cost_usd > 1_200 for c in recommend(without).recommendations if c.gpu == "rtx-3090")
     rec = recommend(profile_of(CASES["exp-14"]))
     assert all(c.count == 1 for c in rec.recommendations + rec.alternatives)
-
-
-# tests/advice/expert_cases_blind.yaml: 14 consultations a helper wrote from shared/reference and published figures
-# without seeing the advisor or the other cases. 8 of 14 were within bounds on the first run; the two desktop cases
-# then got the host the message states (host_owned), and ranking learnt the deadline margin and the QLoRA-on-AMD
-# risk their reasoning names (13/14). blind-07 stays out: 8 x RTX A6000 (TPP ~2,500, PD ~3.9: not caught by
-# 3A090.a, platforms.md §7) is a legal mainland pick the expert's list (H20, RTX 4090D) does not name.
-BLIND_WITHIN_BOUNDS = [f"blind-{i:02d}" for i in range(1, 15) if i != 7]
-
-
-@pytest.mark.parametrize("case_id", BLIND_WITHIN_BOUNDS)
-def test_blind_consultations_stay_within_the_experts_bounds(case_id: str) -> None:
-    case = BLIND[case_id]
-    rec = recommend(profile_of(case))
-    broken = {k: v for k, v in check(case, rec).items() if v is False}
-    top = rec.recommendations[0] if rec.recommendations else None
-    assert not broken, f"{case_id} ({case['title']}): {broken}; top pick {top and (top.count, top.gpu, top.acquisition)}"
 
 
 def test_a_plan_with_no_room_for_a_rerun_is_not_the_pick() -> None:
