@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor import rules_engine
-from advisor.core import compute, cost, planner
+from advisor.core import TIGHT_HEADROOM, compute, cost, planner
 from advisor.knowledge import KnowledgeBase, knowledge
 from advisor.models import (
     Candidate,
@@ -286,9 +286,6 @@ def _effective_cost(o: _Option) -> float:
 SENSIBLE_COUNT = 64
 """The largest count a ruled-out option is shown at: "1,024 × RTX 4090" informs nobody; "4 × RTX 4090 does not fit,
 35 GB a card" does."""
-
-TIGHT_HEADROOM = planner.TIGHT_HEADROOM
-"""A fit with less than this share of the card free is one allocator hiccup from out-of-memory."""
 
 FRAGILE_PLAN_PENALTY = 12.5
 """What ranking takes off a plan that works only on the edge — less than `TIGHT_HEADROOM` free, or CPU

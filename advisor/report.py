@@ -34,6 +34,7 @@ from typing import Any
 
 from advisor import __version__, words
 from advisor import format as fmt
+from advisor.core import TIGHT_HEADROOM
 from advisor.currency import RATES_DATE, USD_PER_UNIT, default_currency
 from advisor.i18n import t
 from advisor.knowledge import knowledge
@@ -430,8 +431,10 @@ def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money, serv
         }
         for k in MEMORY_TERMS
     ]
+    tight = c.fits and headroom < TIGHT_HEADROOM * c.capacity_bytes
+    fit_class = ("tight" if tight else "fits") if c.fits else "nofit"
     fits_text = (
-        _t("report.fits.yes", locale, headroom=fmt.gib(headroom))
+        _t(f"report.fits.{'tight' if tight else 'yes'}", locale, headroom=fmt.gib(headroom))
         if c.fits
         else _t("report.fits.no", locale, over=fmt.gib(-headroom))
     )
@@ -448,11 +451,13 @@ def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money, serv
         "acquisition": _t(f"report.acquisition.{acquisition}", locale),
         "owned": owned,
         "memory_short": f"{fmt.gib(mem.total).removesuffix(' GiB')} / {fmt.gib(c.capacity_bytes)}",
-        "fits_short": f"✓ +{fmt.gib(headroom)}" if c.fits else f"✗ −{fmt.gib(-headroom)}",
+        "fits_short": (f"! +{fmt.gib(headroom)}" if tight else f"✓ +{fmt.gib(headroom)}") if c.fits
+        else f"✗ −{fmt.gib(-headroom)}",
         "memory_total": fmt.gib(mem.total),
         "capacity": fmt.gib(c.capacity_bytes),
         "memory_of_capacity": of_capacity,
         "fits": c.fits,
+        "fit_class": fit_class,
         "fits_text": fits_text,
         "memory_line": of_capacity + fmt.paren(fits_text, locale),
         "headroom": fmt.gib(headroom),

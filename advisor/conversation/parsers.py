@@ -226,7 +226,8 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
         r"客服|机器人|機器人|聊天|\bchat(?:bot|ting)?\b|assistant|助手|助理|"
         r"\brun(?:ning)?\s+(?:it\s+|them\s+|llms?\s+|models?\s+)?(?:at\s+home|locally|local)|本地跑|跑本地|本地大模型|"
         r"跑满血|跑滿血|(?:给|給)自己用|转成向量|轉成向量|批次(?:推論|推理)|离线推理|離線推論|batch\s+(?:inference|embedding)|offline\s+inference|"
-        r"撑多少并发|撐多少並發|"
+        r"撑多少并发|撐多少並發|出图|出圖|生图|生圖|文生图|文生圖|画图|畫圖|generat(?:e|ing)\s+(?:images?|pictures?|pics|art)|image\s+generation|"
+        r"\brun(?:ning)?\s+(?:a\s+|the\s+)?(?:qwen|llama|mistral|mixtral|gemma|deepseek|phi|gpt-oss|glm|yi-|flux|sdxl|sd\s*[123]|stable\s+diffusion)|"
         r"(?:导入|導入|引入|落地|上)\s*(?:地端|本地|私有化|内部|內部)?\s*(?:llm|大模型|大語言模型|大语言模型|gpt)")),
 ]
 _MAIN_TASK = _c(r"(?:主要|主要是|主要用来|主要用來|mainly|mostly|primarily|main\s+use\s+is)\s*(?:for\s+|是|用来|用來|拿来|拿來)?\s*$")
@@ -567,17 +568,22 @@ _ACQ = [
 _CLOUD_ONLY = _c(r"直接用云|直接用雲|直接上云|直接上雲|只用云|只用雲|云端就好|雲端就好|cloud\s+only|only\s+cloud|cheapest\s+cloud|"
                  r"cloud\s+is\s+fine|autodl|阿里云|阿里雲|腾讯云|騰訊雲|runpod|vast\.ai|lambda|\baws\b|\bgcp\b|azure|"
                  r"不想管硬件|不想管硬體|没有机房|沒有機房|no\s+(?:server\s+)?room")
-_PLACED = _c(r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|系上|实验室|實驗室|桌下|身边|身邊)|家里|家裡|办公室|辦公室|工作站|桌机|桌機|"
-             r"\bat\s+home\b|\bhome\b|\boffice\b|\bdesk|workstation|\bbuild\b|组一台|組一台|攒一台|攢一台|自己组|自己組|自己攒|自己攢")
+_PLACED = _c(r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|系上|实验室|實驗室|研究室|工作室|桌下|身边|身邊)|家里|家裡|办公室|辦公室|"
+             r"\bat\s+home\b|\bhome\b|\boffice\b|\bbuild\b|组一台|組一台|攒一台|攢一台|自己组|自己組|自己攒|自己攢")
 _RENT_ALLOWED = _c(r"(?:rent(?:ing|al)?|cloud)\s+(?:is|would\s+be|'s)\s+(?:also\s+)?(?:fine|ok|okay|an\s+option|acceptable)|"
                    r"(?:ok|fine|open)\s+(?:to|with)\s+rent|could\s+(?:also\s+)?rent|"
                    r"租(?:的|用|卡|云端|雲端|云|雲)?\s*也(?:可以|行|ok|可|能接受)|也可以租|也可(?:以)?考虑租|也可(?:以)?考慮租|租的也可以考[虑慮]")
 _DECIDED = _c(r"\b(?:we'?ll|we\s+will|i'?ll|i\s+will|we'?re\s+going\s+to|going\s+to|decided\s+to)\s+(?:just\s+)?(?:(?P<rent>rent)|buy)\b|"
               r"(?:决定|決定|打算|就)(?:(?P<rent2>租)|买|買)(?!或|还是|還是)")
 _RENT_THEN_BUY = _c(r"rent\b.{0,40}\bthen\s+buy|租.{0,20}(?:再买|再買|然后买|然後買|之后买|之後買)")
+_IF_BUY = _c(r"\bif\s+(?:we|i)\s+(?:do\s+)?(?:buy|purchase|go\s+(?:with\s+)?buying)\b|(?:如果|要是|假如|若)(?:要|是)?(?:买|買|自购|自購)")
 _HOME = _c(r"\bat\s+home\b|\bmy\s+desk\b|home\s*lab|\bapartment\b|家里|家裡|家中|在家|宿舍|dorm")
 _ACQ_QUESTION = _c(r"(?:should\s+(?:we|i)\s+(?:just\s+)?rent|(?:do|would|will)\s+(?:i|we)\s+(?:need|have)\s+to\s+rent|要不要租|是不是租|"
                    r"租比较好吗|租比較好嗎|还是该租|還是該租|还是要租|還是要租|要租吗|要租嗎|該租嗎|该租吗|buy\s+or\s+cloud|cloud\s+or\s+buy)")
+_WHICH_TO_RENT = _c(r"\b(?:which|what)\s+(?:\w+\s+){0,3}(?:should|do|would|can)\s+(?:we|i)\s+rent\b|"
+                    r"(?:租|租用)(?:哪|什么|什麼|啥)(?:个|個|种|種|款|家|张|張)?|(?:该|該|要)租(?:哪|什么|什麼|啥)")
+_NOTHING_OWNED = _c(r"\bno\s+(?:hardware|gpus?|servers?|machines?)\s+of\s+(?:our|my)\s+own\b|\b(?:we|i)\s+(?:don'?t|do\s+not)\s+(?:own|have)\s+(?:any\s+)?(?:hardware|gpus?|servers?)\b|"
+                    r"没有(?:自己的)?(?:硬件|显卡|顯卡|服务器|伺服器|机器|機器|gpu)|沒有(?:自己的)?(?:硬體|顯卡|伺服器|機器|gpu)")
 _RATHER = _c(r"rather\s+(?P<a>rent|buy)\s+than\s+(?:rent|buy)|prefer\s+(?:to\s+)?(?P<b>rent|buy)(?:ing)?|宁可(?P<c>租|买)|寧可(?P<d>租|買)|倾向(?P<e>租|买)|傾向(?P<f>租|買)")
 
 
@@ -606,6 +612,10 @@ def _acquisition(w: _Work) -> str | None:
     if _RENT_ALLOWED.search(w.text) and _CLOUD.search(w.text) and not _ACQ_QUESTION.search(w.text) \
             and not _ACQ[2][1].search(w.text) and not _ONPREM.search(w.text):
         return "rent"  # "fine with renting on aws", nothing of their own: renting is the only way said
+    if _WHICH_TO_RENT.search(w.text) and not _ACQ[2][1].search(w.text):
+        return "rent"  # "which gpu instance should we rent?": what to rent is asked, not whether
+    if _RENT_ALLOWED.search(w.text) and _NOTHING_OWNED.search(low) and not _ACQ[2][1].search(w.text):
+        return "rent"  # "Renting is fine, no hardware of our own": renting is the only way they have
     if _ACQ_QUESTION.search(w.text) or _RENT_ALLOWED.search(w.text):
         return "either"  # "should we just rent?" asks, "renting is fine" allows: neither decides
     pref = _RATHER.search(w.text)
@@ -650,7 +660,7 @@ _NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|没法上
                 r"no\s+(?:way\s+to\s+(?:do|get)\s+)?)\s*(?:液冷|水冷|liquid(?:\s+cooling)?)|"
                 r"(?:液冷|水冷|liquid(?:\s+cooling)?)\s*(?:也|都|是)?\s*(?:上不了|做不到|做不了|装不了|裝不了|不行|不可能|不能|没有|沒有|"
                 r"没办法|沒辦法|不支持|不支援|isn'?t\s+(?:possible|an\s+option|available)|is\s+not|not\s+(?:possible|available))")
-_AIR = _c(r"\bair\b|air[\s-]?cool|风冷|風冷|氣冷|空冷")
+_AIR = _c(r"\bair\b(?![\s-]*gap)|air[\s-]?cool|风冷|風冷|氣冷|空冷")
 _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bcolab\b|\bkaggle\b|coreweave|"
             r"paperspace|autodl|恒源云|火山引擎|volcengine|\btwcc\b|國網中心|国网中心|云|雲|\bcloud[\s-]?based")
 _NO_CLOUD = _c(r"cloud\s+is\s+(?:a\s+)?no[\s-]?go|不(?:想|要|考虑|考慮|用|上|租)\s*(?:云端|雲端|公有云|公有雲|云|雲)|\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
@@ -662,6 +672,8 @@ _ONPREM = _c(
     r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|想放|"
     r"在(?:办公室|辦公室|家里|家裡|公司|机房|機房|实验室|實驗室)\s*放|"
     r"\b(?:put|stick|place|keep)\s+(?:it|them)\s+in\s+(?:the|our)\s+(?:office|lab)\b|"
+    r"内网|內網|\bintranet\b|air[\s-]?gapped|智算中心|算力中心|超算中心|"
+    r"(?:不能|不可以|不准|不得|不可|絕對不能|绝对不能)\s*(?:离开|離開|出)\s*(?:厂区|廠區|园区|園區|公司|内网|內網|机房|機房|本地|校园|校園|医院|醫院)|"
     r"gaming\s+pc|leave\s+the\s+building|closet\b|\b(?:our|my)\s+(?:basement|garage)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
 )
 _EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|buy\s+or\s+cloud|cloud\s+or\s+buy|云或|雲或|或云|或雲|都行|都可以|either|both")
@@ -711,6 +723,10 @@ _HOST = _c(r"\b(?:my|our)\s+(?:existing|current|present|old|gaming)\s+(?:desktop
 _UPGRADE = _c(r"\b(?:put|add|drop|install|upgrad(?:e|ing))\b|升级|升級|换(?:一张|张|块)?显卡|換(?:一張|張)?顯卡")
 """Words of a card bought for a machine the writer has: put in, upgrade, 换显卡 (one more card: `_ADD_CARD`)."""
 
+_UPGRADE_INTENT = _c(r"(?:打算|想要?|准备|準備|计划|計劃|决定|決定|plan(?:ning)?\s+to|going\s+to|gonna|want\s+to|will)\s*(?:要)?\s*"
+                     r"(?:升级|升級|换|換|upgrade)(?!\s*(?:成|为|為)?\s*(?:租|云|雲|the\s+cloud|cloud|rent))")
+_GET_A_CARD = _c(r"\b(?:get|grab|pick\s+up)\s+(?:a|an|one|two|another)\s+(?:used\s+|new\s+|second[\s-]hand\s+)?"
+                 r"(?:rtx\s*|gtx\s*|rx\s*)?(?:\d{4}|pro\s+6000|a\d{2,4}|h\d{2,3}|l40s?|mi\d{3})\b")
 _ADD_CARD = _c(r"\badd\s+(?:a\s+second|another|one\s+more|a\s+2nd)\s+(?:card|gpu|\w+\s+card)|\b(?:second|2nd)\s+(?:card|gpu)\b|"
                r"再加(?:一|1)?(?:张|張|块|塊)|加(?:一|1)(?:张|張|块|塊)(?:卡|显卡|顯卡)?|再(?:买|買)(?:一|1)(?:张|張|块|塊)")
 """One more card for a machine the writer has: "add a second card", "想再加一张"."""
@@ -1128,6 +1144,9 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _SLASH_CUE = _c(r"前|之前|以前|before|\bby\b|\bdue\b|deadline|截止|完成|交付|交|until|till|放寬|放宽|推到|改到|延到|\bon\b|日期|date")
 _START_CUE = _c(r"\s*(?:前|之前|以前|before|by)?\s*(?:就|要|得|必须|必須|need\s+to|must|we|to|should)?\s*(?:开始|開始|开跑|開跑|start|kick\s*off|begin)")
 _START_BEFORE = _c(r"(?:start|begin|kick\s*off)(?:ing)?\s+(?:it\s+|training\s+|the\s+run\s+)?(?:before|by|on|from)?\s*$")
+_PROCURE = _c(r"采购|採購|报上去|報上去|下单|下單|签约|簽約|请购|請購|招标|招標|标案|標案|\bpurchas|\bprocure|\bplace\s+(?:the\s+|an\s+)?order|"
+               r"\bpo\b|budget\s+(?:request|approval|proposal)|预算申请|預算申請|报预算|報預算")
+_JOB_DONE = _c(r"训完|訓完|跑完|训练完|訓練完|完成|上线|上線|交付|结果|結果|\btrain|\bdone\b|\bfinish|\bready\b|\blive\b|\bresults?\b")
 _HORIZON_UNTIL = _c(r"用到|使用到|跑到|use\s+(?:it\s+)?until|run\s+(?:it\s+)?until|until\s+(?:the\s+)?end\s+of")
 
 
@@ -1252,6 +1271,9 @@ def _calendar(w: _Work, ex: Extraction) -> None:
             w.consume(m.start(), m.end())
             if _START_CUE.match(w.text[m.end(): m.end() + 10]) or _START_BEFORE.search(w.text[max(0, m.start() - 24): m.start()]):
                 continue  # "下週三前要開始跑": when it starts, not when it must be done
+            clause = _clause_at(w.orig.lower(), m.start())
+            if _PROCURE.search(clause) and not _JOB_DONE.search(clause):
+                continue  # "采购方案月底前要报上去", "年底前要採購完": when the purchase is due, not the job
             if days <= 0:
                 ex.problem("conv.problem.deadline_past")
                 return
@@ -1266,7 +1288,7 @@ _TTFT = [
     _c(rf"(?:p\d+\s+)?(?:ttft|time\s+to\s+(?:the\s+)?first\s+token|(?:first|1st)[\s-]token(?:\s+latency)?)\s*"
        rf"(?:latency\s*)?(?:(?:has|needs|have)\s+to\s+(?:stay|be)\s+|must\s+(?:stay|be)\s+|should\s+(?:stay|be)\s+)?"
        rf"(?:<=|<|≤|under|below|within|of|at\s+most|max(?:imum)?|:|=|is|in)?\s*(?:about\s+|~\s*)?{NUM}\s*(?P<unit>ms|s|secs?|seconds?)\b"),
-    _c(rf"(?:首字|首\s*token|首个\s*token|首個\s*token|第一个字|第一個字|第一个\s*token|第一個\s*token|首包)\s*"
+    _c(rf"(?:ttft|首字|首\s*token|首个\s*token|首個\s*token|第一个字|第一個字|第一个\s*token|第一個\s*token|首包)\s*"
        rf"(?:延迟|延遲|时间|時間|响应|回應)?\s*(?:要|需要|要求|希望|控制|能|最好|最多|得)*\s*(?:在|要在)?\s*(?:<|<=|小于|小於|低于|低於)?\s*{NUM}\s*(?P<unit>毫秒|ms|秒|s)"),
     # "first token under a second", "ttft within half a second": the second said in words
     _c(r"(?:ttft|time\s+to\s+(?:the\s+)?first\s+token|(?:first|1st)[\s-]token(?:\s+latency)?)\s*(?:latency\s*)?"
@@ -1319,12 +1341,13 @@ _TOKENS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元)")
 _TOKENS_AFTER = _c(rf"(?:tokens?|词元|詞元|token\s*数|token\s*數|数据量|資料量)\s*(?:[:=]|of|约|約|大约|大約|about|~|为|為|是|共|有)?\s*{NUM}(?!\s*(?:examples?|samples?|条|條|张|張|images?))")
 _SAMPLES = _c(
     rf"{NUM}\s*(?:training\s+|(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?)\b)[a-z][a-z/-]+\s+)?(?P<what>examples?|samples?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
-    r"records?|documents?|docs?|sentences?|convos?|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆)"
+    r"records?|documents?|docs?|sentences?|convos?|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|"
+    r"份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
 )
 _IMAGES = _c(
     rf"(?:图|圖)\s*(?:共|有|约|約|大约|大約|大概|差不多)?\s*{_num('num9')}\s*(?:张|張)|"
     rf"(?:图文对|圖文對|图文|圖文)\s*(?:共|有|约|約|大约|大約|大概)?\s*{_num('num8')}\s*(?:张|張|对|對|组|組|条|條)|"
-    rf"{NUM}\s*(?:[a-z-]+\s+){{0,2}}(?:images?|imgs?\b|pictures?|photos?|张图片?|張圖片?|张图像|張圖像|张照片|張照片|幅图像?|幅圖像?|图片|圖片|图像|圖像)"
+    rf"{NUM}\s*(?:[a-z-]+\s+){{0,2}}(?:images?|imgs?\b|pictures?|pics\b|pix\b|photos?|张图片?|張圖片?|张图像|張圖像|张照片|張照片|幅图像?|幅圖像?|图片|圖片|图像|圖像)"
     rf"|(?:图片|圖片|图像|圖像|照片|影像|images?|imgs?|pictures?|photos?|资料|資料|数据|數據|数据集|資料集)\s*(?:共|有|约|約|大约|大約|大概|about|~|:)?\s*"
     rf"{_num('num2')}\s*(?:张|張|幅)(?!\s*(?:卡|显卡|顯示卡|gpu|4090|3090|a100|h100))"
 )
@@ -1370,7 +1393,7 @@ _TEXT_BYTES = _c(
 
 
 _TEXT_BYTES_AFTER = _c(
-    r"(?:资料|資料|数据|數據|语料|語料|文本|原始码|原始碼|源码|源碼|代码|代碼|程式碼|dataset|data|corpus|code)\s*"
+    r"(?:资料|資料|数据|數據|语料|語料|文本|纯文本|純文本|纯文字|純文字|文字|原始码|原始碼|源码|源碼|代码|代碼|程式碼|dataset|data|corpus|code)\s*"
     r"(?:是|为|為|有|共|大约|大概|大約|约|約|is|about|~|:)?\s*"
     r"(?<![\d.])(?P<n>\d+(?:\.\d+)?|[一二两兩三四五六七八九十百千]+)\s*(?:个|個)?\s*(?P<unit>kb|mb|gb|tb|g)\b"
 )
@@ -1495,7 +1518,7 @@ _CONC_PLAIN_USERS = _c(  # "10 users", "~30 users", "for 50 ppl", "my team of 8"
     r"研究员|研究員|老师|老師|客服|人员|人員|分析师|分析師|律师|律師|医生|醫生)\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)"
     rf"|(?<![\d.]){_num('num5')}\s*(?:个|個|位|名)\s*(?:人|同事|同仁|员工|員工|使用者|用户|用戶)\s*(?:左右|上下)?\s*(?:用|使用|在用)")
 _CONC_LIKE = _c(rf"(?:concurrency|concurrent\s+users)\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:more\s+like|like|now|closer\s+to)\s+{NUM}")
-_JUST_ME = _c(r"就我一(?:个|個)人|(?:就|只有)我自己(?:在)?用|只有我一(?:个|個)人|just\s+(?:me|myself)(?!\s+and\b)|just\s+for\s+me\b|only\s+for\s+me\b|for\s+me\s+only|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|自用")
+_JUST_ME = _c(r"就我一(?:个|個)人|(?:就|只有)我自己(?:在)?用|只有我一(?:个|個)人|just\s+(?:me|myself)(?!\s+and\b)|just\s+for\s+me\b|only\s+for\s+me\b|for\s+me\s+only|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|个人用|個人用|personal\s+use|自用")
 _ME_AND_ONE = _c(  # "for me and my wife", "我跟老婆用": two people
     r"\bme\s+and\s+(?:my\s+|a\s+)?(?:wife|husband|partner|gf|girlfriend|bf|boyfriend|friend|roommate|brother|sister|"
     r"son|daughter|kid|colleague|co-?worker|cofounder|co-founder)\b|"
@@ -2042,26 +2065,31 @@ def _set_params(w: _Work, ex: Extraction, v: float, m: re.Match[str]) -> None:
 _OWN_CUE = _c(
     r"\bhave\b|\bhas\b|\bown\b|\bowned\b|\bgot\b(?!\s+(?:quoted|a\s+quote|offered))|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
     r"手上|手头|手頭|现有|現有|已有|已经有|已經有|我们有|我們有|我有|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
-    r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備|"
+    r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備|插了|插着|插著|装了|裝了|装着|裝著|"
     r"已经买了|已經買了|买了|買了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|桌机|桌機|我的|我们的|我們的|"
     r"\bin\s+(?:my|our)\b|\bon\s+(?:my|our)\b|gaming\s+pc|\btower\b|\brig\b|(?:uni|university|our|research)\s+lab\b|实验室|實驗室"
 )
 _NOT_OWNED = _c(  # a GPU said with intent or as an option: to rent, to buy, to compare, to quote
     r"\brent(?:ed|ing|al)?\b|\blease|租|\bbuy(?:ing)?\b|\bpurchas|\bget\b|买(?!了)|買(?!了)|购|購|采购|採購|quote|报价|報價|"
-    r"想|打算|准备|準備|计划|計劃|考虑|考慮|塞|\bplan|\bwant|\bwould\b|\bconsider|组|組|攒|攢|\bbuild|\bassemble|"
+    r"想|打算|准备|準備|计划|計劃|考虑|考慮|塞|\bplan|\bwant|\bwould\b|\bconsider|\bworth\b|组|組|攒|攢|\bbuild|\bassemble|"
     r"或|还是|還是|\bor\b|\bvs\.?(?![a-z])|versus|比较|比較|对比|對比|\bcompare|how\s+many|几张|幾張|多少|需要|\bneed|"
     r"\bcloud\b|云|雲|\bon\s+(?:aws|gcp|azure|lambda|runpod|vast)"
 )
 _HYPOTHETICAL = _c(r"[?？]|吗|嗎|假如|假设|假設|如果|要是|\bif\s+(?:i|we)\s+had\b|\bsuppose\b|能不能|可不可以|够不够|夠不夠|行不行|是否|\bpossible\b|\benough\b|\bcan\s+(?:i|we|it|they)\b|"
                    r"\bcould\b|how\s+(?:long|much|many)|多久|多少")
-_HAVE_OF_THEM = _c(r"\b(?:i|we)\s*(?:have|own|got|'ve\s+got|already\s+have)\s+(?:(?P<n>\d+)|(?P<w>two|three|four|six|eight))\s+of\s+"
+_HAVE_OF_THEM = _c(r"(?:that'?s|thats|it'?s|its)\s+the\s+only\s+(?:card|gpu|one)\s+(?:i|we)\s+(?:have|own|got)|"
+                   r"\b(?:i|we)\s*(?:have|own|got|'ve\s+got|already\s+have)\s+(?:(?P<n>\d+)|(?P<w>two|three|four|six|eight))\s+of\s+"
                    r"(?:them|those|these)\b")
+_ONLY_BEFORE = _c(r"(?:就只有|只有|就|只)\s*$")
+""""实验室穷，就两张3090": "just" right before the count says what they have."""
+_HAVE_PLAN = _c(r"(?:已经|已經|我们|我們|我|公司|目前|现在|現在)?有\s*(?:在)?\s*(?:考虑|考慮|想|看|打算|规划|規劃|计划|計劃|预算|預算|意|兴趣|興趣|需要|需求|评估|評估)")
+""""有在考慮 MI300X", "已經有預算買兩台 H100": a plan or a budget is had, not the GPU."""
 _SUPPOSE = _c(r"假如|假设|假設|如果|要是|\bif\s+(?:i|we)\s+(?:had|got|bought)\b|\bsuppose\b|\bimagine\b")
 _OWNED_TAIL = _c(r"^[^,;.!?，；。！？]*")
 _RENTED_NEAR_AFTER = _c(r"\s*(?:s\b)?\s*(?:cloud|instances?|credits?|rented|rental|on\s+(?:aws|gcp|azure|lambda|runpod)|云|雲|租)")
 _RENTED_NEAR_BEFORE = _c(r"credits?|rented|renting|\brent\b|租|云上|雲端上")
 """Next to a GPU, these make "we have … H100" a rental ("credits on an MI300X cloud"), not hardware owned."""
-_SENTENCE_REST = _c(r"[^.!?。！？]*[.!?。！？]?")
+_SENTENCE_REST = _c(r"(?:[^.!?。！？]|\.(?=\S))*[.!?。！？]?")  # "qwen2.5-72b" ends no sentence
 _COUNT_BEFORE = _c(
     rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:x|×|\*|张|張|块|塊|片|颗|顆|个|個|台|卡的?|pcs|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
     r"(?:(?:old|older|used|spare|idle|new|brand[\s-]new|second[\s-]hand|refurbished|aging|extra|旧的?|舊的?|闲置的?|閒置的?|二手的?)\s*)?"
@@ -2166,7 +2194,7 @@ def _gpus(w: _Work, ex: Extraction) -> None:
                                                        w.text[last_owned_end:consume_from]) is not None
         intent = _NOT_OWNED.search(clause) and not _PAST.search(clause)  # "想買一張", not "去年买那台"
         after_cue = _OWN_CUE.search(w.text[end: end + 16]) and not intent  # not "想買一張 5090 放家裡"
-        cue = (_OWN_CUE.search(clause) or after_cue) and not _SUPPOSE.search(clause) and not (
+        cue = (_OWN_CUE.search(_HAVE_PLAN.sub(" ", clause)) or _ONLY_BEFORE.search(clause) or after_cue) and not _SUPPOSE.search(clause) and not (
             _RENTED_NEAR_AFTER.match(w.text[consume_to: consume_to + 16]) or _RENTED_NEAR_BEFORE.search(clause[-24:]))
         stated = (_whole_count(count) is not None
                   and not (_NOT_OWNED.search(clause + " " + tail) and not _PAST.search(clause))
@@ -2178,7 +2206,8 @@ def _gpus(w: _Work, ex: Extraction) -> None:
     back = _HAVE_OF_THEM.search(w.text)
     if back and ex.gpu_mentions and owned.get(ex.gpu_mentions[-1], 1) == 1 and len(owned) <= 1:
         # "qlora 70b on 4090s?? i have 2 of them": the GPU just named, as many as they say
-        n = number_value(back.group("n") or "") or _EN_WORD_NUMBERS.get(back.group("w") or "", 0)
+        n = 1 if back.group("n") is None and back.group("w") is None else (
+            number_value(back.group("n") or "") or _EN_WORD_NUMBERS.get(back.group("w") or "", 0))
         if n and float(n).is_integer() and 1 <= n <= 4096:
             owned[ex.gpu_mentions[-1]] = int(n)
     if owned:
@@ -2317,10 +2346,15 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     if acq is None and ex.fields.get("host_owned") and "owned_gpus" not in ex.fields and (
             "budget_amount" in ex.fields or _UPGRADE.search(w.orig.lower())):
         acq = "buy"  # "$1,500 to put a GPU in my existing desktop", "给电脑换张显卡": a card bought for their machine
+    if acq is None and (_UPGRADE_INTENT.search(w.orig.lower()) or (
+            "budget_amount" in ex.fields and _GET_A_CARD.search(w.orig.lower()))):
+        acq = "buy"  # "打算升級顯卡，換 5090", "should i just get a 5090? budget ~2k": a card they mean to buy
     if acq:
         ex.fields["acquisition"] = acq
     if acq == "either" and ex.fields.get("deployment") == "cloud" and not _CLOUD_ONLY.search(w.text):
         del ex.fields["deployment"]  # "租云上的 A100 还是直接买卡？": the cloud is one side of the question
+    if acq == "either" and ex.fields.get("deployment") == "on-prem" and _IF_BUY.search(w.text):
+        del ex.fields["deployment"]  # "Rent or buy? If we buy it goes in our colo": the room only if they buy
     if acq == "either" and ex.fields.get("deployment") == "on-prem" and _RENT_ALLOWED.search(w.text):
         ex.fields["deployment"] = "either"  # "我們有機房，但用租的也可以": the room or the cloud
     if acq == "buy" and "deployment" not in ex.fields and _PLACED.search(w.text):

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from advisor.core import compute, cost, memory, power
+from advisor.core import TIGHT_HEADROOM, compute, cost, memory, power
 from advisor.core.memory import Shape
 
 
@@ -1195,9 +1195,6 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
     return out
 
 
-TIGHT_HEADROOM = 0.05
-"""A plan with less than this share of the card's usable memory free is one allocator hiccup from out-of-memory:
-the search takes a lighter format that leaves room over it, and ranking (advisor.recommend) marks it fragile."""
 
 
 def _serving_pick(w: Workload, gpu, count: int, ladder: list[tuple]) -> CandidateMetrics:

@@ -266,3 +266,23 @@ def test_the_rent_column_names_the_horizon_it_sums() -> None:
     md = report.render(rec, "md")
     assert "Rent (3 years)" in md and "30 days" not in md
     assert "租用費（3 年）" in report.render(rec, "md", locale="zh-Hant")
+
+
+@pytest.mark.parametrize("locale, words", [("en", "only 0.01 GiB spare (tight)"), ("zh-Hans", "勉强放得下，余量仅 0.01 GiB"),
+                                           ("zh-Hant", "勉強放得下，只剩 0.01 GiB")])
+def test_a_fit_with_almost_nothing_to_spare_reads_tight_not_green(locale: str, words: str) -> None:
+    # Two RTX 3090s holding a 14B LoRA with 0.01 GiB free (seen in a report) were shown as a plain green "fits":
+    # one allocator hiccup from out-of-memory is not a comfortable fit. 24 GiB card, 23.99 GiB used.
+    rec = make_recommendation()
+    gib = 1024 ** 3
+    top = rec.recommendations[1]
+    used = top.capacity_bytes - round(0.01 * gib)
+    mem = top.memory_per_gpu.model_copy(update={"activations": used - (top.memory_per_gpu.total
+                                                                        - top.memory_per_gpu.activations)})
+    tight = top.model_copy(update={"memory_per_gpu": mem})
+    rec = rec.model_copy(update={"recommendations": (rec.recommendations[0], tight)})
+    html = report.render(rec, "html", locale=locale)
+    assert words in html and 'class="tight"' in html
+    assert words in report.render(rec, "md", locale=locale)
+    roomy = report.render(make_recommendation(), "html", locale=locale)
+    assert 'class="tight"' not in roomy

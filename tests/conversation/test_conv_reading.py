@@ -1,0 +1,131 @@
+"""Readings that the tenth blind table (tests/conversation/data/holdout_fresh10.yaml, 24 of 45 first run) showed
+missing, each checked here on phrasings other than the table's.
+
+Why: the held-out messages are not ours to see; what generalises is the kind of reading — what to rent being
+asked is a decision to rent, "有在考慮" is not having, a purchase date is not the job's deadline, "出图" is
+generating images, "air-gapped" is on premises (and says nothing about cooling)."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.conversation.parsers import extract
+
+
+def _read(text: str, locale: str) -> dict:
+    return extract(text, locale)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("Our office has no servers; which A100 instance should we rent on Azure?", "en"),
+    ("What GPU should I rent for a weekend LoRA run?", "en"),
+    ("租哪家的卡比较便宜，想跑 qwen 14b", "zh-Hans"),
+    ("Renting is fine since we don't own any GPUs", "en"),
+    ("沒有自己的伺服器，租的也可以，想微調 llama 3 8b", "zh-Hant"),
+])
+def test_asking_what_to_rent_or_having_nothing_to_run_on_rents(text: str, locale: str) -> None:
+    assert _read(text, locale).get("acquisition") == "rent"
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("Should we just rent?", "en"),                        # asks whether: still open
+    ("Renting is fine, but we also have a server room", "en"),
+])
+def test_whether_to_rent_stays_a_question(text: str, locale: str) -> None:
+    assert _read(text, locale).get("acquisition") == "either"
+
+
+@pytest.mark.parametrize(("text", "locale", "gpus"), [
+    ("目前有在評估 H200 跟 B200，要跑 llama 3.1 70b 推論", "zh-Hant", {"h200", "b200"}),
+    ("公司已經有預算買 8 張 H100，想訓練自己的模型", "zh-Hant", {"h100-sxm"}),
+    ("我们有考虑 4 张 L40S，部署 qwen2.5 32b", "zh-Hans", {"l40s"}),
+    ("Is an H200 worth it over two H100s for serving qwen 72b?", "en", {"h200", "h100-sxm"}),
+])
+def test_a_gpu_under_consideration_or_budgeted_is_not_owned(text: str, locale: str, gpus: set[str]) -> None:
+    fields = _read(text, locale)
+    assert "owned_gpus" not in fields, fields
+    assert set(fields.get("preferred_gpus", ())) == gpus
+
+
+@pytest.mark.parametrize(("text", "locale", "gpu", "count"), [
+    ("服务器上装了4张A100，想部署 qwen2.5 72b，能撑多少并发？", "zh-Hans", "a100-80gb-sxm", 4),
+    ("实验室就一张3090，能 lora 吗", "zh-Hans", "rtx-3090", 1),
+    ("can a 3090 do qlora of qwen 14b? it's the only gpu i have", "en", "rtx-3090", 1),
+    ("機箱裡插著兩張 4090，想跑 qwen2.5 32b 給自己用，夠嗎？", "zh-Hant", "rtx-4090", 2),
+])
+def test_cards_installed_or_the_only_one_they_have_are_owned(text: str, locale: str, gpu: str, count: int) -> None:
+    assert _read(text, locale).get("owned_gpus") == [{"gpu": gpu, "count": count}]
+
+
+@pytest.mark.parametrize(("text", "locale", "days"), [
+    ("採購案年底前要送出，訓練希望三月底前完成", "zh-Hant", 120),  # 2027-03-31 from 2026-12-01
+    ("we need to place the order by Friday but training must be done by end of January", "en", 61),
+])
+def test_a_purchase_date_is_not_the_deadline_of_the_job(text: str, locale: str, days: int) -> None:
+    assert _read(text, locale).get("deadline_days") == days
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("采购方案下个月底前要报上去，帮忙估一下 8 张 H20 训 7B 要多久", "zh-Hans"),
+    ("PO has to be placed before Christmas; how long would 16 H100s take to pretrain a 3B model?", "en"),
+])
+def test_a_purchase_date_alone_leaves_the_deadline_open(text: str, locale: str) -> None:
+    assert "deadline_days" not in _read(text, locale)
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("跑 SDXL 生图，一张 4070 够吗", "zh-Hans"),
+    ("只是想用 flux dev 出圖，3060 可以嗎", "zh-Hant"),
+    ("generating pics with flux dev at home", "en"),
+    ("running qwen2.5-72b at 4-bit on two 3090s", "en"),
+])
+def test_generating_images_or_running_a_named_model_is_inference(text: str, locale: str) -> None:
+    assert _read(text, locale).get("task") == "inference"
+
+
+@pytest.mark.parametrize(("text", "locale", "dtype"), [
+    ("running llama 3.1 70b at 4-bit for my team of 5", "en", "int4"),
+    ("Is one RTX PRO 6000 worth it over two 5090s for running qwen2.5-72b at 8-bit?", "en", "int8"),
+])
+def test_a_bit_width_after_a_dotted_model_name_is_read(text: str, locale: str, dtype: str) -> None:
+    fields = _read(text, locale)
+    assert fields.get("weights_dtype") == dtype and "owned_gpus" not in fields, fields
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("資料不能離開醫院，要微調 llama 3 8b", "zh-Hant"),
+    ("数据绝对不能出园区，想做 qwen 7b 的 lora", "zh-Hans"),
+    ("it has to be air-gapped, serving llama 3 70b to 50 users", "en"),
+    ("只能在公司内网跑，部署 glm-4-9b 给研发用", "zh-Hans"),
+])
+def test_data_that_cannot_leave_runs_on_premises(text: str, locale: str) -> None:
+    fields = _read(text, locale)
+    assert fields.get("deployment") == "on-prem", fields
+    assert "cooling" not in fields  # "air-gapped" is not air cooling
+
+
+def test_a_room_only_if_they_buy_leaves_where_it_runs_open() -> None:
+    fields = _read("Rent or buy? If we buy, it would sit in our server room", "en")
+    assert fields.get("acquisition") == "either" and "deployment" not in fields
+
+
+@pytest.mark.parametrize(("text", "locale", "field", "value"), [
+    ("個人用而已，想跑 gemma 3 12b", "zh-Hant", "concurrency", 1),
+    ("TTFT 要在 800ms 以內", "zh-Hant", "max_ttft_s", 0.8),
+    ("TTFT最好2秒内，并发 20", "zh-Hans", "max_ttft_s", 2.0),
+    ("lora on ~150 pics of my cat", "en", "samples", 150),
+    ("大约 2 万份病历要拿来微调", "zh-Hans", "samples", 20000),
+    ("纯文本大约 20GB，想继续预训练", "zh-Hans", "tokens", 5_000_000_000),  # 0.25 tokens per byte
+])
+def test_serving_limits_and_data_sizes_people_write(text: str, locale: str, field: str, value: float) -> None:
+    assert _read(text, locale).get(field) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(("text", "locale", "acq"), [
+    ("準備升級成 5090，現在是 3080，預算五萬", "zh-Hant", "buy"),
+    ("i have a 3060 12gb, is that enough or should i just get a 4090? budget 1800", "en", "buy"),
+    ("sd1.5 出圖而已，我的 3060 12G 還夠用嗎？還是要升級", "zh-Hant", None),  # an open question
+    ("机房不够用了，打算换成租的", "zh-Hans", "rent"),  # changing to renting is no card upgrade
+])
+def test_an_upgrade_they_mean_to_make_buys(text: str, locale: str, acq: str | None) -> None:
+    assert _read(text, locale).get("acquisition") == acq
