@@ -345,6 +345,11 @@ class Profile(Frozen):
         description="The most GPUs the configuration may have ('只買一張卡', 'one card only', 'at most 4 GPUs'); "
         "None = not said.",
     )
+    company: bool = Field(
+        default=False,
+        description="The buyer is a company or an institution ('我们是深圳的一家公司', 'our company', hospital, bank): "
+        "it buys new hardware with a warranty and an invoice, not cards off the second-hand market.",
+    )
     host_owned: bool = Field(
         default=False,
         description="The GPUs go into a computer the user already has ('my existing desktop', '现有的主机'): its "

@@ -300,28 +300,30 @@ desktop rarely has: the experts' consultations (tests/advice/expert_cases.yaml e
 for it only when no GPU plan within reach fits, and rent or add GPUs first."""
 
 
-def _tight_s(profile: Profile) -> float | None:
-    """The run time above which a plan has no room for a rerun, seconds: the deadline times the share at which the
-    rule that warns of it fires (rules/cost.yaml, `cost.deadline-tight`), so ranking and the warning never
-    disagree; None without a deadline."""
+def _tight_s(profile: Profile) -> tuple[float, float] | None:
+    """(the run time above which a plan has no room for a rerun, the deadline), seconds: the first is the deadline
+    times the share at which the rule that warns of it fires (rules/cost.yaml, `cost.deadline-tight`), so ranking
+    and the warning never disagree; None without a deadline."""
     if not profile.deadline_days:
         return None
     rule = rules_engine.rules_by_id().get("cost.deadline-tight")
     test = rule.when.get("deadline_frac") if rule is not None else None
     share = float(test["gt"]) if isinstance(test, dict) and "gt" in test else 1.0
-    return share * profile.deadline_days * 86_400.0
+    deadline_s = profile.deadline_days * 86_400.0
+    return share * deadline_s, deadline_s
 
 
 def _base_score(o: _Option, best_cost: float = 1.0, best_time_s: float | None = None,
                 best_tps: float | None = None, time_floor_s: float = TIME_FLOOR_S,
-                tight_s: float | None = None) -> float:
+                tight_s: tuple[float, float] | None = None) -> float:
     """The numeric part of `_score` (cost, time or throughput, servers, headroom); see `_score`."""
     score = 100.0 - 25.0 * math.log2(_effective_cost(o) / best_cost)
     if o.m.time_s:
         floor = max(best_time_s or 0.0, time_floor_s)
         score -= 10.0 * math.log2(max(o.m.time_s, time_floor_s) / floor)
-        if tight_s is not None and o.m.time_s > tight_s:
-            score -= FRAGILE_PLAN_PENALTY  # one crash or a slower step than estimated and the deadline is gone
+        if tight_s is not None and (o.m.time_s > tight_s[0] or (o.m.time_s_high or 0.0) > tight_s[1]):
+            # one crash, or the slow end of the estimate's own range, and the deadline is gone
+            score -= FRAGILE_PLAN_PENALTY
     if o.m.tokens_per_s:
         score -= 10.0 * math.log2((best_tps or o.m.tokens_per_s) / o.m.tokens_per_s)
     score -= 5.0 * math.log2(max(1, o.m.nodes))
@@ -361,8 +363,9 @@ def _shortlist(options: list[_Option], profile: Profile) -> list[_Option]:
         if feasible:
             best = min(feasible, key=lambda o: (o.cost_usd, o.m.count, _time_key(o)))
             chosen[id(best)] = best
-            balanced = max(feasible, key=lambda o: (_base_score(o, time_floor_s=time_floor_s, tight_s=tight_s),
-                                                    -o.m.count))
+            top_tps = max((o.m.tokens_per_s or 0.0 for o in feasible), default=0.0) or None
+            balanced = max(feasible, key=lambda o: (_base_score(o, best_tps=top_tps, time_floor_s=time_floor_s,
+                                                                tight_s=tight_s), -o.m.count))
             chosen[id(balanced)] = balanced
         else:  # nothing passes the limits: the cheapest fitting one, so the rules can say why — or, when that
             # takes more GPUs than anyone would buy, the nearest miss at a count a person would consider
@@ -520,6 +523,7 @@ def _profile_fields(profile: Profile, w: planner.Workload) -> dict[str, Any]:
         "owns_gpus": bool(profile.owned_gpus),
         "max_gpus": profile.max_gpus,
         "host_owned": profile.host_owned,
+        "company": profile.company,
         "has_horizon": profile.horizon_days is not None or profile.utilization is not None or profile.runs is not None,
         "horizon_days": profile.horizon_days,
         "in_mainland_china": in_mainland_china(profile),
@@ -759,7 +763,7 @@ def _sort_findings(findings: list[Finding]) -> list[Finding]:
 
 
 def _score(o: _Option, best_cost: float, best_time_s: float | None, best_tps: float | None,
-           time_floor_s: float = TIME_FLOOR_S, tight_s: float | None = None) -> float:
+           time_floor_s: float = TIME_FLOOR_S, tight_s: tuple[float, float] | None = None) -> float:
     """Rank of a surviving option; higher is better.
 
         score = 100
@@ -769,7 +773,8 @@ def _score(o: _Option, best_cost: float, best_time_s: float | None, best_tps: fl
                 -  5 · log2(servers)
                 + 10 · min(headroom fraction, 0.3) / 0.3                        (memory to spare)
                 - 12.5 when less than `TIGHT_HEADROOM` is free, when the run takes more than 80 % of the
-                  deadline (no room for a rerun), or when a rule marks the plan fragile (QLoRA off NVIDIA)
+                  deadline (no room for a rerun) or the slow end of its time range misses the deadline, or
+                  when a rule marks the plan fragile (QLoRA off NVIDIA)
                 - 25 when the optimizer states wait on the CPU
                 -  4 · warnings - 1 · tips                                      (what the rules flagged)
 
@@ -797,6 +802,34 @@ def _rank(options: list[_Option], profile: Profile) -> None:
     floor_s, tight_s = _time_floor_s(profile), _tight_s(profile)
     for o in options:
         o.score = _score(o, best_cost, min(times) if times else None, max(tps) if tps else None, floor_s, tight_s)
+    # A fit with almost nothing to spare never outranks a faster passing plan that has room and costs at most
+    # `TIGHT_FIT_COST_RATIO` times as much: cheaper by half is not worth one allocator hiccup from out-of-memory
+    # (an expert sizes for the load, then adds margin).
+    roomy = [o for o in options if not o.rejected and not _memory_tight(o)]
+    for o in options:
+        if o.rejected or not _memory_tight(o):
+            continue
+        dearest = TIGHT_FIT_COST_RATIO * (o.cost_usd + 1.0)
+        above = [r.score for r in roomy if _faster(r, o) and r.cost_usd + 1.0 <= dearest]
+        if above and o.score >= min(above):
+            o.score = round(min(above) - 0.01, 2)
+
+
+TIGHT_FIT_COST_RATIO = 4.0
+"""How much more a faster plan with room may cost and still rank above a tight fit (two doublings of cost, 50 score
+points): 2 x RTX PRO 6000 over one card at 0.5 GiB free, yes; a $400k board over a $9 rental, no."""
+
+
+def _memory_tight(o: _Option) -> bool:
+    """Less than `TIGHT_HEADROOM` of the card free (GPUs the user owns are what they have: never demoted)."""
+    return not o.owned and o.m.capacity_bytes > 0 and 0.0 <= o.m.headroom_bytes / o.m.capacity_bytes < TIGHT_HEADROOM
+
+
+def _faster(a: _Option, b: _Option) -> bool:
+    """`a` does the work sooner (training) or serves more tokens per second (serving) than `b`."""
+    if a.m.time_s and b.m.time_s:
+        return a.m.time_s < b.m.time_s
+    return bool(a.m.tokens_per_s and b.m.tokens_per_s and a.m.tokens_per_s > b.m.tokens_per_s)
 
 
 PREFERENCE_MARGIN = 40.0

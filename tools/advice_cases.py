@@ -35,8 +35,10 @@ def profile_of(case: dict[str, Any]):
 
     fields = dict(case["profile"])
     fields.setdefault("language", case.get("language", "en"))
-    if "preferred_gpus" not in fields and case.get("message"):  # the GPUs the message names, as the parser reads them
-        fields["preferred_gpus"] = extract(case["message"], fields["language"]).get("preferred_gpus", ())
+    if case.get("message"):  # what the message says that the case's writer had no key for, as the parser reads it
+        read = extract(case["message"], fields["language"])
+        fields.setdefault("preferred_gpus", read.get("preferred_gpus", ()))
+        fields.setdefault("company", read.get("company", False))
     return Profile.model_validate(fields)
 
 

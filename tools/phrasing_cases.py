@@ -36,7 +36,7 @@ PROFILE_KEYS = (
     "task", "model", "params", "tokens", "samples", "seq_len", "epochs", "concurrency", "context_tokens",
     "requests_per_second", "precision", "weights_dtype", "kv_dtype", "acquisition", "deployment", "cooling",
     "rack_kw", "budget_amount", "budget_currency", "deadline_days", "horizon_days", "owned_gpus",
-    "electricity_usd_per_kwh", "min_tokens_per_s_per_user", "max_ttft_s",
+    "electricity_usd_per_kwh", "min_tokens_per_s_per_user", "max_ttft_s", "host_owned", "max_gpus",
 )
 """Keys compared. Keys not in `expect` must keep the value the profile had before the message."""
 

@@ -576,6 +576,15 @@ _RENT_ALLOWED = _c(r"(?:rent(?:ing|al)?|cloud)\s+(?:is|would\s+be|'s)\s+(?:also\
 _DECIDED = _c(r"\b(?:we'?ll|we\s+will|i'?ll|i\s+will|we'?re\s+going\s+to|going\s+to|decided\s+to)\s+(?:just\s+)?(?:(?P<rent>rent)|buy)\b|"
               r"(?:决定|決定|打算|就)(?:(?P<rent2>租)|买|買)(?!或|还是|還是)")
 _RENT_THEN_BUY = _c(r"rent\b.{0,40}\bthen\s+buy|租.{0,20}(?:再买|再買|然后买|然後買|之后买|之後買)")
+_COMPANY = _c(
+    r"\b(?:our|my|the|a|an)\s+(?:[\w-]+\s+){0,2}?(?:company|firm|enterprise|corporation|bank|hospital|insurer|manufacturer|"
+    r"law\s+firm|hedge\s+fund|agency|ministry)\b(?!(?:'s)?\s+(?:laptop|pc|computer|desktop|card|account|email|vpn|credit))|\bwe\s+are\s+an?\s+(?:[\w-]+\s+){0,3}?(?:company|firm|enterprise|bank|"
+    r"hospital|manufacturer|corporation)\b|\benterprise\b|\bcorporate\b|\bour\s+employer\b|"
+    r"(?:我们|我們|我司|本公司|敝公司|咱们|咱們)(?:是)?[^，。,.!?！？]{0,16}?(?:公司|企业|企業|集团|集團|银行|銀行|医院|醫院|工厂|工廠|厂|廠)|"
+    r"(?:我们|我們)(?:公司|企业|企業|单位|單位|集团|集團)|我司|本公司|敝公司|公司(?:要|想|打算|准备|準備|计划|計劃|内部|內部|机房|機房|内网|內網|采购|採購|自建|现有|現有|已有)|"
+    r"(?:企业|企業|集团|集團|国企|國企|央企|银行|銀行|医院|醫院)(?:要|想|打算|准备|準備|内部|內部|私有化|采购|採購|级|級)")
+""""我们是深圳的一家公司", "公司要導入", "our company", "enterprise": a company or an institution buys, not a person."""
+_PERSONAL = _c(r"个人|個人|自己玩|自己用|\bhobby|\bpersonal\b|side\s+project|下班|业余|業餘|\bfor\s+fun\b")
 _IF_BUY = _c(r"\bif\s+(?:we|i)\s+(?:do\s+)?(?:buy|purchase|go\s+(?:with\s+)?buying)\b|(?:如果|要是|假如|若)(?:要|是)?(?:买|買|自购|自購)")
 _HOME = _c(r"\bat\s+home\b|\bmy\s+desk\b|home\s*lab|\bapartment\b|家里|家裡|家中|在家|宿舍|dorm")
 _ACQ_QUESTION = _c(r"(?:should\s+(?:we|i)\s+(?:just\s+)?rent|(?:do|would|will)\s+(?:i|we)\s+(?:need|have)\s+to\s+rent|要不要租|是不是租|"
@@ -741,7 +750,7 @@ _MAX_GPUS = _c(r"\b(?:only|just)\s+(?:(?:buy|get|want|afford|fit|need)(?:ing|s)?
                r"\b(?:at\s+most|no\s+more\s+than|max(?:imum)?(?:\s+of)?|up\s+to)\s+(?P<n3>\d{1,3}|one|two|three|four|six|eight)\s+"
                r"(?:cards|gpus)\b|"
                r"只(?:买|買|要|能放|放得下|插得下|装得下|裝得下|能插|能装|能裝|打算买|打算買|想买|想買)\s*(?P<n4>[一二两兩三四1-4])\s*(?:张|張|块|塊)|"
-               r"最多\s*(?:只能)?(?:买|買|放|插|装|裝|用)?\s*(?P<n5>[一二两兩三四五六八1-8])\s*(?:张|張|块|塊)")
+               r"最多\s*(?:只能|只可以|可以|能)?\s*(?:买|買|放|插|装|裝|用|塞|上)?\s*(?:得下)?\s*(?P<n5>[一二两兩三四五六八1-8])\s*(?:张|張|块|塊)")
 """A cap on the GPU count the writer will have: "only one card", "at most 4 GPUs", "只買一張卡", "最多放两张"."""
 
 _CN_COUNT = {"一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "八": 8}
@@ -2359,6 +2368,8 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         ex.fields["deployment"] = "either"  # "我們有機房，但用租的也可以": the room or the cloud
     if acq == "buy" and "deployment" not in ex.fields and _PLACED.search(w.text):
         ex.fields["deployment"] = "on-prem"  # bought and put somewhere of their own
+    if _COMPANY.search(w.orig.lower()) and not _PERSONAL.search(w.orig.lower()):
+        ex.fields["company"] = True  # "我们是深圳的一家公司", "our company wants…": it buys new, with an invoice
     prec = _precision(w)
     if prec and "precision" not in ex.fields:
         ex.fields["precision"] = prec

@@ -1178,13 +1178,13 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
         widths = [tp for tp in (1, 2, 4, 8) if tp <= max(1, gpu.max_per_node) and tp <= heads and heads % tp == 0]
         ladders = {tp: [_inference_option(w, gpu, tp, wdt, kvdt) for wdt, kvdt in _serving_precisions(w, gpu)]
                    for tp in widths}
-        served_at = None
+        served_at, buyable = None, False
         for i, count in enumerate(counts):
             if w.batch_tokens:
                 if count > BATCH_MAX_GPUS:
                     break  # a batch job: every count a deadline may need, within reason
-            elif served_at is not None and i > served_at + 1:
-                break  # one count past the first that serves everyone
+            elif served_at is not None and i > served_at + 1 and buyable:
+                break  # one count past the first that serves everyone (and a whole baseboard of SXM parts)
             for tp in widths:
                 if tp > count or count % tp:
                     continue
@@ -1192,6 +1192,7 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
                 out.append(m)
                 if m.fits and served_at is None:
                     served_at = i
+            buyable = buyable or (served_at is not None and cost.sold_in(gpu, count))
     return out
 
 

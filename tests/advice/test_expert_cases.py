@@ -2,7 +2,7 @@
 expert's bounds on the best answer and the sources of the reasoning — Dettmers' guide, vendor platform specs,
 published training reports, shared/reference), through the real pipeline, checked by tools/advice_cases.py.
 
-27 of 40 are within the expert's bounds today; the test holds those and the issue-#16 behaviours by name. The
+28 of 40 are within the expert's bounds today; the test holds those and the issue-#16 behaviours by name. The
 others fail for reasons recorded in the issue's closing notes (workstation cards the expert left out of the list:
 the RTX 6000 Ada beside the L40S it shares a chip with, A6000s where the expert named datacenter cards; memory estimates of quantised serving and sharded LoRA that the
 memory model owns; counts where the expert planned more cards than the job needs)."""
@@ -21,26 +21,33 @@ from tools.advice_cases import check, load_cases, profile_of
 
 CASES = {c["id"]: c for c in load_cases()}
 BLIND = {c["id"]: c for c in load_cases(Path(__file__).with_name("expert_cases_blind.yaml"))}
+BLIND2 = {c["id"]: c for c in load_cases(Path(__file__).with_name("expert_cases_blind2.yaml"))}
 
 # exp-19 (ResNet-50, 90 epochs of ImageNet in 24 h, cheapest) left the list with issue #11's calibrated image times:
 # one RTX 4090 now takes 26 h (was 5.5 h-class times), so the cheapest pick is a rented RTX 5090 (17 h, $12), a card
 # the expert's list (A100/H100/L40S/V100/RTX 4090) does not name.
 WITHIN_BOUNDS = ["exp-01", "exp-03", "exp-05", "exp-06", "exp-07", "exp-08", "exp-10", "exp-11", "exp-13", "exp-14",
-                 "exp-16", "exp-17", "exp-18", "exp-20", "exp-21", "exp-22", "exp-23", "exp-24", "exp-28", "exp-29", "exp-30",
+                 "exp-16", "exp-17", "exp-18", "exp-20", "exp-21", "exp-22", "exp-23", "exp-24", "exp-25", "exp-28", "exp-29", "exp-30",
                  "exp-31", "exp-33", "exp-35", "exp-36", "exp-38", "exp-39"]
 
 
 # tests/advice/expert_cases_blind.yaml: 14 consultations a helper wrote from shared/reference and published figures
 # without seeing the advisor or the other cases. 8 of 14 were within bounds on the first run; the two desktop cases
 # then got the host the message states (host_owned), and ranking learnt the deadline margin and the QLoRA-on-AMD
-# risk their reasoning names (13/14). blind-07 stays out: 8 x RTX A6000 (TPP ~2,500, PD ~3.9: not caught by
-# 3A090.a, platforms.md §7) is a legal mainland pick the expert's list (H20, RTX 4090D) does not name.
-BLIND_WITHIN_BOUNDS = [f"blind-{i:02d}" for i in range(1, 15) if i != 7]
+# risk their reasoning names (13/14). blind-07 (a Beijing company) came in when a company stopped being sold used
+# cards (the RTX A6000 is only sold second-hand) and the serving sweep reached a whole H20 baseboard (14/14).
+BLIND_WITHIN_BOUNDS = [f"blind-{i:02d}" for i in range(1, 15)]
+
+# tests/advice/expert_cases_blind2.yaml: 12 more, written the same way (sixth stop of 2026-12-01). 10 of 12 on the
+# first run; blind2-11 (a Hsinchu company, gpt-oss-120b for 40 engineers) came in with the company rule and with a
+# tight fit no longer outranking a faster one with room (11/12). blind2-10 stays out: 6-8 x A10 with ZeRO-3 and an
+# 8-bit optimizer meets the 45-day deadline at ~1/4 of the H20 board's price; the expert signs only the H20.
+BLIND2_WITHIN_BOUNDS = [f"blind2-{i:02d}" for i in range(1, 13) if i != 10]
 
 
-@pytest.mark.parametrize("case_id", WITHIN_BOUNDS + BLIND_WITHIN_BOUNDS)
+@pytest.mark.parametrize("case_id", WITHIN_BOUNDS + BLIND_WITHIN_BOUNDS + BLIND2_WITHIN_BOUNDS)
 def test_top_pick_is_within_the_experts_bounds(case_id: str) -> None:
-    case = (BLIND if case_id in BLIND else CASES)[case_id]
+    case = (BLIND2 if case_id in BLIND2 else BLIND if case_id in BLIND else CASES)[case_id]
     rec = recommend(profile_of(case))
     broken = {k: v for k, v in check(case, rec).items() if v is False}
     top = rec.recommendations[0] if rec.recommendations else None
@@ -116,3 +123,53 @@ def test_qlora_goes_to_nvidia_first() -> None:
     from advisor.knowledge import knowledge
 
     assert knowledge().gpus[rec.recommendations[0].gpu].vendor == "nvidia"
+
+
+def _shown(rec):
+    return [*rec.recommendations, *rec.alternatives]
+
+
+def test_a_tight_fit_never_outranks_a_faster_plan_with_room() -> None:
+    # Issue #16: "a card with 0.5 GiB to spare never outranks a faster one with room" (at up to four times its cost)
+    # — on every consultation of the three tables. blind2-11 was the case: 1 x RTX PRO 6000 holding gpt-oss-120b for 40 users at 0.5 GiB free
+    # (fp8 KV) led 2 x RTX PRO 6000 with room and twice the tokens per second.
+    from advisor.core import TIGHT_HEADROOM
+
+    for case in [*CASES.values(), *BLIND.values(), *BLIND2.values()]:
+        rec = recommend(profile_of(case))
+        if any(f.rule_id == "outcome.near-misses" for f in rec.findings):
+            continue  # nothing passes: what is shown are the nearest misses, not a ranking of plans
+        shown = _shown(rec)
+        for i, c in enumerate(shown):
+            spare = (c.capacity_bytes - c.memory_per_gpu.total) / c.capacity_bytes
+            if c.cost_usd == 0 or not 0 <= spare < TIGHT_HEADROOM:
+                continue  # owned GPUs are what the user has
+            for later in shown[i + 1:]:
+                if later.cost_usd + 1 > 4 * (c.cost_usd + 1):
+                    continue  # more than two doublings dearer: the tight plan may stay ahead (TIGHT_FIT_COST_RATIO)
+                room = (later.capacity_bytes - later.memory_per_gpu.total) / later.capacity_bytes
+                faster = (later.time_hours < c.time_hours if later.time_hours and c.time_hours
+                          else bool(later.tokens_per_s and c.tokens_per_s and later.tokens_per_s > c.tokens_per_s))
+                assert not (room >= TIGHT_HEADROOM and faster), (case["id"], c.count, c.gpu, later.count, later.gpu)
+
+
+def test_a_company_buys_new_and_is_told_why_a_used_only_card_is_left_out() -> None:
+    # blind2-11: a Hsinchu company. The RTX A6000 is sold only second-hand in 2026 (platforms.md §4: $2,800 used,
+    # no new price), and a company buys with a warranty and an invoice: no plan buys it; the same profile for a
+    # person keeps it among the options.
+    case = BLIND2["blind2-11"]
+    company = recommend(profile_of(case))
+    assert company.recommendations and all(
+        not (c.gpu in ("rtx-a6000", "rtx-3090") and c.acquisition == "buy") for c in _shown(company))
+    assert any(f.rule_id == "cost.used-for-company" for r in company.rejected for f in r.reasons)
+    person = recommend(profile_of(case).model_copy(update={"company": False}))
+    assert any(c.gpu == "rtx-a6000" and c.acquisition == "buy" for c in [*_shown(person)]) or any(
+        r.gpu == "rtx-a6000" and all(f.rule_id != "cost.used-for-company" for f in r.reasons) for r in person.rejected)
+
+
+def test_serving_on_sxm_parts_reaches_a_whole_baseboard() -> None:
+    # blind-07: Qwen2.5-72B for 50 users in Beijing. Two H20s hold it, but H20s are sold only on 8-GPU HGX boards
+    # (platforms.md §7, gpu-catalogue board: 8): the sweep must go on to 8 so the board can be bought and compared;
+    # it used to stop one count past 2 and the H20 never appeared.
+    rec = recommend(profile_of(BLIND["blind-07"]))
+    assert any(c.gpu == "h20" and c.count == 8 and c.acquisition == "buy" for c in _shown(rec))

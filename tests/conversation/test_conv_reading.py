@@ -129,3 +129,24 @@ def test_serving_limits_and_data_sizes_people_write(text: str, locale: str, fiel
 ])
 def test_an_upgrade_they_mean_to_make_buys(text: str, locale: str, acq: str | None) -> None:
     assert _read(text, locale).get("acquisition") == acq
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("我们是杭州一家做电商的公司，想私有化部署 qwen2.5 32b", "zh-Hans"),
+    ("敝公司想導入地端 LLM，預算 300 萬", "zh-Hant"),
+    ("本公司计划采购 8 卡服务器做微调", "zh-Hans"),
+    ("We're a regional bank and want to self-host llama 3.1 70b", "en"),
+    ("our company needs an internal chatbot for 300 staff", "en"),
+])
+def test_a_company_or_an_institution_is_read_as_the_buyer(text: str, locale: str) -> None:
+    assert _read(text, locale).get("company") is True
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("I use my company laptop at work but want a 3090 at home for fun", "en"),
+    ("公司的电脑只有核显，下班想自己玩 sd", "zh-Hans"),
+    ("個人用，想跑 qwen 7b", "zh-Hant"),
+    ("our lab has 4 A100s", "en"),
+])
+def test_a_person_is_not_a_company(text: str, locale: str) -> None:
+    assert "company" not in _read(text, locale)

@@ -6,11 +6,12 @@ from advisor import report
 from advisor.models import Profile
 from advisor.recommend import recommend
 
-# A mainland buyer serving a 32B model: the export rule rules out several NVIDIA data-centre cards at once
+# A mainland buyer serving a 32B model with room in the budget (so that what is over it does not come first): the
+# export rule rules out several NVIDIA data-centre cards at once
 # (the export-controlled list is in knowledge/findings.yaml, cost.export-controlled).
 MAINLAND = Profile.model_validate({
     "language": "zh-Hans", "task": "inference", "model": "qwen2.5-32b", "concurrency": 60,
-    "context_tokens": 16384, "budget_amount": 300000, "budget_currency": "CNY", "budget_usd": 41780,
+    "context_tokens": 16384, "budget_amount": 1500000, "budget_currency": "CNY", "budget_usd": 208900,
     "acquisition": "buy", "deployment": "on-prem", "rack_kw": 8, "cooling": "air", "horizon_days": 1095,
 })
 

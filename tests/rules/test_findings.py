@@ -90,11 +90,12 @@ def test_locales_use_their_own_script_and_vocabulary() -> None:
 def test_severity_and_reject_are_consistent() -> None:
     # An option can only be rejected by a rule that says how bad it is; facts the rules reject
     # on are the hard limits of DESIGN.md (memory, budget, deadline, rack power, cooling, users), the serving
-    # targets the user set (speed per user, time to first token, the most GPUs they will have) and the two legal
-    # ones (the GeForce driver licence, US export rules for mainland China).
+    # targets the user set (speed per user, time to first token, the most GPUs they will have), the two legal
+    # ones (the GeForce driver licence, US export rules for mainland China) and a company's purchasing (new, with
+    # a warranty: no second-hand cards).
     rejecting = {r.id for r in RULES if r.reject}
     assert rejecting == {"memory.does-not-fit", "cost.over-budget", "cost.deadline-missed", "facility.exceeds-rack",
-                         "cost.more-gpus-than-wanted",
+                         "cost.more-gpus-than-wanted", "cost.used-for-company",
                          "facility.air-limit", "inference.concurrency-short", "cost.geforce-datacenter",
                          "cost.export-controlled", "inference.too-slow-per-user", "inference.ttft-too-long"}
     for r in RULES:

@@ -90,6 +90,8 @@ ROWS: list[tuple[str, str, dict, dict]] = [
     ("cost.export-controlled-rent", "candidate",
      {"in_mainland_china": True, "acquisition": "rent", "export_controlled_cn": True}, {"export_controlled_cn": False}),
     ("cost.bought-used", "candidate", {"bought_used": True, "acquisition": "buy"}, {"acquisition": "rent"}),
+    ("cost.used-for-company", "candidate", {"bought_used": True, "acquisition": "buy", "company": True},
+     {"company": False}),
     ("cost.horizon-unknown", "profile", {"has_horizon": False, "buy_allowed": True, "rent_allowed": True},
      {"has_horizon": True}),
     ("facility.passive-card-in-desk", "candidate", {"passive_in_desk": True}, {"passive_in_desk": False}),
