@@ -523,6 +523,8 @@ class GpuAdvisorApp(App[int]):
         if self.busy or self.conversation is None:
             self.notify(t("tui.busy", self.locale), severity="warning", markup=False)
             return None
+        if not text and getattr(self.conversation, "stage", None) == "advise":
+            return None  # Enter on an empty line after the advice: no question is waiting for a default
         from advisor.report import existing_save_target
 
         target = existing_save_target(text)

@@ -68,6 +68,10 @@ async def test_simplified_chinese_consultation_end_to_end(tmp_path) -> None:
         panel = [item.value for item in app.main.query(ProfileItem)]
         assert "LoRA 微调" in panel and "12 kW" in panel
         assert app.main.query_one("#candidates", DataTable).row_count == len(rec.recommendations) + len(rec.alternatives)
+        # Enter on an empty line after the advice answers nothing: no "(default)" bubble, no repeated hint.
+        users, advisor = len(app.main.query(UserMessage)), len(_bubbles(app))
+        await _send(app, pilot, "")
+        assert (len(app.main.query(UserMessage)), len(_bubbles(app))) == (users, advisor)
 
         await _send(app, pilot, "/save tmp/r.md")
         report = (tmp_path / "tmp" / "r.md").read_text(encoding="utf-8")
