@@ -78,7 +78,9 @@ _ZHAO = re.compile(r"(\d+(?:\.\d+)?|[一二两兩三四五六七八九十]+)\s*�
                    r"(?=\s*(?:个|個)?\s*(?:token|tok|参数|參數|笔|筆|条|條|字(?!节|節)|"
                    r"元|美元|美金|台币|台幣|新台币|新台幣|人民币|人民幣|[,.;!?]|$))", re.IGNORECASE)
 _GRAND = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s*grand\b", re.IGNORECASE)
-_POWER_WORD = re.compile(r"(?:功耗|功率|电源|電源|供电|供電|tdp|psu|瓦)\s*$", re.IGNORECASE)
+_POWER_WORD = re.compile(
+    r"(?:功耗|功率|电源|電源|電供|供电|供電|tdp|psu|瓦)\s*(?:是|为|為|只有|约|約|大概|用的是|用)?\s*$", re.IGNORECASE
+)
 
 
 def _wan(m: re.Match[str]) -> str:

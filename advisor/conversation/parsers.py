@@ -56,6 +56,7 @@ class Extraction:
     no_deadline: bool = False
     no_budget: bool = False
     images: bool = False
+    more_slots: int | None = None  # "还空着4个槽": cards that fit beyond the ones they have (max_gpus once those are read)
     currency_assumed: bool = False
     unknown_model: str | None = None
     unknown_gpu: str | None = None
@@ -136,7 +137,8 @@ _NEG_STOP = _c(r"[,;:.!?()（）]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是
 _CORRECTION = _c(
     r"(?:\bscratch\s+that\b|\bno\s+wait\b|\bwait,?\s+no\b|\bcorrection\s*:|\bsorry,?\s+i\s+meant?\b|\bi\s+meant\b|"
     r"(?<=[-–—,])\s*sorry\b|(?<=[-–—,]\s)sorry\b|\bactually\s+no\b|\bno,?\s+actually\b|\bmake\s+(?:it|that)\b(?=\s*[~$]?\s*\d)|\boops\b|"
-    r"(?<![对對])(?:[哦噢啊欸诶誒呃]\s*)?(?:不对|不對)(?=\s*[,:是]|\s*$)|说错了|說錯了|打错了|打錯了|更正一下|更正\s*[,:])"
+    r"(?<![对對])(?:[哦噢啊欸诶誒呃]\s*)?(?:不对|不對)(?=\s*[,:是]|\s*$)|(?:[哦噢喔啊欸诶誒呃阿]\s*)(?:不是)(?=\s*[,:是])|"
+    r"说错了|說錯了|打错了|打錯了|更正一下|更正\s*[,:])"
 )
 _SENTENCE_END = re.compile(r"[;!?]|\.(?!\d)|$")
 _UNIT_AFTER = re.compile(r"\s*([a-z]+|[\u4e00-\u9fff])", re.IGNORECASE)
@@ -168,6 +170,14 @@ def apply_corrections(text: str) -> str:
         if fixed_models and earlier_models:  # "先用 Mixtral 8x7B，啊不對，改用 Qwen2.5-14B 好了"
             _, s, e = earlier_models[-1]
             _, fs, fe = fixed_models[0]
+            text = text[:s] + text[fs:fe] + text[e: marker.start()] + text[_clause_end(text, fe):]
+            continue
+        gpus = _gpu_spans(low)
+        fixed_gpus = [g for g in gpus if marker.end() <= g[4] < end]
+        earlier_gpus = [g for g in gpus if g[5] <= marker.start()]
+        if fixed_gpus and earlier_gpus and not fixed_models:  # "4 張 3090，喔不是，是 4 張 A6000", "2x 3090, sorry, 2x 4090"
+            _, _, _, _, s, e = earlier_gpus[-1]
+            _, _, _, _, fs, fe = fixed_gpus[0]
             text = text[:s] + text[fs:fe] + text[e: marker.start()] + text[_clause_end(text, fe):]
             continue
         names = named + [(a.ident, s, e) for a, s, e in _scan_aliases(low, _catalogue_index("gpu"))]
@@ -214,7 +224,7 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
     ("lora", _c(r"(?<![a-z])lora\b|低秩|adapter\b|peft\b")),
     ("pretrain", _c(
         r"pre[\s-]?tr(?:ai|ia|a)n|from\s+scratch|train\s+(?:a\s+|our\s+own\s+|an?\s+)?(?:new\s+)?(?:base\s+)?model\s+from|"
-        r"从头训|從頭訓|从零|從零|从头开始|從頭開始|(?:预训练|預訓練)(?!\s*(?:好的|的)?\s*(?:权重|權重|模型|checkpoint))|"
+        r"从头训|從頭訓|从零|從零|从头开始|從頭開始|(?:预训练|預訓練)(?!\s*(?:好的|過的|过的|的)?\s*(?:权重|權重|模型|checkpoint|[a-z]))|"
         r"重新训练一个|base\s+model\s+training")),
     ("finetune", _c(
         r"full[\s-]*(?:parameter\s*|param\s*)?fine[\s-]?tun|full\s+ft\b|full\s+sft\b|全参数|全參數|全量|全参|全參|"
@@ -554,16 +564,18 @@ MAX_BUDGET_USD = 1e12
 billion over several years); it is re-asked."""
 
 _ACQ = [
-    ("either", _c(r"\beither\b|buy\s+or\s+rent|rent\s+or\s+buy|both\s+options|买或租|租或买|買或租|租或買|买还是租|買還是租|租还是买|租還是買|都可以考虑|都可以考慮")),
+    ("either", _c(r"\beither\b(?!\s+(?:the\s+)?[a-z]*\d)(?<!buying\seither)(?<!buy\seither)|buy\s+or\s+rent|rent\s+or\s+buy|both\s+options|买或租|租或买|買或租|租或買|买还是租|買還是租|租还是买|租還是買|都可以考虑|都可以考慮")),
     ("rent", _c(r"\brent(?:ed|ing|al)?\b|\blease\b|\bleasing\b|租用|租赁|租賃|租(?!或)")),
-    ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
+    ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bprocure|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
                r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|"
                r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation)\b|"
-               r"自购|自購|自行采购|自行採購|买(?!了|的|过|過)|買(?!了|的|过|過)|购买|購買|采购|採購|购置|購置|加购|加購|"
+               r"自购|自購|自行采购|自行採購|买(?!了|的|过|過|不到|不起)|買(?!了|的|过|過|不到|不起)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|配出|配一台|配一套|"
                r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
 
-               r"(?:put|sit|keep|place)\s+(?:it|them|the\s+\w+)?\s*(?:in|under)\s+(?:our|my|the)\s+(?:server\s+room|office|rack|desk|closet|lab)")),
+               r"\b(?:off|on|from)\s+(?:ebay|craigslist|fb\s+marketplace)\b|闲鱼|閒魚|咸鱼|鹹魚|\bthinking\s+(?:of\s+|about\s+)?(?:getting|buying|grabbing)\b|"
+               r"\bplan(?:ning)?\s+(?:an?|our|my)\s+(?:own\s+)?(?:new\s+)?(?:on[\s-]?prem(?:ise)?s?\s+)?(?:gpu\s+)?(?:cluster|server|rig|workstation)\b|"
+               r"(?:put|keep|place)\s+(?:it|them|the\s+\w+)?\s*(?:in|under)\s+(?:our|my|the)\s+(?:server\s+room|office|rack|desk|closet|lab)")),
 ]
 _CLOUD_ONLY = _c(r"直接用云|直接用雲|直接上云|直接上雲|只用云|只用雲|云端就好|雲端就好|cloud\s+only|only\s+cloud|cheapest\s+cloud|"
                  r"cloud\s+is\s+fine|autodl|阿里云|阿里雲|腾讯云|騰訊雲|runpod|vast\.ai|lambda|\baws\b|\bgcp\b|azure|"
@@ -722,7 +734,8 @@ _HOST = _c(r"\b(?:my|our)\s+(?:existing|current|present|old|gaming)\s+(?:desktop
            r"(?:我|我们|我們)(?:的|家的|家里的|家裡的)(?:电脑|主机|台式机|電腦|主機|桌機)|"
            r"(?:家里|家裡|原来|原來|原本|手上|手边|手邊)的?(?:电脑|主机|台式机|電腦|主機|桌機)|"
            r"\b(?:i|we)\s+(?:already\s+)?(?:have|own|got)\s+(?:a|an|my)\s+(?:gaming\s+)?(?:desktop|pc|rig|tower|workstation)\b|"
-           r"(?:小弟|我|我们|我們)(?:的|家)?(?:桌機|电脑|電腦|主机|主機|台式机)|"
+           r"(?:小弟|我|我们|我們)(?:的|家)?(?:桌機|电脑|電腦|主机|主機|台式机)|自己(?:的)?(?:电脑|電腦|主机|主機|桌機|台式机)(?:上|里|裡)|"
+           r"\b(?:have|got)\s+an?\s+(?:\w+\s+){0,2}(?:box|desktop|pc|rig|tower|workstation|server)\s+(?:at\s+home\s+|in\s+\w+\s+)?with\s+(?:an?|one|two|\d)\s|"
            r"升级显卡|升級顯卡|换(?:一张|张|块)?显卡|換(?:一張|張)?顯卡|"
            r"(?:电脑|主机|台式机|電腦|主機|桌機)(?:里|裡|上)?(?:加|插|装|裝)(?:一|两|兩|1|2)?(?:张|張|块|塊)?(?:卡|显卡|顯卡|gpu)|"
            r"(?:给|幫|帮|替)(?:我的)?(?:电脑|主机|台式机|電腦|主機|桌機)(?:加|配|换|換|升级|升級)")
@@ -732,12 +745,14 @@ _HOST = _c(r"\b(?:my|our)\s+(?:existing|current|present|old|gaming)\s+(?:desktop
 _UPGRADE = _c(r"\b(?:put|add|drop|install|upgrad(?:e|ing))\b|升级|升級|换(?:一张|张|块)?显卡|換(?:一張|張)?顯卡")
 """Words of a card bought for a machine the writer has: put in, upgrade, 换显卡 (one more card: `_ADD_CARD`)."""
 
+_ASKS = _c(r"[?？]|吗|嗎|\bshould\s+(?:i|we)\b|\bdo\s+(?:i|we)\s+need\b|需要再|要不要|\bor\b|还是|還是")
+"""A clause that asks: adding a card is then a question, not a plan."""
 _UPGRADE_INTENT = _c(r"(?:打算|想要?|准备|準備|计划|計劃|决定|決定|plan(?:ning)?\s+to|going\s+to|gonna|want\s+to|will)\s*(?:要)?\s*"
                      r"(?:升级|升級|换|換|upgrade)(?!\s*(?:成|为|為)?\s*(?:租|云|雲|the\s+cloud|cloud|rent))")
 _GET_A_CARD = _c(r"\b(?:get|grab|pick\s+up)\s+(?:a|an|one|two|another)\s+(?:used\s+|new\s+|second[\s-]hand\s+)?"
                  r"(?:rtx\s*|gtx\s*|rx\s*)?(?:\d{4}|pro\s+6000|a\d{2,4}|h\d{2,3}|l40s?|mi\d{3})\b")
-_ADD_CARD = _c(r"\badd\s+(?:a\s+second|another|one\s+more|a\s+2nd)\s+(?:card|gpu|\w+\s+card)|\b(?:second|2nd)\s+(?:card|gpu)\b|"
-               r"再加(?:一|1)?(?:张|張|块|塊)|加(?:一|1)(?:张|張|块|塊)(?:卡|显卡|顯卡)?|再(?:买|買)(?:一|1)(?:张|張|块|塊)")
+_ADD_CARD = _c(r"\badd\s+(?:a\s+second|another|one\s+more|a\s+2nd|more|two\s+more|\d\s+more)\s+(?:cards?|gpus?|\w+\s+cards?)|\b(?:second|2nd)\s+(?:card|gpu)\b|"
+               r"再加(?:一|1)?(?:张|張|块|塊)|再加卡|加卡|加第[二三四2-4](?:张|張|块|塊)|加(?:一|1)(?:张|張|块|塊)(?:卡|显卡|顯卡)?|再(?:买|買)(?:一|1)(?:张|張|块|塊)")
 """One more card for a machine the writer has: "add a second card", "想再加一张"."""
 
 _NEW_MACHINE = _c(r"\bnew\s+(?:build|pc|rig|machine|desktop|workstation|server|box)\b|\bbuild(?:ing)?\s+(?:a|an|my)\b|"
@@ -753,6 +768,12 @@ _MAX_GPUS = _c(r"\b(?:only|just)\s+(?:(?:buy|get|want|afford|fit|need)(?:ing|s)?
                r"最多\s*(?:只能|只可以|可以|能)?\s*(?:买|買|放|插|装|裝|用|塞|上)?\s*(?:得下)?\s*(?P<n5>[一二两兩三四五六八1-8])\s*(?:张|張|块|塊)")
 """A cap on the GPU count the writer will have: "only one card", "at most 4 GPUs", "只買一張卡", "最多放两张"."""
 
+_SLOTS_TOTAL = _c(r"\b(?:case|chassis|board|motherboard|mobo|box|tower|server)\s+(?:only\s+)?(?:takes|fits|holds|supports|has\s+room\s+for)\s+"
+                  r"(?:up\s+to\s+)?(?P<n>\d|one|two|three|four|six|eight)\s+(?:gpus?|cards?)(?:\s+total|\s+in\s+total|\s+max)?\b|"
+                  r"(?:机箱|機殼|機箱|主板|主機板|机器|機器|服务器|伺服器)(?:总共|總共|一共)?\s*(?:只能|最多)?(?:放|插|装|裝|塞)\s*(?:得下)?\s*(?P<n2>[一二两兩三四六八1-8])\s*(?:张|張|块|塊)")
+_SLOTS_MORE = _c(r"(?:还|還)?空[着著]?\s*(?P<n>[一二两兩三四五六七八\d])\s*(?:个|個)\s*(?:pcie\s*)?(?:槽|插槽|卡槽|位置)|"
+                 r"最多(?:只能)?(?:再|還能|还能)(?:插|加|装|裝|放|塞)\s*(?P<n2>[一二两兩三1-3])\s*(?:张|張|块|塊)|"
+                 r"\broom\s+for\s+(?P<n3>one|two|three|four|\d)\s+more\s+(?:cards?|gpus?)\b|\b(?P<n4>one|two|three|four|\d)\s+(?:free|empty|open)\s+(?:pcie\s+)?slots?\b")
 _CN_COUNT = {"一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "八": 8}
 
 
@@ -762,6 +783,20 @@ def _machine(w: _Work, ex: Extraction) -> None:
     psu_and_more = _PSU_W.search(low) and (_ADD_CARD.search(low) or _UPGRADE.search(low))
     if (_HOST.search(low) or psu_and_more) and not _NEW_MACHINE.search(low):
         ex.fields["host_owned"] = True  # named, or "850W 電源，想加一張卡": one more card for the box with that PSU
+    total = _SLOTS_TOTAL.search(low)
+    more = _SLOTS_MORE.search(low)
+    if total:  # "the case only takes 3 gpus total"
+        raw = next(g for g in total.groups() if g)
+        n = _EN_WORD_NUMBERS.get(raw) or _CN_COUNT.get(raw) or number_value(raw)
+        if n and float(n).is_integer() and 1 <= n <= 64:
+            ex.fields["max_gpus"] = int(n)
+            return
+    if more:  # "还空着4个槽", "最多再插一張": that many beyond the cards they have (added once those are read)
+        raw = next(g for g in more.groups() if g)
+        n = _EN_WORD_NUMBERS.get(raw) or _CN_COUNT.get(raw) or number_value(raw)
+        if n and float(n).is_integer() and 1 <= n <= 64:
+            ex.more_slots = int(n)
+            return
     m = _MAX_GPUS.search(low)
     if m:
         raw = next(g for g in m.groups() if g)
@@ -891,7 +926,7 @@ _NO_BUDGET = _c(
 _NO_DEADLINE = _c(r"no\s+(?:hard\s+)?deadline|no\s+time\s+limit|no\s+rush|没有期限|沒有期限|不赶|不趕|时间不限|時間不限|不限时|不限時|没有截止|沒有截止")
 
 
-_MEDIA = _c(r"\s*(?:的|of)?\s*[\u4e00-\u9fff]{0,4}?(?:录音|錄音|音频|音訊|语音|語音|影片|视频|視頻|audio|speech|video|recordings?|footage)")
+_MEDIA = _c(r"\s*(?:的|of)?\s*(?:[a-z-]+\s+){0,2}[\u4e00-\u9fff]{0,4}?(?:录音|錄音|音频|音訊|语音|語音|影片|视频|視頻|audio|speech|video|recordings?|footage)")
 _PER_DAY_REQUESTS = _c(
     rf"(?:每天|每日|一天|日均|每天平均|per\s+day|a\s+day|daily)\s*(?:大约|大概|大約|约|約|about|~)?\s*{_num('num1')}\s*(?:个|個|次)?\s*"
     r"(?:请求|請求|查询|查詢|调用|調用|requests?|queries|calls)"
@@ -931,6 +966,8 @@ def parse_duration_days(text: str) -> float | None:
     return ex.fields.get("deadline_days")
 
 
+_COST_QUESTION = _c(r"\s*(?:的)?\s*(?:要|得|会|會|大概|大约|大約|需要)*\s*(?:花|用)?\s*(?:多少|几|幾)\s*(?:钱|錢|块|塊)?|\s*(?:的)?\s*(?:费用|費用|成本|租金|电费|電費)|"
+                    r"\s*(?:would|will|of\s+(?:rent|renting)\s+)?\s*cost|\s+(?:of\s+)?(?:rent|renting)\s+(?:cost|costs|would\s+cost)")
 _PRICE_AFTER = _c(r"\s*(?:大概|大约|大約|约|約|要|差不多|才|只要|~|about|around)?\s*(?:us\s?\$|nt\s?\$|\$|¥)?\s*"
                   r"[\d.一二两兩三四五六七八九十百千]+\s*多?\s*(?:块|塊|元|台币|台幣|美元|美金|刀|bucks|dollars|usd|\$)")
 
@@ -960,8 +997,10 @@ def _duration(w: _Work, ex: Extraction) -> None:
             continue  # a calendar year
         if re.match(r"\s*(?:前(?!完成|要|交)|ago\b|old\b)", w.text[m.end(): m.end() + 6]):
             continue  # "三年前买的" / "two years ago": when, not how long
-        if _MEDIA.match(w.text[m.end(): m.end() + 12]):
+        if _MEDIA.match(w.text[m.end(): m.end() + 32]):
             continue  # "800 小時的台語錄音", "500 hours of audio": data, not a deadline
+        if _COST_QUESTION.match(w.text[m.end(): m.end() + 12]):
+            continue  # "一個月要花多少", "what would a month cost": a span priced, not a deadline
         if _PRICE_AFTER.match(w.text[m.end(): m.end() + 16]):
             continue  # "4090 一小时两块多", "H100 一小時大概一百多台幣": a price per hour, not a deadline
         days = value * _DUR_UNITS.get(unit, _DUR_UNITS.get(unit.rstrip("s"), 1))
@@ -1141,6 +1180,10 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("next_month_day", _c(rf"(?:下个?月|下個?月)\s*(?:{_ZH_DAY}|(?P<mid>中旬|中)|(?P<early>初|上旬)|(?P<late>下旬))|"
                           r"(?P<mid2>mid[\s-]+next\s+month|middle\s+of\s+next\s+month)|(?P<early2>early\s+next\s+month)")),
     ("next_month_end", _c(r"下个?月底|下個?月底|下个?月末|下個?月末|end\s+of\s+next\s+month")),
+    ("zh_month_part", _c(rf"(?P<next>明年|今年)?\s*{_ZH_MONTH}\s*(?:(?P<mid>中旬|中)|(?P<early>初|上旬)|(?P<late>下旬))")),
+    ("en_month_part", _c(rf"\b(?:(?P<mid>mid|middle\s+of)|(?P<early>early|beginning\s+of|start\s+of)|(?P<late>late))[\s-]*"
+                         rf"(?P<mname>{_EN_MONTH_RE})\b")),
+    ("this_month_part", _c(r"(?<![下个個上])(?:本月|这个?月|這個?月)?月中(?:旬)?|\bmid[\s-]+(?:this\s+)?month\b|\bmiddle\s+of\s+(?:the|this)\s+month\b")),
     ("month_end", _c(r"这个?月底|這個?月底|本月底|月底|月末|end\s+of\s+(?:the\s+|this\s+)?month|month[\s-]end|\beom\b")),
     ("year_end", _c(r"年底|今年内|今年內|年末|end\s+of\s+(?:the|this)\s+year|year[\s-]end|by\s+the\s+end\s+of\s+the\s+year")),
     ("zh_weekday", _c(r"(?<![到至\-~])(?P<which>下下|下|这|這|本)?\s*(?:个|個)?\s*(?:周|週|星期|礼拜|禮拜)(?P<wd>[一二三四五六日天])"
@@ -1155,7 +1198,7 @@ _START_CUE = _c(r"\s*(?:前|之前|以前|before|by)?\s*(?:就|要|得|必须|�
 _START_BEFORE = _c(r"(?:start|begin|kick\s*off)(?:ing)?\s+(?:it\s+|training\s+|the\s+run\s+)?(?:before|by|on|from)?\s*$")
 _PROCURE = _c(r"采购|採購|报上去|報上去|下单|下單|签约|簽約|请购|請購|招标|招標|标案|標案|\bpurchas|\bprocure|\bplace\s+(?:the\s+|an\s+)?order|"
                r"\bpo\b|budget\s+(?:request|approval|proposal)|预算申请|預算申請|报预算|報預算")
-_JOB_DONE = _c(r"训完|訓完|跑完|训练完|訓練完|完成|上线|上線|交付|结果|結果|\btrain|\bdone\b|\bfinish|\bready\b|\blive\b|\bresults?\b")
+_JOB_DONE = _c(r"训|訓|跑完|上线|上線|交付|结果|結果|demo|\btrain|\bresults?\b|\blive\b|\bserv")
 _HORIZON_UNTIL = _c(r"用到|使用到|跑到|use\s+(?:it\s+)?until|run\s+(?:it\s+)?until|until\s+(?:the\s+)?end\s+of")
 
 
@@ -1234,6 +1277,15 @@ def _calendar_date(kind: str, m: re.Match[str], now: date) -> date | None:
             if g.get("day"):
                 return date(year, month, _cn_small(g["day"]) or 1)
             return date(year, month, 5 if (g.get("early") or g.get("early2")) else 25 if g.get("late") else 15)
+        if kind in ("zh_month_part", "en_month_part"):  # "1月中", "mid-January": the 15th (early 5th, late 25th)
+            month = _MONTHS_EN[g["mname"].lower()] if g.get("mname") else _cn_small(g["month"])
+            if not month:
+                return None
+            day = 5 if g.get("early") else 25 if g.get("late") else 15
+            return _future(date(now.year, month, day), now, nxt)
+        if kind == "this_month_part":  # "月中之前": the 15th of this month, or of the next once it is past
+            mid = date(now.year, now.month, 15)
+            return mid if mid > now else date(now.year + now.month // 12, now.month % 12 + 1, 15)
         if kind == "next_month_end":
             return _month_end(now.year + (now.month // 12), now.month % 12 + 1)
         if kind == "month_end":
@@ -1349,14 +1401,15 @@ def _slo(w: _Work, ex: Extraction) -> None:
 _TOKENS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元)")
 _TOKENS_AFTER = _c(rf"(?:tokens?|词元|詞元|token\s*数|token\s*數|数据量|資料量)\s*(?:[:=]|of|约|約|大约|大約|about|~|为|為|是|共|有)?\s*{NUM}(?!\s*(?:examples?|samples?|条|條|张|張|images?))")
 _SAMPLES = _c(
-    rf"{NUM}\s*(?:training\s+|(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?)\b)[a-z][a-z/-]+\s+)?(?P<what>examples?|samples?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
+    rf"{NUM}\s*(?:training\s+|(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?)\b)[a-z][a-z/-]+\s+)?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
     r"records?|documents?|docs?|sentences?|convos?|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|"
     r"份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
 )
 _IMAGES = _c(
     rf"(?:图|圖)\s*(?:共|有|约|約|大约|大約|大概|差不多)?\s*{_num('num9')}\s*(?:张|張)|"
+    rf"{_num('num7')}\s*(?:张|張)\s*[\u4e00-\u9fff]{{1,4}}?(?:图|圖|照片|图片|圖片)(?![卡])|"
     rf"(?:图文对|圖文對|图文|圖文)\s*(?:共|有|约|約|大约|大約|大概)?\s*{_num('num8')}\s*(?:张|張|对|對|组|組|条|條)|"
-    rf"{NUM}\s*(?:[a-z-]+\s+){{0,2}}(?:images?|imgs?\b|pictures?|pics\b|pix\b|photos?|张图片?|張圖片?|张图像|張圖像|张照片|張照片|幅图像?|幅圖像?|图片|圖片|图像|圖像)"
+    rf"(?<![/a-z-]){NUM}\s*(?:of\s+(?:our|my|the|their)\s+)?(?:[a-z-]+\s+){{0,2}}(?:images?|imgs?\b|pictures?|pics\b|pix\b|photos?|张图片?|張圖片?|张图像|張圖像|张照片|張照片|幅图像?|幅圖像?|图片|圖片|图像|圖像)"
     rf"|(?:图片|圖片|图像|圖像|照片|影像|images?|imgs?|pictures?|photos?|资料|資料|数据|數據|数据集|資料集)\s*(?:共|有|约|約|大约|大約|大概|about|~|:)?\s*"
     rf"{_num('num2')}\s*(?:张|張|幅)(?!\s*(?:卡|显卡|顯示卡|gpu|4090|3090|a100|h100))"
 )
@@ -1397,7 +1450,8 @@ _BYTE_UNITS = {"kb": 1e3, "k": 1e3, "mb": 1e6, "m": 1e6, "gb": 1e9, "g": 1e9, "t
 _TEXT_BYTES = _c(
     r"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s*(?:个|個)?\s*(?P<unit>kb|mb|gb|tb|g|t)\b\s*(?:左右|上下)?\s*(?:的|of)?\s*"
     r"(?:[\u4e00-\u9fff]{0,6}?(?:语料|語料|文本|文字|数据|資料|网页|網頁|英文|中文|繁中|代码|代碼|程式碼)|"
-    r"(?:[\w/.-]+\s+){0,3}?(?:text|corpus|tickets|documents|docs|data|code|codebase|repos|repositories|jsonl|json|csv|parquet|txt)\b)"
+    r"(?:[\w/.-]+\s+){0,3}?(?:text|corpus|tickets|documents|docs|data|code|codebase|repos|repositories|jsonl|json|csv|parquet|txt|logs|transcripts|emails|"
+    r"messages|notes|articles|books|papers|pdfs)\b)"
 )
 
 
@@ -1522,12 +1576,15 @@ _CONC_PEAK = _c(  # "60-80 concurrent, peak maybe 120", "150 peak concurrent": t
     rf"|{_num('num2')}\s*(?:at\s+)?peak\s+(?:concurrent|users?|concurrency)")
 _CONC_PLAIN_USERS = _c(  # "10 users", "~30 users", "for 50 ppl", "my team of 8", "1 user each" (a service's users at once)
     rf"(?<![\d.,]){_num('num1')}\s*(?:users?|ppl|people|persons)\b(?!\s*(?:/|per|a|each\s+day|every)\s*(?:day|d\b|month|week|year))"
+    r"(?!\s+(?:in|at|across|of)\s+(?:the|our|my|a)\s+(?:company|org|organi[sz]ation|firm|office|team|department|school|university|hospital))"
     rf"|\bteam\s+of\s+{_num('num2')}"
+    rf"|(?<![\d.,]){_num('num3')}\s*(?:devs?|developers?|engineers?|analysts?|agents?|staff(?:ers)?|employees|colleagues|folks|students|"
+    r"researchers|people|users?)\s+(?:at\s+once|at\s+the\s+same\s+time|simultaneously|concurrently|in\s+parallel)\b"
     rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁|员工|員工|设计师|設計師|工程师|工程師|学生|學生|"
     r"研究员|研究員|老师|老師|客服|人员|人員|分析师|分析師|律师|律師|医生|醫生)\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)"
     rf"|(?<![\d.]){_num('num5')}\s*(?:个|個|位|名)\s*(?:人|同事|同仁|员工|員工|使用者|用户|用戶)\s*(?:左右|上下)?\s*(?:用|使用|在用)")
 _CONC_LIKE = _c(rf"(?:concurrency|concurrent\s+users)\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:more\s+like|like|now|closer\s+to)\s+{NUM}")
-_JUST_ME = _c(r"就我一(?:个|個)人|(?:就|只有)我自己(?:在)?用|只有我一(?:个|個)人|just\s+(?:me|myself)(?!\s+and\b)|just\s+for\s+me\b|only\s+for\s+me\b|for\s+me\s+only|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|个人用|個人用|personal\s+use|自用")
+_JUST_ME = _c(r"就我一(?:个|個)人|(?:就|只有)我自己(?:在)?用|只有我一(?:个|個)人|just\s+(?:me|myself)(?!\s+and\b)|just\s+for\s+me\b|only\s+for\s+me\b|for\s+me\s+only|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|(?<![几幾多两兩三四五六七八九十\d])(?:个人用|個人用)|personal\s+use|自用")
 _ME_AND_ONE = _c(  # "for me and my wife", "我跟老婆用": two people
     r"\bme\s+and\s+(?:my\s+|a\s+)?(?:wife|husband|partner|gf|girlfriend|bf|boyfriend|friend|roommate|brother|sister|"
     r"son|daughter|kid|colleague|co-?worker|cofounder|co-founder)\b|"
@@ -1544,6 +1601,7 @@ _SHARE_CUE = _c(r"at\s+once|concurrent|simultaneous|active|online|on\s+at\s+the\
 _CONC_USERS = _c(  # "to 50 users", "for 500 people", "给 500 个用户", "服務 300 位使用者": serving only
     rf"(?:\bto|\bfor|\bserv(?:e|es|ing))\s+(?:about|around|roughly|up\s+to|~)?\s*{_num('num1')}\s*"
     r"(?:users?|people|customers?|clients?)\b(?!\s*(?:/|per|a|each|every)\s*(?:day|d\b|month|week|year))"
+    r"(?!\s+(?:in|at|across|of)\s+(?:the|our|my|a)\s+(?:company|org|organi[sz]ation|firm|office|team|department|school|university|hospital))"
     rf"|(?:给|給|服务|服務|支撑|支撐|供)\s*[\u4e00-\u9fff]{{0,6}}?\s*(?:约|約|大约|大約)?\s*{_num('num2')}\s*(?:个|個|位|名)?\s*"
     r"(?:用户|用戶|使用者|同事|同仁|工程师|工程師|同学|同學|人)(?:用|使用)?"
 )
@@ -2080,15 +2138,19 @@ _OWN_CUE = _c(
 )
 _NOT_OWNED = _c(  # a GPU said with intent or as an option: to rent, to buy, to compare, to quote
     r"\brent(?:ed|ing|al)?\b|\blease|租|\bbuy(?:ing)?\b|\bpurchas|\bget\b|买(?!了)|買(?!了)|购|購|采购|採購|quote|报价|報價|"
-    r"想|打算|准备|準備|计划|計劃|考虑|考慮|塞|\bplan|\bwant|\bwould\b|\bconsider|\bworth\b|组|組|攒|攢|\bbuild|\bassemble|"
+    r"想|打算|准备|準備|计划|計劃|考虑|考慮|塞|\bplan|\bwant|\bwould\b|\bconsider|\bworth\b|\bthinking\b|组|組|攒|攢|\bbuild|\bassemble|"
     r"或|还是|還是|\bor\b|\bvs\.?(?![a-z])|versus|比较|比較|对比|對比|\bcompare|how\s+many|几张|幾張|多少|需要|\bneed|"
     r"\bcloud\b|云|雲|\bon\s+(?:aws|gcp|azure|lambda|runpod|vast)"
 )
 _HYPOTHETICAL = _c(r"[?？]|吗|嗎|假如|假设|假設|如果|要是|\bif\s+(?:i|we)\s+had\b|\bsuppose\b|能不能|可不可以|够不够|夠不夠|行不行|是否|\bpossible\b|\benough\b|\bcan\s+(?:i|we|it|they)\b|"
                    r"\bcould\b|how\s+(?:long|much|many)|多久|多少")
 _HAVE_OF_THEM = _c(r"(?:that'?s|thats|it'?s|its)\s+the\s+only\s+(?:card|gpu|one)\s+(?:i|we)\s+(?:have|own|got)|"
+                   r"(?:that'?s|thats|it'?s|its)\s+(?:what|all)\s+(?:i'?m|im|i\s+am|we'?re|we\s+are|i|we)\s+(?:stuck\s+with|have|got)|"
+                   r"(?:我|我家里|我家裡|家里|家裡|手上|手头|手頭)(?:就|只有)(?:一|1)(?:张|張|块|塊)\s*(?:而已|啦|了)?\s*[。.!！]?\s*$|"
                    r"\b(?:i|we)\s*(?:have|own|got|'ve\s+got|already\s+have)\s+(?:(?P<n>\d+)|(?P<w>two|three|four|six|eight))\s+of\s+"
                    r"(?:them|those|these)\b")
+_PRICE_TAIL = _c(r"\s*(?:一张|一張|每张|每張|a\s+card|each|per\s+card|apiece)?\s*(?:大概|大约|大約|约|約|要|才|只要|is|costs?|goes\s+for|runs|~|about|around)?\s*"
+                 r"(?:us\s?\$|nt\s?\$|\$|¥|€)?\s*\d[\d,.]*\s*(?:k\b|万|萬)?\s*(?:美金|美元|元|块|塊|台币|台幣|刀|usd|twd|cny|rmb|bucks|dollars)")
 _ONLY_BEFORE = _c(r"(?:就只有|只有|就|只)\s*$")
 """"实验室穷，就两张3090": "just" right before the count says what they have."""
 _HAVE_PLAN = _c(r"(?:已经|已經|我们|我們|我|公司|目前|现在|現在)?有\s*(?:在)?\s*(?:考虑|考慮|想|看|打算|规划|規劃|计划|計劃|预算|預算|意|兴趣|興趣|需要|需求|评估|評估)")
@@ -2110,7 +2172,7 @@ _PER_MACHINE_AFTER = _c(
 _NODES_BEFORE = _c(
     rf"{_num('nodes')}\s*(?:nodes?|servers?|machines?|boxes|台(?:服务器|伺服器|机器|機器|主机|主機)?|个节点|個節點)\s*"
     r"(?:of|with|each\s+with|,|，|×|x|\*)?\s*(?:每台|每个|每個|各|each)?\s*(?:插|装|裝|配|有)?\s*"
-    rf"{_num('per')}\s*(?:x|×|\*|张|張|块|塊|卡|gpus?\s+of|cards?\s+of)?\s*(?:nvidia|amd|英伟达|輝達|geforce|rtx|tesla)?\s*$"
+    rf"{_num('per')}\s*(?:x|×|\*|张|張|块|塊|颗|顆|片|卡|gpus?\s+of|cards?\s+of)?\s*(?:nvidia|amd|英伟达|輝達|geforce|rtx|tesla)?\s*$"
 )
 _COUNT_LATER = _c(rf"^\s*[）)]?\s*(?:有|共|共有|一共|总共|總共|合计|合計|是|各)?\s*[（(]?\s*{NUM}\s*(?:张|張|块|塊|片|颗|顆|卡|gpus?\b|cards?\b)\s*[）)]?")
 _SYSTEM = _c(r"(?:dgx|hgx)\s*$")
@@ -2153,6 +2215,9 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
         if mem:
             consume_to += mem.end()
             ident = _with_memory(ident, int(mem.group(1)))  # "V100 32G" is the 32 GB V100
+        form = re.match(r"\s*(?:pcie|pci-e)\b", text[consume_to:])
+        if form and ident.endswith("-sxm") and _known_gpu(ident[:-4] + "-pcie"):
+            ident, consume_to = ident[:-4] + "-pcie", consume_to + form.end()  # "A100 40G PCIe"
         later = _COUNT_LATER.match(text[consume_to: consume_to + 16])  # "A100 40G 八张", "H100 有 16 张", "（8 顆）"
         system = _SYSTEM.search(text[max(0, start - 6): start])  # a DGX/HGX system holds eight
         if later and (count is None or system):  # "一台 HGX H200（8 顆）": the GPUs counted, not the systems
@@ -2179,6 +2244,12 @@ def _with_memory(ident: str, gb: int) -> str:
     return ident
 
 
+def _known_gpu(ident: str) -> bool:
+    from advisor.knowledge import knowledge
+
+    return ident in knowledge().gpus
+
+
 def _whole_count(count: float | None) -> int | None:
     """A count a person could mean (1 to 100,000 whole GPUs), else None."""
     return int(count) if count and float(count).is_integer() and 1 <= count <= 100_000 else None
@@ -2190,6 +2261,7 @@ def _gpus(w: _Work, ex: Extraction) -> None:
     fact ("8 卡 A100 40G，两周内", "三台機器每台 4 張 A6000", "Uni lab: 4x A100 40GB") — unless its clause
     says it is an option (to rent, buy, build, compare, quote) or its sentence asks whether it would do."""
     owned: dict[str, int] = {}
+    countless: set[str] = set()  # owned and said with no count: "our V100s"
     last_owned_end = -1
     for ident, count, _start, end, consume_from, consume_to in _gpu_spans(w.text):
         ex.gpu_mentions.append(ident)
@@ -2201,6 +2273,10 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         # "A100 40G 八张、V100 32G 四张", "4x A100 + 2x V100": a list continues what the first item said
         listed = last_owned_end >= 0 and re.fullmatch(r"[\s,、+&和及與与跟]*(?:and|plus|加上?)?[\s\dx×*张張块塊颗顆a]*",
                                                        w.text[last_owned_end:consume_from]) is not None
+        if _PRICE_TAIL.match(w.orig.lower()[consume_to: consume_to + 24]):
+            ex.gpu_mentions.append(ident)  # "RTX PRO 6000 一張大概 8500 美金": a price quoted, not a card had
+            w.consume(consume_from, consume_to)
+            continue
         intent = _NOT_OWNED.search(clause) and not _PAST.search(clause)  # "想買一張", not "去年买那台"
         after_cue = _OWN_CUE.search(w.text[end: end + 16]) and not intent  # not "想買一張 5090 放家裡"
         cue = (_OWN_CUE.search(_HAVE_PLAN.sub(" ", clause)) or _ONLY_BEFORE.search(clause) or after_cue) and not _SUPPOSE.search(clause) and not (
@@ -2208,8 +2284,14 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         stated = (_whole_count(count) is not None
                   and not (_NOT_OWNED.search(clause + " " + tail) and not _PAST.search(clause))
                   and not _HYPOTHETICAL.search(sentence))
-        if listed or cue or stated:
+        if ident in owned and re.fullmatch(r"[^,;.!?，；。！？]{0,12}[(（]\s*", w.text[last_owned_end:consume_from]):
+            owned[ident] = _whole_count(count) or owned[ident]  # "一台T4伺服器（2張T4）": the same cards restated
+            countless.discard(ident)
+            last_owned_end = consume_to
+        elif listed or cue or stated:
             owned[ident] = owned.get(ident, 0) + (_whole_count(count) or 1)
+            if _whole_count(count) is None:
+                countless.add(ident)
             last_owned_end = consume_to
         w.consume(consume_from, consume_to)
     back = _HAVE_OF_THEM.search(w.text)
@@ -2219,11 +2301,20 @@ def _gpus(w: _Work, ex: Extraction) -> None:
             number_value(back.group("n") or "") or _EN_WORD_NUMBERS.get(back.group("w") or "", 0))
         if n and float(n).is_integer() and 1 <= n <= 4096:
             owned[ex.gpu_mentions[-1]] = int(n)
+    for ident in countless:  # "our V100s … we have 8x V100 32GB": the counted variant is the same cards
+        if owned.get(ident) == 1 and any(g != ident and _family(g) == _family(ident) and g not in countless for g in owned):
+            del owned[ident]
     if owned:
         ex.fields["owned_gpus"] = [{"gpu": g, "count": n} for g, n in owned.items()]
     wanted = [g for g in dict.fromkeys(ex.gpu_mentions) if g not in owned]
     if wanted:  # named and not owned: what they ask about, rent, buy or compare ("how many H100?", "想上 H200")
         ex.fields["preferred_gpus"] = wanted[:8]
+
+
+def _family(ident: str) -> str:
+    """A catalogue id without its memory and form-factor variant: 'v100-sxm2-32gb' -> 'v100', 'rtx-4090d' -> 'rtx-4090d'."""
+    parts = ident.split("-")
+    return "-".join(parts[:2]) if parts[0] == "rtx" else parts[0]
 
 
 def gpu_mentions(text: str) -> list[str]:
@@ -2347,6 +2438,14 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         acq = "rent"  # "直接用雲端", "cheapest cloud gpu": renting is what the cloud is
     if acq is None and "budget_amount" in ex.fields and "owned_gpus" not in ex.fields and _HOME.search(w.orig.lower()):
         acq = "buy"  # "3 grand budget, … on my desk at home": money for hardware at home buys it
+    owned_n = sum(o["count"] for o in ex.fields.get("owned_gpus", ()))
+    low = w.orig.lower()
+    adding = not _NEW_MACHINE.search(low) and any(  # "想加第二張", not "should I get a second card?" (a question)
+        not _ASKS.search(_clause_at(low, m.start()) + low[m.end(): m.end() + 2]) for m in _ADD_CARD.finditer(low))
+    if owned_n and (adding or ex.more_slots):
+        ex.fields["host_owned"] = True  # "桌機目前插一張 4090…想加第二張", "服务器插了2张A100…再加卡": into the box they have
+    if ex.more_slots and owned_n and "max_gpus" not in ex.fields:
+        ex.fields["max_gpus"] = owned_n + ex.more_slots  # "插了2张…还空着4个槽": six in all
     if acq in (None, "either") and ex.fields.get("host_owned") and _ADD_CARD.search(w.orig.lower()):
         acq = "buy"  # "desktop with a 3090 … want to add a second card", "想再加一张": one more card, bought
     if acq == "rent" and "owned_gpus" in ex.fields and _REFUSE_BUY.search(w.orig.lower()) and not _ACQ[1][1].search(
@@ -2360,6 +2459,8 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         acq = "buy"  # "打算升級顯卡，換 5090", "should i just get a 5090? budget ~2k": a card they mean to buy
     if acq:
         ex.fields["acquisition"] = acq
+    if ex.fields.get("host_owned") and owned_n and acq != "buy" and not _UPGRADE.search(w.orig.lower()):
+        del ex.fields["host_owned"]  # "got a 3090 in my gaming pc, will that work": their cards, nothing goes in
     if acq == "either" and ex.fields.get("deployment") == "cloud" and not _CLOUD_ONLY.search(w.text):
         del ex.fields["deployment"]  # "租云上的 A100 还是直接买卡？": the cloud is one side of the question
     if acq == "either" and ex.fields.get("deployment") == "on-prem" and _IF_BUY.search(w.text):
