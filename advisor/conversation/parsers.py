@@ -783,26 +783,22 @@ def _machine(w: _Work, ex: Extraction) -> None:
     psu_and_more = _PSU_W.search(low) and (_ADD_CARD.search(low) or _UPGRADE.search(low))
     if (_HOST.search(low) or psu_and_more) and not _NEW_MACHINE.search(low):
         ex.fields["host_owned"] = True  # named, or "850W 電源，想加一張卡": one more card for the box with that PSU
-    total = _SLOTS_TOTAL.search(low)
-    more = _SLOTS_MORE.search(low)
-    if total:  # "the case only takes 3 gpus total"
-        raw = next(g for g in total.groups() if g)
-        n = _EN_WORD_NUMBERS.get(raw) or _CN_COUNT.get(raw) or number_value(raw)
-        if n and float(n).is_integer() and 1 <= n <= 64:
-            ex.fields["max_gpus"] = int(n)
-            return
-    if more:  # "还空着4个槽", "最多再插一張": that many beyond the cards they have (added once those are read)
-        raw = next(g for g in more.groups() if g)
-        n = _EN_WORD_NUMBERS.get(raw) or _CN_COUNT.get(raw) or number_value(raw)
-        if n and float(n).is_integer() and 1 <= n <= 64:
-            ex.more_slots = int(n)
-            return
-    m = _MAX_GPUS.search(low)
-    if m:
-        raw = next(g for g in m.groups() if g)
-        n = _EN_WORD_NUMBERS.get(raw) or _CN_COUNT.get(raw) or (1 if raw.startswith("a") else number_value(raw))
-        if n and float(n).is_integer() and 1 <= n <= 64:
-            ex.fields["max_gpus"] = int(n)
+    total, more = _card_count(_SLOTS_TOTAL.search(low)), _card_count(_SLOTS_MORE.search(low))
+    if total is not None:
+        ex.fields["max_gpus"] = total  # "the case only takes 3 gpus total"
+    elif more is not None:
+        ex.more_slots = more  # "还空着4个槽", "最多再插一張": that many beyond the cards they have (added once those are read)
+    elif (cap := _card_count(_MAX_GPUS.search(low))) is not None:
+        ex.fields["max_gpus"] = cap  # "only one card", "最多放两张"
+
+
+def _card_count(m: re.Match[str] | None) -> int | None:
+    """The number of cards a cap or slot phrase says (its first group that matched), 1-64; else None."""
+    if m is None:
+        return None
+    raw = next(g for g in m.groups() if g)
+    n = _EN_WORD_NUMBERS.get(raw) or _CN_COUNT.get(raw) or (1 if raw.startswith("a") else number_value(raw))
+    return int(n) if n and float(n).is_integer() and 1 <= n <= 64 else None
 
 
 def _psu(w: _Work, ex: Extraction) -> None:
