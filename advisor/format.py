@@ -133,6 +133,18 @@ def hours(value: float | None, locale: Locale) -> str:
     return t("report.unit.years", locale, n=f"{days / 365:.1f}")
 
 
+def seconds(value: float | None, locale: Locale) -> str:
+    """A short wait: '0.35 s', '1.9 s', '42 s', then minutes ('2.5 min'); '—' when unknown."""
+    from advisor.i18n import t
+
+    if value is None:
+        return "—"
+    if value >= 120:
+        return t("report.unit.minutes", locale, n=f"{value / 60:.1f}")
+    n = f"{value:.2f}" if value < 1 else (f"{value:.1f}" if value < 10 else f"{value:.0f}")
+    return t("report.unit.seconds", locale, n=n)
+
+
 def hours_range(low: float | None, mid: float | None, high: float | None, locale: Locale) -> str:
     """'3.2 h (range 2.5 h – 4.1 h)' when a range is known, else the single figure."""
     from advisor.i18n import t

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor import rules_engine
-from advisor.core import TIGHT_HEADROOM, compute, cost, planner
+from advisor.core import TIGHT_HEADROOM, compute, cost, memory, planner
 from advisor.knowledge import KnowledgeBase, knowledge
 from advisor.models import (
     Candidate,
@@ -586,6 +586,7 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "headroom_gib": max(0, m.headroom_bytes) / GIB,
         "kv_share": (m.memory.kv_cache / total) if total else None,
         "kv_cache_gib": m.memory.kv_cache / GIB,
+        "kv_8bit": bool(m.kv_dtype) and memory.KV_BITS.get(m.kv_dtype or "", 16.0) < 9,
         "time_days": time_days,
         "long_run": bool(time_days is not None and time_days >= LONG_RUN_DAYS),
         "misses_deadline": d["misses_deadline"],
@@ -709,8 +710,6 @@ def _remedies(profile: Profile, w: planner.Workload, metrics: list[planner.Candi
 
 def _profile_fact(profile: Profile, w: planner.Workload, metrics: list[planner.CandidateMetrics],
                   options: list[_Option], base: dict[str, Any], kb: KnowledgeBase) -> dict[str, Any]:
-    from advisor.core import memory
-
     fitting = [m for m in metrics if m.fits]
     buys = [o.cost_usd for o in options if o.acquisition == "buy" and not o.owned and o.m.fits]
     rents = [m.rent_usd for m in fitting if m.rent_usd is not None]

@@ -408,11 +408,41 @@ def _option_text(c: Candidate, locale: Locale, money: _Money, owned: bool = Fals
     )
 
 
-def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money, serving: bool = False,
-                    owned: bool = False, span: float | None = None) -> dict[str, Any]:
-    """One candidate as finished strings. `serving`: show throughput where training shows time. `owned` (see
-    `is_owned`): the GPUs are the user's, so the purchase price reads "owned", not the list price. `span`: the days
-    rent is summed over (`_costed_over_days`), named beside a rented option's cost."""
+def _serving_load(profile: Profile) -> tuple[int, int] | None:
+    """(users at once, context tokens) of a service; None for training."""
+    if profile.task != "inference":
+        return None
+    return max(1, profile.concurrency or 1), profile.context_tokens or 0
+
+
+def _serving_parts(c: Candidate, load: tuple[int, int], locale: Locale) -> list[str]:
+    """A serving option's service figures: time to the first token for a full prompt, tokens/s per user and in
+    all, the sequences its KV cache holds, and the weight and KV-cache formats it relies on."""
+    users, context = load
+    ctx = f"{context:,}"
+    parts = []
+    if c.ttft_s is not None and context:
+        parts.append(_t("report.serving.ttft", locale, s=fmt.seconds(c.ttft_s, locale), context=ctx))
+    if c.tokens_per_s:
+        per_user = c.tokens_per_s / users
+        n = f"{per_user:,.0f}" if per_user >= 10 else f"{per_user:.1f}"
+        parts.append(_t("report.serving.per_user", locale, n=n, users=f"{users:,}"))
+        parts.append(_t("report.serving.total", locale, n=f"{c.tokens_per_s:,.0f}"))
+    if c.max_concurrency is not None and context:
+        parts.append(_t("report.serving.room", locale, n=f"{c.max_concurrency:,}", context=ctx))
+    if c.weights_dtype and c.kv_dtype:
+        parts.append(_t("report.serving.formats", locale, weights=words.format_label(c.weights_dtype),
+                        kv=words.format_label(c.kv_dtype)))
+    return parts
+
+
+def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money,
+                    serving: tuple[int, int] | None = None, owned: bool = False,
+                    span: float | None = None) -> dict[str, Any]:
+    """One candidate as finished strings. `serving` (`_serving_load`): a service's users and context; it shows
+    throughput where training shows time, and the service figures. `owned` (see `is_owned`): the GPUs are the
+    user's, so the purchase price reads "owned", not the list price. `span`: the days rent is summed over
+    (`_costed_over_days`), named beside a rented option's cost."""
     mem = c.memory_per_gpu
     acquisition = _acquisition_id(c, owned)
     time_text = (
@@ -480,6 +510,8 @@ def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money, serv
         "energy": money(c.energy_usd),
         "has_energy": c.energy_usd is not None,
         "findings": _worded(c.findings, locale, money),
+        "serving_parts": (parts := _serving_parts(c, serving, locale) if serving else []),
+        "serving": " · ".join(parts),
     }
 
 
@@ -662,7 +694,7 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
     locale = _locale(rec, locale)
     money = _Money(locale, currency_of(rec.profile, locale))
     top = rec.recommendations[:REPORT_TOP]
-    serving = rec.profile.task == "inference"
+    serving = _serving_load(rec.profile)
     profile = rec.profile
     span = _costed_over_days(rec)
     cands = [_candidate_view(i + 1, c, locale, money, serving, is_owned(c, profile), span)
@@ -806,7 +838,7 @@ def _side_by_side(examined: Candidate, rec: Recommendation, asked: int | None, l
                   money: _Money) -> dict[str, Any]:
     """"Why not N × X?": X at the count asked (or the count that works best) beside the top pick, number by
     number, and what rules X out or counts against it."""
-    serving = rec.profile.task == "inference"
+    serving = _serving_load(rec.profile)
     span = _costed_over_days(rec)
     mine = _candidate_view(0, examined, locale, money, serving, is_owned(examined, rec.profile), span)
     top = rec.recommendations[0] if rec.recommendations else None
@@ -1032,6 +1064,7 @@ def to_json(rec: Recommendation, locale: Locale | None = None) -> dict[str, Any]
     bytes, hours, W, USD; finding texts in `locale`."""
     loc = _locale(rec, locale)
     currency = currency_of(rec.profile, loc)
+    load = _serving_load(rec.profile)
 
     def finding(f: Finding) -> dict[str, Any]:
         title, text = words.finding_words(f, loc, currency)
@@ -1058,6 +1091,13 @@ def to_json(rec: Recommendation, locale: Locale | None = None) -> dict[str, Any]
             "buy_usd": c.buy_usd,
             "rent_usd": c.rent_usd,
             "energy_usd": c.energy_usd,
+            **({
+                "ttft_s": c.ttft_s,
+                "tokens_per_s_per_user": c.tokens_per_s / load[0] if c.tokens_per_s else None,
+                "max_concurrency": c.max_concurrency,
+                "weights_dtype": c.weights_dtype,
+                "kv_dtype": c.kv_dtype,
+            } if load else {}),
             "findings": [finding(f) for f in c.findings],
         }
 

@@ -60,6 +60,25 @@ def architecture_label(arch: str) -> str:
     return ARCHITECTURES.get(arch, arch[:1].upper() + arch[1:])
 
 
+FORMAT_LABELS = {
+    "bf16": "BF16", "fp16": "FP16", "fp32": "FP32", "fp8": "FP8", "int8": "INT8", "int4": "INT4", "fp6": "FP6",
+    "nf4": "NF4", "nf4-dq": "NF4", "fp4": "FP4", "llm-int8": "LLM.int8()", "gptq-int4-g128": "GPTQ INT4",
+    "gptq-int8-g128": "GPTQ INT8", "gptq-int4": "GPTQ INT4", "gptq-int8": "GPTQ INT8", "awq-int4-g128": "AWQ INT4",
+    "mxfp8": "MXFP8", "mxfp6": "MXFP6", "mxfp4": "MXFP4", "f16": "GGUF F16",
+}
+"""Weight and KV-cache formats as serving engines and model cards write them (the same in every language)."""
+
+
+def format_label(dtype: str) -> str:
+    """'awq-int4-g128' -> 'AWQ INT4', 'q4_k_m' -> 'GGUF Q4_K_M'; an unknown id is shown in capitals."""
+    d = dtype.strip().lower()
+    if d in FORMAT_LABELS:
+        return FORMAT_LABELS[d]
+    if re.fullmatch(r"q\d_k(_[sml])?|q\d_\d", d):
+        return f"GGUF {d.upper()}"
+    return d.upper()
+
+
 def short_gpu_name(name: str) -> str:
     """A catalogue name without the vendor words a narrow table can spare: 'NVIDIA GeForce RTX 4090' -> 'RTX 4090'."""
     for word in ("NVIDIA ", "GeForce ", "AMD Instinct ", "AMD ", "Intel "):

@@ -185,6 +185,35 @@ def test_serving_shows_throughput_and_the_span_rent_is_for(locale: str, words: l
     assert "1,066" in report.render(rec, "chat")
 
 
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [("en", ["first token in ≈ 1.4 s for a prompt of 8,192 tokens", "≈ 33 tokens/s per user with 32 at once",
+             "1,066 tokens/s in all", "room for 68 sequences of 8,192 tokens", "FP8 weights, FP8 KV cache"]),
+     ("zh-Hans", ["首个 token 约 1.4 秒（8,192 token 的提示词）", "32 路并发时每位用户约 33 token/秒",
+                  "合计 1,066 token/秒", "可同时容纳 68 路 8,192 token 的序列", "权重 FP8，KV 缓存 FP8"]),
+     ("zh-Hant", ["第一個 token 約 1.4 秒（8,192 token 的提示詞）", "32 人同時使用時每人約 33 token/秒",
+                  "合計 1,066 token/秒", "可同時容納 68 條 8,192 token 的序列", "權重 FP8，KV 快取 FP8"])],
+)
+def test_a_serving_option_shows_its_service_figures(locale: str, words: list[str]) -> None:
+    # A service is judged by how long a user waits for the first token, how fast each user's answer streams, and
+    # how many sequences fit: the reports showed only the total tokens/s (#11). 1,066.4 tokens/s shared by 32
+    # users is 33.3 each; the option also relies on FP8 weights and an FP8 KV cache, which the user must know.
+    rec = _serving_recommendation(locale)
+    served = rec.recommendations[0].model_copy(update={"ttft_s": 1.42, "max_concurrency": 68,
+                                                       "weights_dtype": "fp8", "kv_dtype": "fp8"})
+    rec = rec.model_copy(update={"recommendations": (served,)})
+    for fmt_ in ("md", "html", "chat"):
+        text = report.render(rec, fmt_, locale=locale)
+        for word in words:
+            assert word in text, (fmt_, word)
+    data = report.to_json(rec)["recommendations"][0]
+    assert data["ttft_s"] == 1.42 and data["max_concurrency"] == 68 and data["kv_dtype"] == "fp8"
+    assert data["tokens_per_s_per_user"] == pytest.approx(1066.4 / 32)
+    training = make_recommendation(locale)
+    assert "ttft_s" not in report.to_json(training)["recommendations"][0]
+    assert words[1] not in report.render(training, "md", locale=locale)
+
+
 @pytest.mark.parametrize("fmt", ["md", "html", "chat"])
 def test_no_candidate_at_all_still_reports_why(fmt: str) -> None:
     rec = make_recommendation("zh-Hant").model_copy(update={"recommendations": ()})

@@ -38,7 +38,7 @@ _CANDIDATE: dict[str, Any] = {
     "fp8_supported": False, "gpu_memory_gb": 48.0, "interconnect_gbps": 450.0, "interconnect_name": "NVLink 4", "count": 1, "nodes": 1,
     "strategy": "single", "tp": 1, "pp": 1, "dp": 1, "sharded": False, "zero_stage": 0, "checkpointing": "none",
     "acquisition": "rent", "owned": False, "on_prem": False, "fits": True, "mem_total_gib": 20.0, "capacity_gib": 44.0, "headroom_frac": 0.5,
-    "headroom_gib": 24.0, "kv_share": 0.0, "kv_cache_gib": 0.0,
+    "headroom_gib": 24.0, "kv_share": 0.0, "kv_cache_gib": 0.0, "kv_8bit": False,
     "time_days": 1.0, "long_run": False,
     "misses_deadline": False, "deadline_frac": 0.03, "tokens_per_s": 100.0,
     "max_concurrency": 10, "serves_concurrency": True, "too_slow_per_user": False, "ttft_too_long": False,

@@ -125,6 +125,10 @@ ROWS: list[tuple[str, str, dict, dict]] = [
     # serving
     ("inference.kv-dominates", "candidate", {"task": "inference", "is_training": False, "kv_share": 0.7},
      {"kv_share": 0.4}),
+    ("inference.kv-dominates", "candidate", {"task": "inference", "is_training": False, "kv_share": 0.7},
+     {"kv_8bit": True}),
+    ("inference.kv-dominates-8bit", "candidate", {"task": "inference", "is_training": False, "kv_share": 0.7,
+                                                  "kv_8bit": True}, {"kv_8bit": False}),
     ("inference.kv-exceeds-weights", "profile", {"task": "inference", "is_training": False, "kv_exceeds_weights": True},
      {"kv_exceeds_weights": False}),
     ("inference.long-context", "profile", {"task": "inference", "is_training": False, "context_tokens": 32768},
