@@ -924,8 +924,8 @@ def _assumptions(profile: Profile, w: planner.Workload, shown: list[_Option]) ->
 
 
 def _miss_ratio(o: _Option, profile: Profile) -> float:
-    """How far a ruled-out option is from the limits it breaks: the largest of cost / budget, power / rack and
-    time / deadline (1 when it breaks none of those: a licence, a memory or a service limit)."""
+    """How far a ruled-out option is from the limits it breaks: the largest of cost / budget, power / rack,
+    time / deadline and first token / its limit (1 when it breaks none of those: a licence or a memory limit)."""
     ratios = [1.0]
     if profile.budget_usd:
         ratios.append(o.cost_usd / profile.budget_usd)
@@ -933,13 +933,24 @@ def _miss_ratio(o: _Option, profile: Profile) -> float:
         ratios.append(o.m.power_w / 1000.0 / profile.rack_kw)
     if profile.deadline_days and o.m.time_s:
         ratios.append(o.m.time_s / 86400.0 / profile.deadline_days)
+    if profile.max_ttft_s and o.m.ttft_s:
+        ratios.append(o.m.ttft_s / profile.max_ttft_s)
     return max(ratios)
 
 
-def _near_miss_key(o: _Option) -> tuple:
+def _near_miss_key(o: _Option, profile: Profile) -> tuple:
+    """Nearest miss first: none that no changed limit lets through (export controls, a buyer's policy), then
+    fewest critical reasons, fewest reasons, the smallest overshoot of a budget, rack, deadline or first-token
+    limit (a card 20 % over budget before one at 3x it), and the better score."""
     reasons = [f for f in o.findings if f.reject]
     critical = sum(1 for f in reasons if f.severity == "critical")
-    return (critical, len(reasons), -o.score)
+    return (_forbidden(o), critical, len(reasons), round(_miss_ratio(o, profile), 1), -o.score)
+
+
+def _forbidden(o: _Option) -> bool:
+    """A rule that no changed limit gets past ruled the option out (export controls, a buyer's policy)."""
+    rules = rules_engine.rules_by_id()
+    return any(rules[f.rule_id].forbidden for f in o.findings if f.reject)
 
 
 def _workload(profile: Profile, kb: KnowledgeBase) -> planner.Workload:
@@ -1000,7 +1011,7 @@ def examine(profile: Profile, gpu: str, count: int | None = None, kb: KnowledgeB
     _judge(shortlist, profile, _profile_fields(profile, workload))
     _rank(shortlist, profile)
     passing = sorted((o for o in shortlist if not o.rejected), key=lambda o: -o.score)
-    best = passing[0] if passing else min(shortlist, key=_near_miss_key)
+    best = passing[0] if passing else min(shortlist, key=lambda o: _near_miss_key(o, profile))
     return _candidate(best)
 
 
@@ -1031,7 +1042,7 @@ def recommend(profile: Profile, kb: KnowledgeBase | None = None) -> Recommendati
         top = survivors[:TOP_N]
         alternatives = survivors[TOP_N:]
     else:
-        losers.sort(key=_near_miss_key)
+        losers.sort(key=lambda o: _near_miss_key(o, profile))
         top = losers[:TOP_N]
         alternatives = []
         second = {"id": "profile-2", "kind": "profile", "nothing_survives": True, "model_name": workload.model_name}
@@ -1040,7 +1051,7 @@ def recommend(profile: Profile, kb: KnowledgeBase | None = None) -> Recommendati
     shown_gpus = {o.gpu.id for o in top} | {o.gpu.id for o in alternatives}
     best_loser: dict[str, _Option] = {}
     owned_losers: dict[str, _Option] = {}
-    for o in sorted(losers, key=_near_miss_key):
+    for o in sorted(losers, key=lambda o: _near_miss_key(o, profile)):
         if o in top:
             continue
         if o.owned:  # the user's own GPUs: always say why they cannot do the job

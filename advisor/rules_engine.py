@@ -154,6 +154,8 @@ class RuleSpec(BaseModel):
     reject: bool = Field(default=False, description="Candidate rules only: the candidate is ruled out.")
     fragile: bool = Field(default=False, description="Candidate rules only: the plan works only on the edge (a "
                           "software stack not known to work there); ranked as one with no memory to spare.")
+    forbidden: bool = Field(default=False, description="Reject rules only: no changed limit lets the option through "
+                            "(a law, a buyer's policy); such options are the last near misses shown.")
     bind: tuple[str, ...] = Field(default=(), description="Fact fields passed to the finding's text.")
     action: Literal["emit"] = Field(default="emit", description="Whitelisted action the rule runs.")
     file: str = Field(default="", description="The file the rule came from (set by the loader).")
@@ -248,6 +250,8 @@ def _load_rule_file(path: Path, schema: dict[str, FieldSpec]) -> list[RuleSpec]:
             raise KnowledgeError(path, name, str(exc)) from None
         if rule.reject and rule.scope != "candidate":
             raise KnowledgeError(path, name, "reject: only candidate-scope rules can reject an option")
+        if rule.forbidden and not rule.reject:
+            raise KnowledgeError(path, name, "forbidden: only a rule that rejects an option can forbid it")
         if rule.fragile and rule.scope != "candidate":
             raise KnowledgeError(path, name, "fragile: only candidate-scope rules can mark an option fragile")
         for bound in rule.bind:

@@ -288,3 +288,22 @@ def test_a_one_off_batch_job_rents_and_is_costed_for_its_hours() -> None:
     assert top.acquisition == "rent" and top.time_hours is not None and top.time_hours <= 72
     assert top.usage_hours == pytest.approx(top.time_hours) and 100 <= top.cost_usd <= 1_000
     assert top.weights_dtype == "fp8"
+
+
+def test_near_misses_are_cards_a_changed_limit_would_let_through_nearest_first() -> None:
+    # A mainland company serving Qwen2.5-32B to 20 users at 16k with a 1 s first token on ¥300,000 (seen in a
+    # session): nothing passes. The near misses were an export-controlled MI250X at 3.2x the budget as the second
+    # pick — a card no changed limit makes buyable — and the order ignored how far each one overshoots.
+    profile = Profile(task="inference", model="qwen2.5-32b", concurrency=20, context_tokens=16_384, max_ttft_s=1.0,
+                      budget_usd=41_783, budget_amount=300_000, budget_currency="CNY", acquisition="buy",
+                      deployment="on-prem", company=True)
+    rec = recommend(profile)
+    assert "outcome.near-misses" in _ids(rec.findings)
+    shown = rec.recommendations
+    assert shown and not any(f.rule_id in ("cost.export-controlled", "cost.used-for-company")
+                             for c in shown for f in c.findings)
+    # each near miss overshoots its budget or first-token limit no less than the one before it
+    overshoot = [max(c.cost_usd / profile.budget_usd, (c.ttft_s or 0) / profile.max_ttft_s) for c in shown]
+    assert overshoot == sorted(overshoot)
+    # the export-controlled cards are still listed as ruled out, with their reason (what "why not the H100?" asks)
+    assert any(f.rule_id == "cost.export-controlled" for r in rec.rejected[:3] for f in r.reasons)

@@ -69,6 +69,8 @@ def test_installed_rules_load_and_cover_every_file() -> None:
         # a profile rule cannot reject an option
         (GOOD_RULE.replace("scope: candidate", "scope: profile").replace("{fits: false}", "{has_budget: false}")
          .replace("bind: [gpu_name]", "bind: []"), "only candidate-scope rules can reject"),
+        # only a rule that rejects can forbid
+        (GOOD_RULE.replace("reject: true", "reject: false\n  forbidden: true"), "only a rule that rejects"),
         # binding a field that does not exist
         (GOOD_RULE.replace("bind: [gpu_name]", "bind: [gpu_nam]"), "bind: unknown fact field 'gpu_nam'"),
         # severity outside the four levels
