@@ -1397,7 +1397,7 @@ def _slo(w: _Work, ex: Extraction) -> None:
 _TOKENS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元)")
 _TOKENS_AFTER = _c(rf"(?:tokens?|词元|詞元|token\s*数|token\s*數|数据量|資料量)\s*(?:[:=]|of|约|約|大约|大約|about|~|为|為|是|共|有)?\s*{NUM}(?!\s*(?:examples?|samples?|条|條|张|張|images?))")
 _SAMPLES = _c(
-    rf"{NUM}\s*(?:training\s+|(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?)\b)[a-z][a-z/-]+\s+)?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
+    rf"{NUM}\s*(?:(?:组|組|对|對)\s*(?=[a-z]))?(?:training\s+|(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?)\b)[a-z][a-z/-]+\s+)?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
     r"records?|documents?|docs?|sentences?|convos?|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|"
     r"份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
 )
@@ -1406,7 +1406,8 @@ _IMAGES = _c(
     rf"{_num('num7')}\s*(?:张|張)\s*[\u4e00-\u9fff]{{1,4}}?(?:图|圖|照片|图片|圖片)(?![卡])|"
     rf"(?:图文对|圖文對|图文|圖文)\s*(?:共|有|约|約|大约|大約|大概)?\s*{_num('num8')}\s*(?:张|張|对|對|组|組|条|條)|"
     rf"(?<![/a-z-]){NUM}\s*(?:of\s+(?:our|my|the|their)\s+)?(?:[a-z-]+\s+){{0,2}}(?:images?|imgs?\b|pictures?|pics\b|pix\b|photos?|张图片?|張圖片?|张图像|張圖像|张照片|張照片|幅图像?|幅圖像?|图片|圖片|图像|圖像)"
-    rf"|(?:图片|圖片|图像|圖像|照片|影像|images?|imgs?|pictures?|photos?|资料|資料|数据|數據|数据集|資料集)\s*(?:共|有|约|約|大约|大約|大概|about|~|:)?\s*"
+    rf"|(?:图片|圖片|图像|圖像|照片|影像|images?|imgs?|pictures?|photos?|资料|資料|数据|數據|数据集|資料集|素材|训练图|訓練圖)"
+    rf"\s*(?:共|有|约|約|大约|大約|大概|差不多|只有|就|about|~|:)?\s*"
     rf"{_num('num2')}\s*(?:张|張|幅)(?!\s*(?:卡|显卡|顯示卡|gpu|4090|3090|a100|h100))"
 )
 _AVG_LEN = _c(
@@ -2165,9 +2166,11 @@ _COUNT_BEFORE = _c(
 _PER_MACHINE_AFTER = _c(
     rf"\s*(?:工作站|服务器|伺服器|主机|主機|机器|機器|servers?|workstations?|boxes|machines?|nodes?)\s*[(,]?\s*"
     rf"(?:每台|每个|每個|各|each\s+with|with)\s*(?:有|装|裝|插)?\s*{NUM}\s*(?:张|張|块|塊|颗|顆|卡|gpus?|cards?)")
+_CARDS_PER_MACHINE = _c(rf"\s*{NUM}\s*卡(?:机|機|的?(?:服务器|伺服器|机器|機器|主机|主機))")  # "2台H20八卡机"
 _NODES_BEFORE = _c(
-    rf"{_num('nodes')}\s*(?:nodes?|servers?|machines?|boxes|台(?:服务器|伺服器|机器|機器|主机|主機)?|个节点|個節點)\s*"
-    r"(?:of|with|each\s+with|,|，|×|x|\*)?\s*(?:每台|每个|每個|各|each)?\s*(?:插|装|裝|配|有)?\s*"
+    rf"{_num('nodes')}\s*(?:nodes?|servers?|machines?|boxes|workstations?|hosts?|rigs?|"
+    r"台(?:服务器|伺服器|机器|機器|主机|主機|工作站)?|个节点|個節點)\s*(?:上跑|上|里|裡)?\s*"
+    r"(?:of|with|w/|each\s+with|,|，|×|x|\*)?\s*(?:每台|每个|每個|各|each)?\s*(?:插|装|裝|配|有)?\s*"
     rf"{_num('per')}\s*(?:x|×|\*|张|張|块|塊|颗|顆|片|卡|gpus?\s+of|cards?\s+of)?\s*(?:nvidia|amd|英伟达|輝達|geforce|rtx|tesla)?\s*$"
 )
 _COUNT_LATER = _c(rf"^\s*[）)]?\s*(?:有|共|共有|一共|总共|總共|合计|合計|是|各)?\s*[（(]?\s*{NUM}\s*(?:张|張|块|塊|片|颗|顆|卡|gpus?\b|cards?\b)\s*[）)]?")
@@ -2201,7 +2204,7 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
             count = number_value(ma.group("num"))
             consume_to = end + ma.end()
         ident = alias.ident
-        each = _PER_MACHINE_AFTER.match(text, consume_to)
+        each = _PER_MACHINE_AFTER.match(text, consume_to) or _CARDS_PER_MACHINE.match(text, consume_to)
         if each and count:
             n = number_value(each.group("num"))  # "两台4090工作站（每台两张卡）": machines x cards in each
             if n:
@@ -2211,7 +2214,7 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
         if mem:
             consume_to += mem.end()
             ident = _with_memory(ident, int(mem.group(1)))  # "V100 32G" is the 32 GB V100
-        form = re.match(r"\s*(?:pcie|pci-e)\b", text[consume_to:])
+        form = re.match(r"\s*[（(]?\s*(?:pcie|pci-e)\b\s*[）)]?", text[consume_to:])
         if form and ident.endswith("-sxm") and _known_gpu(ident[:-4] + "-pcie"):
             ident, consume_to = ident[:-4] + "-pcie", consume_to + form.end()  # "A100 40G PCIe"
         later = _COUNT_LATER.match(text[consume_to: consume_to + 16])  # "A100 40G 八张", "H100 有 16 张", "（8 顆）"
