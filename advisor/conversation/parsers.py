@@ -232,7 +232,7 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
     ("inference", _c(
         r"inference|\bserv(?:e|ing)\b|\bdeploy|\bhost(?:ing)?\b|chatbot|\bapi\b|推理|推論|部署|(?<!同时)(?<!同時)(?:上线|上線)|"
         r"在线服务|線上服務|提供服务|提供服務|跑模型给|对外服务|對外服務|\brun\s+it\s+for\s+users|"
-        r"\binfe?ra?n?ce\b|\binfrence\b|\brag\b|知识库|知識庫|(?<![筆笔条條组組份])(?:问答|問答)(?!对|對|数据|資料|语料|語料|样本|樣本|pairs?)|"
+        r"\binfe?ra?n?ce\b|\binfer\w{0,2}ce\b|\binfrence\b|\brag\b|知识库|知識庫|(?<![筆笔条條组組份])(?:问答|問答)(?!对|對|数据|資料|语料|語料|样本|樣本|pairs?)|"
         r"客服|机器人|機器人|聊天|\bchat(?:bot|ting)?\b|assistant|助手|助理|"
         r"\brun(?:ning)?\s+(?:it\s+|them\s+|llms?\s+|models?\s+)?(?:at\s+home|locally|local)|本地跑|跑本地|本地大模型|"
         r"跑满血|跑滿血|(?:给|給)自己用|转成向量|轉成向量|批次(?:推論|推理)|离线推理|離線推論|batch\s+(?:inference|embedding)|offline\s+inference|"
@@ -670,7 +670,8 @@ _AMP = _c(rf"{NUM}\s*(?:a|amps?|amperes?|安培?)(?![a-z0-9]|装|裝|全|排)")
 _PHASE3 = _c(r"three[\s-]?phase|3[\s-]?phase|\b3ph\b|三相|3\s*相")
 _PHASE1 = _c(r"single[\s-]?phase|1[\s-]?phase|单相|單相")
 _CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z])|{_num('n2')}\s*(?:circuits|路|条线路|條線路|个回路|個迴路)|"
-               rf"(?:(?P<n3>\d{{1,2}})|\b(?P<w3>two|three|four|five|six|eight)\b)(?=\s+(?:\d+\s*a\s+|\d+\s*v\s+){{1,2}}circuits)|"
+               rf"(?:(?<![\d.])(?P<n3>\d{{1,2}})(?:\s*[x×]\s*|\s+)|\b(?P<w3>two|three|four|five|six|eight)\s+)(?=(?:\d+\s*[av]\s*[/,]?\s*){{1,2}}"
+               r"(?:(?:single|three|1|3)[\s-]?phase\s+|dedicated\s+|separate\s+)?(?:circuits|feeds|lines)\b)|"
                r"\b(?P<w5>two|three|four|five|six|eight)\s+(?:separate\s+|dedicated\s+)?circuits\b|"
                rf"\b(?P<w6>two|three|four|five|six|eight)\s+(?=\d+\s*v\s+\d+\s*a\s+(?:feeds|circuits|lines|whips|pdus)\b)|"
                rf"(?P<n4>[\d两兩二三四五六八]{{1,2}})\s*(?:条|條|迴路|回路|路|个|個|组|組)\s*(?=(?:\d+\s*v\s*)?\d+\s*a(?![a-z]))")
@@ -1355,7 +1356,7 @@ _TTFT = [
 _WORD_SECONDS = {"a": 1.0, "one": 1.0, "half a": 0.5}
 _TPOT = _c(rf"(?:tpot|itl|time\s+per\s+output\s+token|inter[\s-]token\s+latency)\s*(?:<=|<|≤|under|below|of|:|=)?\s*{NUM}\s*(?:ms|毫秒)")
 _USER_RATE = [
-    _c(rf"(?:>=|≥|>|at\s+least|min(?:imum)?|~|about)?\s*{NUM}\s*(?:tok(?:en)?s?|字|词|詞)\s*/\s*(?:s|sec|second|秒)\b"),
+    _c(rf"(?:>=|≥|>|at\s+least|min(?:imum)?|~|about)?\s*{NUM}\s*\+?\s*(?:tok(?:en)?s?|字|词|詞)\s*/\s*(?:s|sec|second|秒)\b"),
     _c(rf"(?:每秒|每人每秒|每个人每秒|每個人每秒)\s*(?:至少|最少|要|大于|大於|>|能有|能|有)?\s*{NUM}\s*(?:个|個)?\s*(?:tokens?|字|词|詞)"),
     _c(rf"{NUM}\s*(?:tokens?|tok)\s*(?:per|a|/)\s*(?:second|sec|s)\b"),
 ]
@@ -1401,6 +1402,7 @@ _SAMPLES = _c(
     r"records?|documents?|docs?|sentences?|convos?|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|"
     r"份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
 )
+_AT_ONCE_BEFORE = _c(r"(?:同时|同時|并发|並發|concurrent(?:ly)?|simultaneous)\s*(?:大概|大约|大約|约|約|有|会有|會有|预计|預計)?\s*$")
 _IMAGES = _c(
     rf"(?:图|圖)\s*(?:共|有|约|約|大约|大約|大概|差不多)?\s*{_num('num9')}\s*(?:张|張)|"
     rf"{_num('num7')}\s*(?:张|張)\s*[\u4e00-\u9fff]{{1,4}}?(?:图|圖|照片|图片|圖片)(?![卡])|"
@@ -1497,6 +1499,8 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
     if samples is None:
         for m in w.finditer(_SAMPLES):
             v = number_value(_numtext(m) or "")
+            if _AT_ONCE_BEFORE.search(w.text[max(0, m.start() - 8): m.start()]):
+                continue  # "同時大概 15 個對話": conversations at once are a load, not a data set
             if v is not None:
                 samples = v
                 w.consume(m.start(), m.end())
@@ -1562,10 +1566,10 @@ _CONC_AFTER = _c(
 )
 _CONC_WORD_FIRST = _c(  # "同时 100 人", "同時上線改成 80 人", "同时大概 60 个用户在用", "尖峰同時 40 人"
     r"(?:同时在线|同時在線|同时上线|同時上線|同时使用|同時使用|同时在用|同時在用|同一时刻在线|同一時刻在線|同一时刻|同一時刻|同时|同時|并发|並發)\s*"
-    r"(?:(?:用|在用|使用)?的?(?:人数|人數|人|用户|用戶|使用者)|数|數|量)?\s*"
-    r"(?:改成|改为|改為|调到|調到|调整为|調整為|提高到|降到|增加到|约|約|大约|大約|大概|最多|最高|有|达|達|到|会有|會有|预计|預計|估计|估計|"
+    r"(?:(?:用|在用|使用)?的?(?:人数|人數|人|用户|用戶|使用者)|(?:用|在用|使用)的|数|數|量)?\s*"
+    r"(?:改成|改为|改為|调到|調到|调整为|調整為|提高到|降到|增加到|约|約|大约|大約|大概|最多|最高|有|达|達|到|会有|會有|预计|預計|估计|估計|也就|也|顶多|頂多|"
     r"只有|只|就|按|按照|算|应该|應該|不超过|不超過|差不多|可能|估|抓|预估|預估|預計會有|预计会有|大概會有|大概会有)*\s*"
-    rf"{NUM}\s*(?:个|個|位|名|路)?\s*(?:人|用户|用戶|使用者|位使用者|users?|sessions?)?"
+    rf"{NUM}\s*(?:个|個|位|名|路)?\s*(?:人|用户|用戶|使用者|位使用者|对话|對話|会话|會話|連線|连接|users?|sessions?)?"
 )
 _CONC_PEAK = _c(  # "60-80 concurrent, peak maybe 120", "150 peak concurrent": the peak is what must be served
     rf"(?:peak|峰值|尖峰|高峰)\s*(?:of|is|at|maybe|probably|around|about|~|大概|可能|约|約|會到|会到|到)*\s*{_num('num1')}"
@@ -2377,10 +2381,13 @@ def parse_relative(text: str) -> dict[str, float]:
 _SERVING_SIGNAL = _c(  # what only a service has: users at once, request rates, a KV cache, a served weight format
     r"concurren|simultaneous|\bqps\b|\brps\b|req(?:uest)?s?\s*(?:/|per)\s*s|kv[\s-]*(?:cache|缓存|快取)|"
     r"并发|並發|同时在线|同時在線|同时使用|同時使用|同時用|同时用|同时上线|同時上線|"
-    r"\b\d+\s*(?:users?|ppl|people)\b|\bteam\s+of\s+\d+|(?:给|給)\s*\d+\s*(?:个|個|位)?\s*(?:人|用户|用戶|使用者)|"
+    r"\b\d+\s*(?:users?|ppl|people)\b|\bteam\s+of\s+\d+|\bat\s+once\b|同时玩|同時玩|同时问|同時問|"
+    r"\bembed(?:ding)?\s+(?:~|about|around)?\s*\d|(?:给|給)\s*\d+\s*(?:个|個|位)?\s*(?:人|用户|用戶|使用者)|"
     r"tok(?:ens?)?\s*/\s*s|(?<![a-z])(?:awq|gptq|gguf|exl2|q4|q5|q8)(?![a-z])|首\s*token|首字|\bttft\b|"
     r"\brun\s+(?:\S+\s+){0,3}locally|\bjust\s+for\s+(?:me|myself)\b|跑起来|跑起來|跑得起来|跑得起來|(?:就|只有)我自己(?:在)?用|\b(?:can|cna|cn|cann)\s+(?:i|we|u|you)\s+run\b|\brun\s+(?:\S+\s+){1,4}on\s+(?:my|our|a|an|one|two|\d)\b|跑得动|跑得動|跑不动|跑不動|running\s+on[\s-]?prem|"
     r"跑\s*(?:一下|个|個|起来|起來|得动|得動)?\s*(?:[a-z]|本地|大模型)")
+_BATCH_JOB = _c(r"\bbatch\s+(?:job|run|inference)|\boffline\b|\bone[\s-]?off\b|\bembed(?:ding)?\s+(?:~|about|around)?\s*\d|"
+                r"跑批|离线|離線|批量(?:推理|推論|处理|處理)|一次性")
 _TRAINING_SIGNAL = _c(r"train|tun(?:e|ing)|\bft\b|\bsft\b|lora|epoch|训|訓|微调|微調|调优|調優|语料|語料|数据集|資料集")
 QUESTIONS_THAT_SET_TASK = (None, "task")
 """Answers to these questions may say the task by implication ("awq, 30 users" is a service); an answer to
@@ -2430,8 +2437,9 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     for step in steps:
         step()
     if effective_task == "inference":  # "每次回覆 400 token", "15 tokens a reply": a service has no training data
-        for key in ("tokens", "epochs", "samples", "seq_len"):
-            ex.fields.pop(key, None)
+        batch = ex.fields.get("tokens", 0) >= 1e6 and _BATCH_JOB.search(w.orig.lower())
+        for key in ("epochs", "samples", "seq_len") if batch else ("tokens", "epochs", "samples", "seq_len"):
+            ex.fields.pop(key, None)  # an offline job's volume stays: "embed ~40M documents (avg ~300 tokens)"
     acq = _acquisition(said)
     if acq is None and ex.fields.get("deployment") == "cloud" and _CLOUD_ONLY.search(w.text):
         acq = "rent"  # "直接用雲端", "cheapest cloud gpu": renting is what the cloud is
