@@ -564,12 +564,14 @@ MAX_BUDGET_USD = 1e12
 billion over several years); it is re-asked."""
 
 _ACQ = [
-    ("either", _c(r"\beither\b(?!\s+(?:the\s+)?[a-z]*\d)(?<!buying\seither)(?<!buy\seither)|buy\s+or\s+rent|rent\s+or\s+buy|both\s+options|买或租|租或买|買或租|租或買|买还是租|買還是租|租还是买|租還是買|都可以考虑|都可以考慮")),
+    ("either", _c(r"\beither\b(?!\s+(?:the\s+)?[a-z]*\d)(?<!buying\seither)(?<!buy\seither)|buy\s+or\s+rent|rent\s+or\s+buy|both\s+options|买或租|租或买|買或租|租或買|买还是租|買還是租|租还是买|租還是買|都可以考虑|都可以考慮|"
+               r"(?:自建|自购|自購|买卡|買卡|购买|購買)\s*(?:或|或者|还是|還是)\s*(?:上云|上雲|租|云端|雲端|用云|用雲)|"
+               r"(?:上云|上雲|租|云端|雲端|用云|用雲)\s*(?:或|或者|还是|還是)\s*(?:自建|自购|自購|买卡|買卡|购买|購買)")),
     ("rent", _c(r"\brent(?:ed|ing|al)?\b|\blease\b|\bleasing\b|租用|租赁|租賃|租(?!或)")),
     ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bprocure|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
                r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|"
                r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation)\b|"
-               r"自购|自購|自行采购|自行採購|买(?!了|的|过|過|不到|不起)|買(?!了|的|过|過|不到|不起)|购买|購買|采购|採購|购置|購置|加购|加購|"
+               r"自购|自購|自行采购|自行採購|自建(?!的|机房|機房|数据中心|數據中心|資料中心|idc)|\bcapex\b|买(?!了|的|过|過|不到|不起)|買(?!了|的|过|過|不到|不起)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|配出|配一台|配一套|"
                r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
 
@@ -2137,6 +2139,9 @@ _OWN_CUE = _c(
     r"已经买了|已經買了|买了|買了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|桌机|桌機|我的|我们的|我們的|"
     r"\bin\s+(?:my|our)\b|\bon\s+(?:my|our)\b|gaming\s+pc|\btower\b|\brig\b|(?:uni|university|our|research)\s+lab\b|实验室|實驗室"
 )
+_HAVE_BEFORE = _c(r"(?:现在有|現在有|手上有|手头有|手頭有|现有|現有|已有|我们有|我們有|我有)(?!预算|預算|钱|錢|经费|經費|计划|計劃|在考)|"
+                  r"\b(?:(?:we|i)\s+(?:have|own|got)|(?:lab|team|company|group)\s+has)\b"
+                  r"(?!\s+(?:a\s+|the\s+)?(?:budget|money|funds|funding|plans?|to|\$|\d+\s*k\b))")
 _NOT_OWNED = _c(  # a GPU said with intent or as an option: to rent, to buy, to compare, to quote
     r"\brent(?:ed|ing|al)?\b|\blease|租|\bbuy(?:ing)?\b|\bpurchas|\bget\b|买(?!了)|買(?!了)|购|購|采购|採購|quote|报价|報價|"
     r"想|打算|准备|準備|计划|計劃|考虑|考慮|塞|\bplan|\bwant|\bwould\b|\bconsider|\bworth\b|\bthinking\b|组|組|攒|攢|\bbuild|\bassemble|"
@@ -2287,11 +2292,18 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         stated = (_whole_count(count) is not None
                   and not (_NOT_OWNED.search(clause + " " + tail) and not _PAST.search(clause))
                   and not _HYPOTHETICAL.search(sentence))
+        before = re.split(r"[.!?。！？]", w.orig.lower()[:consume_from])[-1]
+        have = None
+        for have in _HAVE_BEFORE.finditer(before):
+            pass
+        # "實驗室現在有 2 台主機，一台 2 顆 3090…，記憶體會不會爆？": said as had earlier in the sentence, counted,
+        # and nothing between says it is an option — the question is about the job, not whether they have them
+        had = bool(have and _whole_count(count) and not _NOT_OWNED.search(before[have.end():]))
         if ident in owned and re.fullmatch(r"[^,;.!?，；。！？]{0,12}[(（]\s*", w.text[last_owned_end:consume_from]):
             owned[ident] = _whole_count(count) or owned[ident]  # "一台T4伺服器（2張T4）": the same cards restated
             countless.discard(ident)
             last_owned_end = consume_to
-        elif listed or cue or stated:
+        elif listed or cue or stated or had:
             owned[ident] = owned.get(ident, 0) + (_whole_count(count) or 1)
             if _whole_count(count) is None:
                 countless.add(ident)
