@@ -1002,6 +1002,8 @@ def _duration(w: _Work, ex: Extraction) -> None:
             continue  # "一個月要花多少", "what would a month cost": a span priced, not a deadline
         if _PRICE_AFTER.match(w.text[m.end(): m.end() + 16]):
             continue  # "4090 一小时两块多", "H100 一小時大概一百多台幣": a price per hour, not a deadline
+        if _RENT_SPAN_BEFORE.search(w.text[max(0, m.start() - 40): m.start()]):
+            continue  # "or should i just rent an a100 for a day": how long a rental lasts, not a deadline
         days = value * _DUR_UNITS.get(unit, _DUR_UNITS.get(unit.rstrip("s"), 1))
         if m.group("half") or "and a half" in m.group(0):
             days += 0.5 * _DUR_UNITS.get(unit, 1)
@@ -1193,10 +1195,16 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("day_after", _c(r"后天|後天|day\s+after\s+tomorrow")),
 ]
 _SLASH_CUE = _c(r"前|之前|以前|before|\bby\b|\bdue\b|deadline|截止|完成|交付|交|until|till|放寬|放宽|推到|改到|延到|\bon\b|日期|date")
-_START_CUE = _c(r"\s*(?:前|之前|以前|before|by)?\s*(?:就|要|得|必须|必須|need\s+to|must|we|to|should)?\s*(?:开始|開始|开跑|開跑|start|kick\s*off|begin)")
+_START_CUE = _c(r"\s*(?:前|之前|以前|before|by)?\s*(?:机器|機器|服务器|伺服器|设备|設備|集群|叢集|it|the\s+(?:box|machine|server|cluster))?\s*"
+                r"(?:就|要|得|能|可以|必须|必須|need\s+to|must|we|to|should|can)?\s*(?:开始|開始|开跑|開跑|上线跑|start|kick\s*off|begin|be\s+up)")
 _START_BEFORE = _c(r"(?:start|begin|kick\s*off)(?:ing)?\s+(?:it\s+|training\s+|the\s+run\s+)?(?:before|by|on|from)?\s*$")
 _PROCURE = _c(r"采购|採購|报上去|報上去|下单|下單|签约|簽約|请购|請購|招标|招標|标案|標案|\bpurchas|\bprocure|\bplace\s+(?:the\s+|an\s+)?order|"
                r"\bpo\b|budget\s+(?:request|approval|proposal)|预算申请|預算申請|报预算|報預算")
+_RENT_SPAN_BEFORE = _c(r"\bor\s+(?:should\s+(?:i|we)\s+)?(?:just\s+)?rent(?:ing)?\s+(?:(?:an?|one|two|\d+|some)\s+)?(?:[\w-]+\s+){0,3}"
+                       r"for\s+(?:a|an|one|about|~)?\s*$")  # an alternative asked about, not the job's time limit
+_REPORT = _c(r"跟主管報告|跟主管报告|向主管報告|向领导汇报|向領導匯報|跟老板汇报|跟老闆匯報|汇报|匯報|报告给|報告給|"
+             r"(?:要|得)?(?:跟|向)\s*(?:主管|老板|老闆|领导|領導|boss)\s*(?:報告|报告|提|说|說)|\bpresent\s+(?:to|it)|"
+             r"\breport\s+(?:to|back)|\bpitch\b|方案(?:要)?(?:報|报|交)")
 _JOB_DONE = _c(r"训|訓|跑完|上线|上線|交付|结果|結果|demo|\btrain|\bresults?\b|\blive\b|\bserv")
 _HORIZON_UNTIL = _c(r"用到|使用到|跑到|use\s+(?:it\s+)?until|run\s+(?:it\s+)?until|until\s+(?:the\s+)?end\s+of")
 
@@ -1332,8 +1340,8 @@ def _calendar(w: _Work, ex: Extraction) -> None:
             if _START_CUE.match(w.text[m.end(): m.end() + 10]) or _START_BEFORE.search(w.text[max(0, m.start() - 24): m.start()]):
                 continue  # "下週三前要開始跑": when it starts, not when it must be done
             clause = _clause_at(w.orig.lower(), m.start())
-            if _PROCURE.search(clause) and not _JOB_DONE.search(clause):
-                continue  # "采购方案月底前要报上去", "年底前要採購完": when the purchase is due, not the job
+            if (_PROCURE.search(clause) or _REPORT.search(clause)) and not _JOB_DONE.search(clause):
+                continue  # "采购方案月底前要报上去", "下週三要跟主管報告": when a purchase or a report is due
             if days <= 0:
                 ex.problem("conv.problem.deadline_past")
                 return
