@@ -622,6 +622,20 @@ def _blank_refusals(text: str) -> str:
     return _REFUSE_BUY.sub(" ", _REFUSE_RENT.sub(" ", text))
 
 
+_IF_SHORT = _c(r"(?:不够|不夠|吃紧|吃緊|跑不动|跑不動|放不下|装不下|裝不下|爆了?)\s*的[话話]|"
+               r"\bif\s+(?:it|that|they|those|mine|ours)\s+(?:doesn'?t|does\s+not|won'?t|can'?t|isn'?t|aren'?t)\b")
+
+
+def _without_fallbacks(text: str) -> str:
+    """`text` with its fallback clauses blanked ("不够的话再去AutoDL租"): what they would do if their own cards
+    fall short says neither where the job runs nor how it gets its GPUs."""
+    for m in _IF_SHORT.finditer(text):
+        clause = _clause_at(text, m.start())
+        start = text.find(clause)
+        text = text[:start] + " " * len(clause) + text[start + len(clause):]
+    return text
+
+
 def _acquisition(w: _Work) -> str | None:
     low = w.orig.lower()
     no_rent, no_buy = _REFUSE_RENT.search(low), _REFUSE_BUY.search(low)
@@ -650,6 +664,8 @@ def _acquisition(w: _Work) -> str | None:
     for name, pattern in _ACQ:
         if name == "buy" and all(_PAST.search(_clause_at(w.text, m.start())) for m in pattern.finditer(w.text)):
             continue  # "去年幫團隊買 MacBook 就花了 7 萬", "bought in 2024": what they bought before
+        if name != "either" and all(_IF_SHORT.search(_clause_at(w.text, m.start())) for m in pattern.finditer(w.text)):
+            continue  # "不够的话再去AutoDL租": a fallback if their own cards fall short decides nothing
         if pattern.search(w.text):
             if name == "rent" and _ACQ[2][1].search(w.text):
                 if all(_NOW.search(_clause_at(w.text, m.start())) for m in pattern.finditer(w.text)):
@@ -775,7 +791,8 @@ _SLOTS_TOTAL = _c(r"\b(?:case|chassis|board|motherboard|mobo|box|tower|server)\s
                   r"(?:up\s+to\s+)?(?P<n>\d|one|two|three|four|six|eight)\s+(?:gpus?|cards?)(?:\s+total|\s+in\s+total|\s+max)?\b|"
                   r"(?:机箱|機殼|機箱|主板|主機板|机器|機器|服务器|伺服器)(?:总共|總共|一共)?\s*(?:只能|最多)?(?:放|插|装|裝|塞)\s*(?:得下)?\s*(?P<n2>[一二两兩三四六八1-8])\s*(?:张|張|块|塊)")
 _SLOTS_MORE = _c(r"(?:还|還)?空[着著]?\s*(?P<n>[一二两兩三四五六七八\d])\s*(?:个|個)\s*(?:pcie\s*)?(?:槽|插槽|卡槽|位置)|"
-                 r"最多(?:只能)?(?:再|還能|还能)(?:插|加|装|裝|放|塞)\s*(?P<n2>[一二两兩三1-3])\s*(?:张|張|块|塊)|"
+                 r"(?:最多|主板|主機板|机箱|機箱|機殼)?(?:只能|只可以)?(?:再|還能|还能)(?:插|加|装|裝|放|塞)\s*(?P<n2>[一二两兩三1-3])\s*(?:张|張|块|塊)|"
+                 r"(?:只|仅|僅)(?:剩|剩下|有)\s*(?P<n5>[一二两兩三1-3])\s*(?:个|個)\s*(?:pcie\s*)?(?:槽|插槽|卡槽|空槽|位置)|"
                  r"\broom\s+for\s+(?P<n3>one|two|three|four|\d)\s+more\s+(?:cards?|gpus?)\b|\b(?P<n4>one|two|three|four|\d)\s+(?:free|empty|open)\s+(?:pcie\s+)?slots?\b")
 _CN_COUNT = {"一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "八": 8}
 
@@ -868,7 +885,7 @@ def _facility(w: _Work, ex: Extraction) -> None:
         ex.fields["cooling"] = "liquid"
     elif _AIR.search(w.text):
         ex.fields["cooling"] = "air"
-    cloud, onprem = bool(_CLOUD.search(w.text)), bool(_ONPREM.search(w.text))
+    cloud, onprem = bool(_CLOUD.search(_without_fallbacks(w.text))), bool(_ONPREM.search(w.text))
     if cloud and onprem and all(_NOW.search(_clause_at(w.text, m.start())) for m in _CLOUD.finditer(w.text)):
         cloud = False  # "our AWS bill is $9k/month right now … buy our own box": the cloud is what they leave
     if _NO_CLOUD.search(w.orig.lower()):
@@ -2461,7 +2478,7 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         for key in ("epochs", "samples", "seq_len") if batch else ("tokens", "epochs", "samples", "seq_len"):
             ex.fields.pop(key, None)  # an offline job's volume stays: "embed ~40M documents (avg ~300 tokens)"
     acq = _acquisition(said)
-    if acq is None and ex.fields.get("deployment") == "cloud" and _CLOUD_ONLY.search(w.text):
+    if acq is None and ex.fields.get("deployment") == "cloud" and _CLOUD_ONLY.search(_without_fallbacks(w.text)):
         acq = "rent"  # "直接用雲端", "cheapest cloud gpu": renting is what the cloud is
     if acq is None and "budget_amount" in ex.fields and "owned_gpus" not in ex.fields and _HOME.search(w.orig.lower()):
         acq = "buy"  # "3 grand budget, … on my desk at home": money for hardware at home buys it
