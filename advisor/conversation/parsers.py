@@ -766,6 +766,7 @@ _UPGRADE = _c(r"\b(?:put|add|drop|install|upgrad(?:e|ing))\b|升级|升級|换(?
 
 _ASKS = _c(r"[?？]|吗|嗎|\bshould\s+(?:i|we)\b|\bdo\s+(?:i|we)\s+need\b|需要再|要不要|\bor\b|还是|還是")
 """A clause that asks: adding a card is then a question, not a plan."""
+_DESKTOP = _c(r"桌機|桌机|台式机|台式機|主机|主機|電腦|电脑|\bdesktop\b|\bpc\b|\btower\b|\brig\b|\bworkstation\b|工作站")
 _UPGRADE_INTENT = _c(r"(?:打算|想要?|准备|準備|计划|計劃|决定|決定|plan(?:ning)?\s+to|going\s+to|gonna|want\s+to|will)\s*(?:要)?\s*"
                      r"(?:升级|升級|换|換|upgrade)(?!\s*(?:成|为|為)?\s*(?:租|云|雲|the\s+cloud|cloud|rent))")
 _GET_A_CARD = _c(r"\b(?:get|grab|pick\s+up)\s+(?:a|an|one|two|another)\s+(?:used\s+|new\s+|second[\s-]hand\s+)?"
@@ -2159,7 +2160,7 @@ def _set_params(w: _Work, ex: Extraction, v: float, m: re.Match[str]) -> None:
 
 _OWN_CUE = _c(
     r"\bhave\b|\bhas\b|\bown\b|\bowned\b|\bgot\b(?!\s+(?:quoted|a\s+quote|offered))|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
-    r"手上|手头|手頭|现有|現有|已有|已经有|已經有|我们有|我們有|我有|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
+    r"手上|手头|手頭|现有|現有|已有|已经有|已經有|我们有|我們有|我有|目前是|现在是|現在是|目前用|\bcurrently\s+(?:on|using|running|rocking)\b|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
     r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備|插了|插着|插著|装了|裝了|装着|裝著|"
     r"已经买了|已經買了|买了|買了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|桌机|桌機|我的|我们的|我們的|"
     r"\bin\s+(?:my|our)\b|\bon\s+(?:my|our)\b|gaming\s+pc|\btower\b|\brig\b|(?:uni|university|our|research)\s+lab\b|实验室|實驗室"
@@ -2486,6 +2487,8 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     low = w.orig.lower()
     adding = not _NEW_MACHINE.search(low) and any(  # "想加第二張", not "should I get a second card?" (a question)
         not _ASKS.search(_clause_at(low, m.start()) + low[m.end(): m.end() + 2]) for m in _ADD_CARD.finditer(low))
+    if owned_n == 1 and _UPGRADE_INTENT.search(low) and _DESKTOP.search(low) and not _NEW_MACHINE.search(low):
+        ex.fields["host_owned"] = True  # "在家用桌機跑…目前是一張 3060，想升級 5090": the new card replaces it in their box
     if owned_n and (adding or ex.more_slots):
         ex.fields["host_owned"] = True  # "桌機目前插一張 4090…想加第二張", "服务器插了2张A100…再加卡": into the box they have
     if ex.more_slots and owned_n and "max_gpus" not in ex.fields:
