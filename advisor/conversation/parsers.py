@@ -1223,6 +1223,7 @@ _RENT_SPAN_BEFORE = _c(r"\bor\s+(?:should\s+(?:i|we)\s+)?(?:just\s+)?rent(?:ing)
 _REPORT = _c(r"跟主管報告|跟主管报告|向主管報告|向领导汇报|向領導匯報|跟老板汇报|跟老闆匯報|汇报|匯報|报告给|報告給|"
              r"(?:要|得)?(?:跟|向)\s*(?:主管|老板|老闆|领导|領導|boss)\s*(?:報告|报告|提|说|說)|\bpresent\s+(?:to|it)|"
              r"\breport\s+(?:to|back)|\bpitch\b|方案(?:要)?(?:報|报|交)")
+_FINISHED = _c(r"跑完|训完|訓完|完成|做完|上线|上線|交付|结果|結果|成果|\bdone\b|\bfinish|\bready\b|\blive\b|\bresults?\b")
 _JOB_DONE = _c(r"训|訓|跑完|上线|上線|交付|结果|結果|demo|\btrain|\bresults?\b|\blive\b|\bserv")
 _HORIZON_UNTIL = _c(r"用到|使用到|跑到|use\s+(?:it\s+)?until|run\s+(?:it\s+)?until|until\s+(?:the\s+)?end\s+of")
 
@@ -1358,7 +1359,8 @@ def _calendar(w: _Work, ex: Extraction) -> None:
             if _START_CUE.match(w.text[m.end(): m.end() + 10]) or _START_BEFORE.search(w.text[max(0, m.start() - 24): m.start()]):
                 continue  # "下週三前要開始跑": when it starts, not when it must be done
             clause = _clause_at(w.orig.lower(), m.start())
-            if (_PROCURE.search(clause) or _REPORT.search(clause)) and not _JOB_DONE.search(clause):
+            if (_PROCURE.search(clause) and not _JOB_DONE.search(clause)) or (
+                    _REPORT.search(clause) and not _FINISHED.search(clause)):
                 continue  # "采购方案月底前要报上去", "下週三要跟主管報告": when a purchase or a report is due
             if days <= 0:
                 ex.problem("conv.problem.deadline_past")
@@ -1427,7 +1429,7 @@ _TOKENS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元)")
 _TOKENS_AFTER = _c(rf"(?:tokens?|词元|詞元|token\s*数|token\s*數|数据量|資料量)\s*(?:[:=]|of|约|約|大约|大約|about|~|为|為|是|共|有)?\s*{NUM}(?!\s*(?:examples?|samples?|条|條|张|張|images?))")
 _SAMPLES = _c(
     rf"{NUM}\s*(?:(?:组|組|对|對)\s*(?=[a-z]))?(?:training\s+|(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?)\b)[a-z][a-z/-]+\s+)?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
-    r"records?|documents?|docs?|sentences?|convos?|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|"
+    r"records?|documents?|docs?|sentences?|convos?|passages?|paragraphs?|chunks?|pages?|queries|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|"
     r"份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
 )
 _AT_ONCE_BEFORE = _c(r"(?:同时|同時|并发|並發|concurrent(?:ly)?|simultaneous)\s*(?:大概|大约|大約|约|約|有|会有|會有|预计|預計)?\s*$")
@@ -2159,7 +2161,7 @@ def _set_params(w: _Work, ex: Extraction, v: float, m: re.Match[str]) -> None:
 
 
 _OWN_CUE = _c(
-    r"\bhave\b|\bhas\b|\bown\b|\bowned\b|\bgot\b(?!\s+(?:quoted|a\s+quote|offered))|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
+    r"\bhave\b(?!\s+(?:a\s+|the\s+|some\s+)?(?:budget|money|funds|funding)\b)|\bhas\b|\bown\b|\bowned\b|\bgot\b(?!\s+(?:quoted|a\s+quote|offered))|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
     r"手上|手头|手頭|现有|現有|已有|已经有|已經有|我们有|我們有|我有|目前是|现在是|現在是|目前用|\bcurrently\s+(?:on|using|running|rocking)\b|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
     r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備|插了|插着|插著|装了|裝了|装着|裝著|"
     r"已经买了|已經買了|买了|買了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|桌机|桌機|我的|我们的|我們的|"
@@ -2319,9 +2321,7 @@ def _gpus(w: _Work, ex: Extraction) -> None:
                   and not (_NOT_OWNED.search(clause + " " + tail) and not _PAST.search(clause))
                   and not _HYPOTHETICAL.search(sentence))
         before = re.split(r"[.!?。！？]", w.orig.lower()[:consume_from])[-1]
-        have = None
-        for have in _HAVE_BEFORE.finditer(before):
-            pass
+        have = next(reversed(list(_HAVE_BEFORE.finditer(before))), None)  # the last said before the card
         # "實驗室現在有 2 台主機，一台 2 顆 3090…，記憶體會不會爆？": said as had earlier in the sentence, counted,
         # and nothing between says it is an option — the question is about the job, not whether they have them
         had = bool(have and _whole_count(count) and not _NOT_OWNED.search(before[have.end():]))

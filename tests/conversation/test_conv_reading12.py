@@ -1,0 +1,129 @@
+"""Readings that the twelfth blind table (tests/conversation/data/holdout_fresh12.yaml, 18 of 45 on its first run)
+showed missing, each checked here on phrasings other than the table's.
+
+What generalises is the kind of reading: cards counted over the machines they sit in, a load said as
+conversations at once, a report or a machine's start that is no deadline, a fallback that decides nothing, a
+card they are on now being upgraded in the box they have."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.conversation.parsers import extract
+
+
+def _read(text: str, locale: str) -> dict:
+    return extract(text, locale)  # type: ignore[arg-type]
+
+
+def _owned(text: str, locale: str) -> dict[str, int]:
+    return {o["gpu"]: o["count"] for o in _read(text, locale).get("owned_gpus") or ()}
+
+
+@pytest.mark.parametrize(("text", "locale", "owned"), [
+    ("We run 3 boxes w/ 8x H100 each for inference", "en", {"h100-sxm": 24}),
+    ("the team has 2 workstations with 4x RTX 4090 each, enough for a 13B LoRA?", "en", {"rtx-4090": 8}),
+    ("机房里有3台A800八卡机，想全参微调 Qwen2.5-32B", "zh-Hans", {"a800-80gb": 24}),
+    ("打算在现有的三台服务器上跑，每台2张L40S", "zh-Hans", {"l40s": 6}),
+    ("我們現在有 3 台機器，一台 2 顆 4090、一台 8 顆 A100 80G（SXM），跑 Llama 70B LoRA 會不會不夠？", "zh-Hant",
+     {"rtx-4090": 2, "a100-80gb-sxm": 8}),
+])
+def test_cards_are_counted_over_the_machines_they_sit_in(text: str, locale: str, owned: dict[str, int]) -> None:
+    assert _owned(text, locale) == owned
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("i have $3k, are 2x 3090 enough for a 7B full fine-tune?", "en"),
+    ("we have budget for 4x L40S, would that serve 50 users?", "en"),
+])
+def test_money_they_have_is_not_cards_they_have(text: str, locale: str) -> None:
+    assert not _owned(text, locale)
+
+
+@pytest.mark.parametrize(("text", "locale", "users"), [
+    ("部署 qwen 7b 给客服，同时大概 25 个会话", "zh-Hans", 25),
+    ("同時大概 12 個對話，每個人要 20 tokens/s", "zh-Hant", 12),
+    ("研发部 300 人，同时用的也就 40 个左右", "zh-Hans", 40),
+])
+def test_conversations_at_once_are_the_load(text: str, locale: str, users: int) -> None:
+    read = _read(text, locale)
+    assert read.get("concurrency") == users and "samples" not in read
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("想讓 30 個同學同時玩本地的 Qwen2.5 7B", "zh-Hant"),
+    ("about 60 people at once on mistral 7b", "en"),
+    ("quick question about inferance speed of llama 3.1 8b on a 4090", "en"),
+])
+def test_a_service_said_without_the_word(text: str, locale: str) -> None:
+    assert _read(text, locale).get("task") == "inference"
+
+
+def test_an_offline_embedding_job_keeps_its_token_volume() -> None:
+    # 5M passages x ~400 tokens = 2.0e9 tokens to embed: the job's size, not a training set
+    read = _read("offline job: embed about 5M passages (~400 tokens each) with bge-large, within a week", "en")
+    assert read.get("task") == "inference" and read.get("tokens") == pytest.approx(2.0e9)
+    assert "samples" not in read and "seq_len" not in read
+
+
+@pytest.mark.parametrize(("text", "kw"), [
+    ("two 208V/30A single-phase circuits in the rack", 2 * 208 * 30 * 0.8 / 1000),
+    ("3x 208V/30A circuits per rack", 3 * 208 * 30 * 0.8 / 1000),
+])
+def test_circuits_counted_before_volts_and_amps(text: str, kw: float) -> None:
+    # continuous load = 80 % of the breaker (NEC 210.19/210.20), single phase: V x A x 0.8 per circuit
+    assert _read(text, "en").get("rack_kw") == pytest.approx(kw, rel=0.01)
+
+
+def test_a_per_user_rate_with_a_plus() -> None:
+    assert _read("10 users at once, 25+ tok/s each", "en").get("min_tokens_per_s_per_user") == 25
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("下周五要跟领导汇报训练大概要多久，手上有 4 张 A100", "zh-Hans"),
+    ("希望月底前伺服器能開始跑，預算 200 萬，想微調 Qwen2.5 14B", "zh-Hant"),
+    ("or should we just rent 8 H100s for a week? we have 2x A6000", "en"),
+])
+def test_a_report_a_start_or_an_alternative_rental_is_no_deadline(text: str, locale: str) -> None:
+    assert "deadline_days" not in _read(text, locale)
+
+
+def test_a_rental_span_that_is_the_job_still_is() -> None:
+    assert _read("打算租三天把 llama 8b 的 LoRA 跑完", "zh-Hans").get("deadline_days") == 3
+
+
+@pytest.mark.parametrize(("text", "locale", "acquisition"), [
+    ("公司打算自建一個推論叢集跑 Llama 3.1 70B", "zh-Hant", "buy"),
+    ("Capex approved for an on-prem inference box, ~$200k", "en", "buy"),
+    ("自建或租雲端都可以，想訓練 7B", "zh-Hant", "either"),
+])
+def test_building_their_own_buys(text: str, locale: str, acquisition: str) -> None:
+    assert _read(text, locale).get("acquisition") == acquisition
+
+
+def test_their_own_room_is_no_purchase() -> None:
+    assert "acquisition" not in _read("自建机房，电费一块钱一度，现有 8 张 A100", "zh-Hans")
+
+
+def test_a_fallback_if_their_cards_fall_short_decides_nothing() -> None:
+    read = _read("实验室有 4 张 3090，显存不够的话再去 AutoDL 租 A100", "zh-Hans")
+    assert read.get("owned_gpus") == [{"gpu": "rtx-3090", "count": 4}]
+    assert "acquisition" not in read and "deployment" not in read
+
+
+@pytest.mark.parametrize(("text", "locale", "cap"), [
+    ("機器裡插了一張 4090，主機板只能再加一張", "zh-Hant", 2),
+    ("服务器插了两张 A6000，只剩一个槽了，想再加一张", "zh-Hans", 3),
+])
+def test_slots_left_cap_the_cards(text: str, locale: str, cap: int) -> None:
+    read = _read(text, locale)
+    assert read.get("max_gpus") == cap and read.get("host_owned") is True
+
+
+@pytest.mark.parametrize(("text", "locale", "gpu"), [
+    ("桌機現在是一張 3060 12G，想升級 4090 跑 SDXL", "zh-Hant", "rtx-3060"),
+    ("currently running a 3090 in my desktop, planning to upgrade to a 5090", "en", "rtx-3090"),
+])
+def test_the_card_they_are_on_is_owned_and_the_upgrade_goes_in_their_box(text: str, locale: str, gpu: str) -> None:
+    read = _read(text, locale)
+    assert _owned(text, locale) == {gpu: 1} and read.get("host_owned") is True
