@@ -622,7 +622,8 @@ def _blank_refusals(text: str) -> str:
     return _REFUSE_BUY.sub(" ", _REFUSE_RENT.sub(" ", text))
 
 
-_IF_SHORT = _c(r"(?:不够|不夠|吃紧|吃緊|跑不动|跑不動|放不下|装不下|裝不下|爆了?)\s*的[话話]|"
+_IF_SHORT = _c(r"(?:不够|不夠|吃紧|吃緊|跑不动|跑不動|放不下|装不下|裝不下|爆了?|不行)\s*的[话話]|(?:实在|實在)?不行(?:就|再)|"
+               r"\botherwise\b|\bif\s+(?:all\s+)?else\s+fails\b|"
                r"\bif\s+(?:it|that|they|those|mine|ours)\s+(?:doesn'?t|does\s+not|won'?t|can'?t|isn'?t|aren'?t)\b")
 
 
@@ -644,7 +645,7 @@ def _acquisition(w: _Work) -> str | None:
     if no_buy and not no_rent:
         return "rent"  # "不想買硬體", "not buying anything"
     decided = _DECIDED.search(w.text)
-    if decided:  # "cloud is fine, we'll rent", "决定买": a decision said outright
+    if decided and not _IF_SHORT.search(_clause_at(w.text, decided.start())):  # not "实在不行就租": a fallback  # "cloud is fine, we'll rent", "决定买": a decision said outright
         return "rent" if decided.group("rent") or decided.group("rent2") else "buy"
     if _RENT_ALLOWED.search(w.text) and _CLOUD.search(w.text) and not _ACQ_QUESTION.search(w.text) \
             and not _ACQ[2][1].search(w.text) and not _ONPREM.search(w.text):

@@ -105,8 +105,13 @@ def test_their_own_room_is_no_purchase() -> None:
     assert "acquisition" not in _read("自建机房，电费一块钱一度，现有 8 张 A100", "zh-Hans")
 
 
-def test_a_fallback_if_their_cards_fall_short_decides_nothing() -> None:
-    read = _read("实验室有 4 张 3090，显存不够的话再去 AutoDL 租 A100", "zh-Hans")
+@pytest.mark.parametrize(("text", "locale"), [
+    ("实验室有 4 张 3090，显存不够的话再去 AutoDL 租 A100", "zh-Hans"),
+    ("手上有 4 張 3090，實在不行再租雲端", "zh-Hant"),
+    ("we have 4x 3090, otherwise we'd rent on runpod", "en"),
+])
+def test_a_fallback_if_their_cards_fall_short_decides_nothing(text: str, locale: str) -> None:
+    read = _read(text, locale)
     assert read.get("owned_gpus") == [{"gpu": "rtx-3090", "count": 4}]
     assert "acquisition" not in read and "deployment" not in read
 
