@@ -812,6 +812,19 @@ def _rank(options: list[_Option], profile: Profile) -> None:
         above = [r.score for r in roomy if _faster(r, o) and r.cost_usd + 1.0 <= dearest]
         if above and o.score >= min(above):
             o.score = round(min(above) - 0.01, 2)
+    # Nor does a plan that both costs more and takes longer outrank one with room that beats it on both: a
+    # rented RTX 6000 Ada at $6.84 for 7.7 h was shown above an H100 NVL at $6.45 for 2.5 h (more memory to
+    # spare, both under the time floor). Dominated options drop below what dominates them.
+    for _ in range(len(options)):
+        changed = False
+        for o in options:
+            if o.rejected or o.owned:
+                continue
+            better = [r.score for r in roomy if r is not o and _dominates(r, o)]
+            if better and o.score >= min(better):
+                o.score, changed = round(min(better) - 0.01, 2), True
+        if not changed:
+            break
 
 
 TIGHT_FIT_COST_RATIO = 4.0
@@ -822,6 +835,18 @@ points): 2 x RTX PRO 6000 over one card at 0.5 GiB free, yes; a $400k board over
 def _memory_tight(o: _Option) -> bool:
     """Less than `TIGHT_HEADROOM` of the card free (GPUs the user owns are what they have: never demoted)."""
     return not o.owned and o.m.capacity_bytes > 0 and 0.0 <= o.m.headroom_bytes / o.m.capacity_bytes < TIGHT_HEADROOM
+
+
+def _dominates(a: _Option, b: _Option) -> bool:
+    """`a` uses no more GPUs than `b`, costs no more (within a cent), is faster, and gets its GPUs the same way
+    (more GPUs for the same rent is not simply better: servers, networking, sharding)."""
+    return (a.acquisition == b.acquisition and a.m.count <= b.m.count and a.cost_usd <= b.cost_usd + 0.01
+            and _faster(a, b) and _concerns(a) <= _concerns(b))
+
+
+def _concerns(o: _Option) -> int:
+    """Warnings and critical findings on an option (what an expert would have to explain away)."""
+    return sum(1 for f in o.findings if f.severity in ("warning", "critical"))
 
 
 def _faster(a: _Option, b: _Option) -> bool:

@@ -307,3 +307,31 @@ def test_near_misses_are_cards_a_changed_limit_would_let_through_nearest_first()
     assert overshoot == sorted(overshoot)
     # the export-controlled cards are still listed as ruled out, with their reason (what "why not the H100?" asks)
     assert any(f.rule_id == "cost.export-controlled" for r in rec.rejected[:3] for f in r.reasons)
+
+
+@pytest.mark.parametrize("profile", [
+    # seen in a TUI walk: a rented RTX 6000 Ada at $6.84 for 7.7 h ranked above an H100 NVL at $6.45 for 2.5 h
+    Profile(task="qlora", model="qwen2.5-14b", samples=50_000, seq_len=1000, tokens=50_000_000, deadline_days=10,
+            owned_gpus=(OwnedGpus(gpu="rtx-4090", count=1),)),
+    Profile(task="lora", model="llama-3.1-8b", tokens=200_000_000, acquisition="rent", deployment="cloud"),
+    Profile(task="finetune", model="qwen2.5-7b", tokens=300_000_000, deadline_days=5, acquisition="rent"),
+])
+def test_no_option_ranks_above_one_that_beats_it_on_cost_and_time(profile: Profile) -> None:
+    rec = recommend(profile)
+    ranked = list(rec.recommendations) + list(rec.alternatives)
+
+    def concerns(c) -> int:
+        return sum(1 for f in c.findings if f.severity in ("warning", "critical"))
+
+    def roomy(c) -> bool:
+        return c.capacity_bytes - c.memory_per_gpu.total >= 0.05 * c.capacity_bytes
+
+    for i, worse in enumerate(ranked):
+        if worse.cost_usd == 0:  # the user's own cards lead on their own terms
+            continue
+        for better in ranked[i + 1:]:
+            dominates = (better.acquisition == worse.acquisition and better.count <= worse.count and roomy(better)
+                         and better.cost_usd <= worse.cost_usd + 0.01 and better.time_hours < worse.time_hours
+                         and concerns(better) <= concerns(worse))
+            assert not dominates, (worse.count, worse.gpu, worse.cost_usd, worse.time_hours, "above",
+                                   better.count, better.gpu, better.cost_usd, better.time_hours)
