@@ -298,7 +298,7 @@ _MONEY = _c(
 _PER_ENERGY = _c(r"^\s*(?:/|per|每|一)\s*(?:kwh|kw·h|kw-h|度|千瓦时|千瓦時)")
 _PER_HOUR = _c(r"^\s*(?:/|per|an?|每|一)\s*(?:h|hr|hour|gpu[\s-]?h(?:ou)?r|小时|小時|卡时|卡時)(?![a-z])")
 _HOUR_BEFORE = _c(r"(?:一|每|per|an?)\s*(?:个|個)?\s*(?:小时|小時|hour|hr|h)\s*(?:要|大概|大约|大約|约|約|才|只要|差不多)?\s*$")
-_ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度)")
+_ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度|一度|台電|台电)")
 _BUDGET_WORDS = (r"budget|ceiling|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
                  r"拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|可以花|能花|愿意花|願意花")
 # The budget line that counts where a message gives several: the hardware line of a grant, or the figure it works
@@ -307,9 +307,9 @@ _BUDGET_THAT_COUNTS = _c(r"硬體費|硬件费|硬體預算|硬件预算|硬體�
                          r"买卡的预算|買卡的預算|gpu\s*预算|gpu\s*預算|so\s+call\s+it|call\s+it|effectively|i\.e\.|net\s+of")
 _BUDGET_CUE = _c(rf"{_BUDGET_WORDS}|编了|編了|spend|\bcap\b|最多|不超过|不超過|花费|花費|投入|capex|预计花|預計花")
 _BUDGET_BARE = _c(
-    rf"(?:{_BUDGET_WORDS})[^0-9一二两兩三四五六七八九十$¥€\-−负負,.;，。；]{{0,36}}?{_SIGN}{NUM}(?![a-z%])"
-    r"(?!\s*(?:台|张|張|个|個|块|塊|卡|人|位|天|日|月|年|周|週|小时|小時|gpus?\b|cards?\b|users?\b|people\b|days?\b|weeks?\b|"
-    r"months?\b|years?\b|tokens?\b|b\b))"
+    rf"(?:{_BUDGET_WORDS})[^0-9一二两兩三四五六七八九十$¥€\-−负負,.;，。；]{{0,36}}?{_SIGN}{NUM}(?![a-z%\d])"
+    r"(?!\s*(?:台|张|張|个|個|块|塊|卡|人|位|天|日|月|年|周|週|号|號|小时|小時|/\s*\d|gpus?\b|cards?\b|users?\b|people\b|days?\b|"
+    r"weeks?\b|months?\b|years?\b|tokens?\b|b\b))"  # "經費要在 12/20 前核銷完": a date, not NT$12
 )
 _MAGNITUDE_AMOUNT = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*(?:k|m|万|萬))(?![a-z])")
 _AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|经费|經費|to\s+spend|可以花|能花|max\b|tops\b|ceiling\b|上限|封顶|封頂)")
@@ -391,8 +391,8 @@ _TARIFF_CENTS = _c(  # "power is 11 cents", "electricity ~14c": cents with no un
     rf"(?:power|electricity|energy)\s+(?:is|costs?|at|runs|=|:)?\s*(?:about|around|~)?\s*{_SIGN}{NUM}\s*"
     r"(?P<mao>)(?:cents?|c\b|¢)")  # (an empty "mao" group: _tariff reads it in every tariff pattern)
 _TARIFF_AFTER = _c(  # "cost per kWh is 22 cents", "每度电 0.6 元", "電費一度 3 塊"
-    rf"(?:per\s+kwh|/\s*kwh|a\s+kwh|每度电?|每度電|一度电?|一度電)\s*(?:is|=|:|costs?|about|around|~|约|約|是|大概|要)?\s*"
-    rf"{_SIGN}{NUM}\s*(?P<mao>毛多?|角)?\s*(?:元|块|塊|cents?|c\b|¢)")
+    rf"(?:per\s+kwh|/\s*kwh|a\s+kwh|每度电?|每度電|一度电?|一度電)\s*(?:is|=|:|costs?|about|around|~|约|約|是|大概|大约|大約|要|算|大概算)*\s*"
+    rf"{_SIGN}{NUM}\s*(?P<mao>毛多?|角)?\s*(?:元|块|塊|cents?|c\b|¢|(?=[\s，,。；;]|$))")  # "电费一度0.55"
 
 
 def _tariff(w: _Work, ex: Extraction, locale: Locale) -> None:
@@ -567,7 +567,8 @@ _ACQ = [
     ("either", _c(r"\beither\b(?!\s+(?:the\s+)?[a-z]*\d)(?<!buying\seither)(?<!buy\seither)|buy\s+or\s+rent|rent\s+or\s+buy|both\s+options|买或租|租或买|買或租|租或買|买还是租|買還是租|租还是买|租還是買|都可以考虑|都可以考慮|"
                r"(?:自建|自购|自購|买卡|買卡|购买|購買)\s*(?:或|或者|还是|還是)\s*(?:上云|上雲|租|云端|雲端|用云|用雲)|"
                r"(?:上云|上雲|租|云端|雲端|用云|用雲)\s*(?:或|或者|还是|還是)\s*(?:自建|自购|自購|买卡|買卡|购买|購買)")),
-    ("rent", _c(r"\brent(?:ed|ing|al)?\b|\blease\b|\bleasing\b|租用|租赁|租賃|租(?!或)")),
+    ("rent", _c(r"\brent(?:ed|ing|al)?\b(?!\s+(?:an?\s+|my\s+|the\s+)?(?:apartment|flat|house|room|place|studio)\b)|\blease\b|"
+                r"\bleasing\b|租用|租赁|租賃|(?<!出)租(?!或|的?(?:房子|房|屋|公寓|套房|雅房))(?<!房租)")),
     ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bprocure|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
                r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|"
                r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation)\b|"
@@ -688,7 +689,7 @@ _VOLT = _c(rf"{NUM}\s*(?:v|volts?|伏特?)(?![a-z0-9])")
 _AMP = _c(rf"{NUM}\s*(?:a|amps?|amperes?|安培?)(?![a-z0-9]|装|裝|全|排)")
 _PHASE3 = _c(r"three[\s-]?phase|3[\s-]?phase|\b3ph\b|三相|3\s*相")
 _PHASE1 = _c(r"single[\s-]?phase|1[\s-]?phase|单相|單相")
-_CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z])|{_num('n2')}\s*(?:circuits|路|条线路|條線路|个回路|個迴路)|"
+_CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z])|{_num('n2')}\s*(?:circuits|路(?!\s*(?:并发|並發|同时|同時|用户|用戶|请求|請求|会话|會話|对话|對話))|条线路|條線路|个回路|個迴路)|"
                rf"(?:(?<![\d.])(?P<n3>\d{{1,2}})(?:\s*[x×]\s*|\s+)|\b(?P<w3>two|three|four|five|six|eight)\s+)(?=(?:\d+\s*[av]\s*[/,]?\s*){{1,2}}"
                r"(?:(?:single|three|1|3)[\s-]?phase\s+|dedicated\s+|separate\s+)?(?:circuits|feeds|lines)\b)|"
                r"\b(?P<w5>two|three|four|five|six|eight)\s+(?:separate\s+|dedicated\s+)?circuits\b|"
@@ -739,6 +740,9 @@ def circuit_kw(volts: float, amps: float, three_phase: bool, circuits: int = 1) 
     return power.circuit_kw(volts, amps, 3 if three_phase else 1) * circuits
 
 
+_POWER_LIMIT_BEFORE = _c(r"(?:power[\s-]?limit(?:ed|ing)?|capped|undervolted|限(?:制)?(?:功耗|功率)?|锁功耗|鎖功耗|功耗(?:限制|墙|牆)?)"
+                         r"\s*(?:to|at|of|到|在|为|為)?\s*(?:about|~|约|約)?\s*$")
+_PER_CARD_AFTER = _c(r"\s*(?:each|per\s+(?:card|gpu)|a\s+card|apiece|/\s*(?:card|gpu)|每张|每張|一张|一張)")
 _PSU_NAME = r"(?:psu|power\s+supply|电源|電源供應器|電源|電供)"
 _PSU_W = _c(rf"{_num('num1')}\s*(?:w|watts?|瓦)\s*(?:的)?\s*(?:gold\s+|platinum\s+|金牌|白金)?\s*{_PSU_NAME}|"
             rf"{_PSU_NAME}\s*(?:is|of|:|：|是|为|為|只有|only|has)?\s*(?:an?\s+|only\s+)?{_num('num2')}\s*(?:w|watts?|瓦)(?![a-z])")
@@ -845,6 +849,10 @@ def _facility(w: _Work, ex: Extraction) -> None:
             v = number_value(_numtext(m) or "")
             if v is None or re.search(r"[bmt]\s*$", _numtext(m) or "", re.IGNORECASE):
                 continue  # "8b w/ lora" is a model size, not 8 GW
+            if _POWER_LIMIT_BEFORE.search(w.text[max(0, m.start() - 24): m.start()]) or \
+                    _PER_CARD_AFTER.match(w.text[m.end(): m.end() + 12]):
+                w.consume(m.start(), m.end())
+                continue  # "3090 power limited to 250W", "每张限 300W": a card's limit, not what the room supplies
             if v >= 1000 or _FACILITY_CUE.search(w.orig.lower()):
                 kw = v / 1000
                 w.consume(m.start(), m.end())
@@ -1057,6 +1065,9 @@ _HORIZON = [
     _c(rf"(?:用|先做|先跑|做|跑|运行|運行|使用|规划|規劃|打算用|计划用|計畫用|預計用|预计用|至少用|要用)\s*(?:个|個)?\s*"
        rf"{NUM}\s*(?P<unit>年|个月|個月)"
        r"(?!\s*(?:内|內|之内|之內|以内|以內)?\s*(?:就要|要)?\s*(?:完成|做完|训完|訓完|搞定|交付|跑完|结束|結束|出结果|出結果))"),
+    # 預計用半年, 先用半年; "needs to last us 4 years"
+    _c(r"(?:用|先做|先跑|跑|使用|打算用|计划用|計畫用|預計用|预计用|至少用|要用)\s*(?P<half>半)\s*(?P<unit>年)(?!\s*(?:内|內)?\s*(?:完成|做完|跑完))|"
+       rf"\blast\s+(?:us|me|them)?\s*(?:at\s+least\s+)?(?:{_num('n2')}|\b(?P<w2>two|three|four|five|six|seven|eight|ten)\b)\s*(?P<unit2>years?|yrs?)"),
     # 三年内都会用, 3 年都要用, 未来两年
     _c(rf"(?:未来|未來|接下来|接下來)?\s*{NUM}\s*(?P<unit>年|个月|個月)\s*(?:内|內|之内|之內)?\s*"
        r"(?:都会|都會|都要|持续|持續|一直|会|會)+\s*(?:用|使用|跑|运行|運行)"),
@@ -1114,7 +1125,8 @@ def _usage(w: _Work, ex: Extraction) -> None:
             continue
         said = _numtext(m) or g.get("n2") or g.get("n3")
         word = g.get("word") or g.get("w2") or g.get("w3") or ""
-        value = number_value(said) if said else float(_EN_WORD_NUMBERS.get(word.lower(), 0) or 0)
+        value = 0.5 if g.get("half") else (
+            number_value(said) if said else float(_EN_WORD_NUMBERS.get(word.lower(), 0) or 0))
         unit = (g.get("unit") or g.get("unit2") or g.get("unit3") or "").lower()
         if value and value > 0:
             days = value * (30 if unit.startswith("month") or unit in ("个月", "個月") else 365)
@@ -1217,11 +1229,11 @@ _SLASH_CUE = _c(r"前|之前|以前|before|\bby\b|\bdue\b|deadline|截止|完成
 _START_CUE = _c(r"\s*(?:前|之前|以前|before|by)?\s*(?:机器|機器|服务器|伺服器|设备|設備|集群|叢集|it|the\s+(?:box|machine|server|cluster))?\s*"
                 r"(?:就|要|得|能|可以|必须|必須|need\s+to|must|we|to|should|can)?\s*(?:开始|開始|开跑|開跑|上线跑|start|kick\s*off|begin|be\s+up)")
 _START_BEFORE = _c(r"(?:start|begin|kick\s*off)(?:ing)?\s+(?:it\s+|training\s+|the\s+run\s+)?(?:before|by|on|from)?\s*$")
-_PROCURE = _c(r"采购|採購|报上去|報上去|下单|下單|签约|簽約|请购|請購|招标|招標|标案|標案|\bpurchas|\bprocure|\bplace\s+(?:the\s+|an\s+)?order|"
+_PROCURE = _c(r"采购|採購|核销|核銷|报账|報帳|花完|用完|报上去|報上去|下单|下單|签约|簽約|请购|請購|招标|招標|标案|標案|\bpurchas|\bprocure|\bplace\s+(?:the\s+|an\s+)?order|"
                r"\bpo\b|budget\s+(?:request|approval|proposal)|预算申请|預算申請|报预算|報預算")
 _RENT_SPAN_BEFORE = _c(r"\bor\s+(?:should\s+(?:i|we)\s+)?(?:just\s+)?rent(?:ing)?\s+(?:(?:an?|one|two|\d+|some)\s+)?(?:[\w-]+\s+){0,3}"
                        r"for\s+(?:a|an|one|about|~)?\s*$")  # an alternative asked about, not the job's time limit
-_REPORT = _c(r"跟主管報告|跟主管报告|向主管報告|向领导汇报|向領導匯報|跟老板汇报|跟老闆匯報|汇报|匯報|报告给|報告給|"
+_REPORT = _c(r"\b(?:send|get|give)\s+(?:me|us)\s+(?:some\s+)?(?:options|a\s+quote|quotes|a\s+proposal|recommendations?)|跟主管報告|跟主管报告|向主管報告|向领导汇报|向領導匯報|跟老板汇报|跟老闆匯報|汇报|匯報|报告给|報告給|"
              r"(?:要|得)?(?:跟|向)\s*(?:主管|老板|老闆|领导|領導|boss)\s*(?:報告|报告|提|说|說)|\bpresent\s+(?:to|it)|"
              r"\breport\s+(?:to|back)|\bpitch\b|方案(?:要)?(?:報|报|交)")
 _FINISHED = _c(r"跑完|训完|訓完|完成|做完|上线|上線|交付|结果|結果|成果|\bdone\b|\bfinish|\bready\b|\blive\b|\bresults?\b")

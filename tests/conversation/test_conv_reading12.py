@@ -132,3 +132,52 @@ def test_slots_left_cap_the_cards(text: str, locale: str, cap: int) -> None:
 def test_the_card_they_are_on_is_owned_and_the_upgrade_goes_in_their_box(text: str, locale: str, gpu: str) -> None:
     read = _read(text, locale)
     assert _owned(text, locale) == {gpu: 1} and read.get("host_owned") is True
+
+
+# --- from the thirteenth blind table (holdout_fresh13.yaml, 21 of 45 on its first run) ---------------------------
+
+def test_a_date_after_a_budget_word_is_no_amount() -> None:
+    read = _read("經費要在 11/30 前核銷，預算大約 NT$120萬", "zh-Hant")
+    assert read.get("budget_amount") == 1_200_000 and read.get("budget_currency") == "TWD"
+    assert "deadline_days" not in read  # when the funds must be spent, not when the job is due
+
+
+def test_streams_at_once_are_no_circuits() -> None:
+    read = _read("高峰时大约 45 路并发，机柜两路 32A 220V", "zh-Hans")
+    assert read.get("concurrency") == 45
+    assert read.get("rack_kw") == pytest.approx(2 * 220 * 32 * 0.8 / 1000, rel=0.01)
+
+
+@pytest.mark.parametrize(("text", "locale", "days"), [
+    ("the cluster has to last us 3 years", "en", 1095),
+    ("先用半年看看效果", "zh-Hans", 182),
+])
+def test_how_long_the_hardware_must_last_is_a_horizon(text: str, locale: str, days: int) -> None:
+    read = _read(text, locale)
+    assert read.get("horizon_days") == days and "deadline_days" not in read
+
+
+def test_a_reply_asked_for_by_a_date_is_no_deadline() -> None:
+    assert "deadline_days" not in _read("Could you send us a quote by Monday? We want to serve llama 8b", "en")
+
+
+@pytest.mark.parametrize(("text", "locale", "usd"), [
+    ("家里电费一度0.6", "zh-Hans", 0.6 / 7.18),
+    ("一度大概算 3.5 元", "zh-Hant", 3.5 / 29.5),
+])
+def test_a_price_per_kwh_said_as_one_du(text: str, locale: str, usd: float) -> None:
+    read = _read(text, locale)
+    assert read.get("electricity_usd_per_kwh") == pytest.approx(usd, rel=0.1) and "budget_amount" not in read
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("住的是租的房子，想在书房放一张 4090", "zh-Hans"),
+    ("I'm renting a flat, can I run two 3090s on one outlet?", "en"),
+])
+def test_a_rented_home_is_no_rented_gpu(text: str, locale: str) -> None:
+    assert "acquisition" not in _read(text, locale)
+
+
+def test_a_cards_power_limit_is_not_the_rooms_power() -> None:
+    read = _read("one 120V 20A circuit, two 3090s power limited to 280W", "en")
+    assert read.get("rack_kw") == pytest.approx(120 * 20 * 0.8 / 1000, rel=0.01)
