@@ -253,8 +253,17 @@ def parse_task(text: str) -> str | None:
 _DESCRIBED = _c(r"\b(?:a|an|our|the|my|their|your|this)\s+(?:custom\s+|domain\s+)?fine[\s-]?tuned\b|微[调調](?:过|過)?的(?=\s*[a-z0-9])")
 
 
+_PREFERENCE_TUNING = _c(r"(?<![a-z])(?:dpo|orpo|kto|simpo|ipo|rlhf|ppo|grpo)(?![a-z])")
+_FULL_PARAMS = _c(r"全参|全參|全量|full[\s-]*(?:params?|parameters?|weights|fine[\s-]?tun\w*|ft)\b")
+
+
 def _task(w: _Work, bare_train: bool = True) -> str | None:
     text = _DESCRIBED.sub(lambda m: " " * len(m.group(0)), w.text)  # "we serve a fine-tuned llama": what it is
+    pref = _PREFERENCE_TUNING.search(text)
+    if pref:  # "下一步想做DPO全参", "DPO on llama-3.1-8b ... full params": preference tuning of every weight
+        near = text[max(0, pref.start() - 12): pref.end() + 80]
+        if _FULL_PARAMS.search(near):
+            return "finetune"
     found = [name for name, pattern in _TASKS if pattern.search(text)]
     if not found:
         # "train a 7B model" with no task known yet reads as training from scratch; once a task is
