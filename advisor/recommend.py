@@ -804,25 +804,25 @@ def _rank(options: list[_Option], profile: Profile) -> None:
     # A fit with almost nothing to spare never outranks a faster passing plan that has room and costs at most
     # `TIGHT_FIT_COST_RATIO` times as much: cheaper by half is not worth one allocator hiccup from out-of-memory
     # (an expert sizes for the load, then adds margin).
-    roomy = [o for o in options if not o.rejected and not _memory_tight(o)]
-    for o in options:
-        if o.rejected or not _memory_tight(o):
-            continue
-        dearest = TIGHT_FIT_COST_RATIO * (o.cost_usd + 1.0)
-        above = [r.score for r in roomy if _faster(r, o) and r.cost_usd + 1.0 <= dearest]
-        if above and o.score >= min(above):
-            o.score = round(min(above) - 0.01, 2)
     # Nor does a plan that both costs more and takes longer outrank one with room that beats it on both: a
     # rented RTX 6000 Ada at $6.84 for 7.7 h was shown above an H100 NVL at $6.45 for 2.5 h (more memory to
-    # spare, both under the time floor). Dominated options drop below what dominates them.
+    # spare, both under the time floor). Both caps are applied until the order settles (one may move an option
+    # the other placed).
+    roomy = [o for o in options if not o.rejected and not _memory_tight(o)]
     for _ in range(len(options)):
         changed = False
         for o in options:
-            if o.rejected or o.owned:
+            if o.rejected:
                 continue
-            better = [r.score for r in roomy if r is not o and _dominates(r, o)]
-            if better and o.score >= min(better):
-                o.score, changed = round(min(better) - 0.01, 2), True
+            if _memory_tight(o):
+                dearest = TIGHT_FIT_COST_RATIO * (o.cost_usd + 1.0)
+                above = [r.score for r in roomy if _faster(r, o) and r.cost_usd + 1.0 <= dearest]
+            elif not o.owned:
+                above = [r.score for r in roomy if r is not o and _dominates(r, o)]
+            else:
+                continue
+            if above and o.score >= min(above):
+                o.score, changed = round(min(above) - 0.01, 2), True
         if not changed:
             break
 

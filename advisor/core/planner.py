@@ -1025,17 +1025,34 @@ def _serving_precisions(w: Workload, gpu) -> list[tuple[str, str]]:
     return out
 
 
-def _inference_option(w: Workload, gpu, tp: int, wdt: str | None = None, kvdt: str | None = None) -> tuple:
-    """A tp-way replica of one GPU model in one serving precision: memory constants, most sequences per
-    replica, time to first token and decode constants (cached per workload)."""
+PIPELINE_STAGES = (2, 4)
+"""Servers one serving replica may span when a whole server cannot hold the model (tensor parallel inside each,
+pipeline parallel across them, as vLLM and SGLang serve DeepSeek-V3 on two 8 x H20/H800 nodes or Llama 3.1 405B
+in 16-bit on two 8 x H100 nodes)."""
+PIPELINE_HOP_S = 30e-6
+"""One pipeline hop between servers per decode step (a small activation over InfiniBand/RoCE: latency-bound)."""
+
+
+def _inference_option(w: Workload, gpu, tp: int, wdt: str | None = None, kvdt: str | None = None,
+                      pp: int = 1) -> tuple:
+    """A replica of one GPU model in one serving precision, tp-way tensor parallel inside a server and `pp`
+    pipeline stages across servers: memory constants, most sequences per replica, time to first token and decode
+    constants (cached per workload). The tuple starts with the replica's width (tp x pp GPUs) and ends with pp.
+
+    Pipeline stages hold 1/pp of the layers: of the weights and of every sequence's KV cache. A prompt passes
+    the stages one after the other (first token as on one tp group, plus the hops); decode keeps every stage
+    busy with micro-batches in flight, so throughput counts the bandwidth and compute of all tp x pp GPUs."""
     wdt, kvdt = wdt or w.weights_dtype, kvdt or w.kv_dtype
-    key = ("opt", id(gpu), tp, wdt, kvdt)
+    key = ("opt", id(gpu), tp, wdt, kvdt, pp)
     hit = w._cache.get(key)
     if hit is not None and hit[0] is gpu:
         return hit[1]
     shape = w.shape
     cap = _gpu_consts(w, gpu)["serve_cap"]
     base, kv_seq, kv_tok, fixed = _inference_tp(w, tp, wdt, kvdt)
+    if pp > 1:
+        base = base._replace(weights=base.weights / pp, kv_cache=base.kv_cache / pp)
+        kv_seq, fixed = kv_seq / pp, base.fixed
     room = cap - fixed
     per_seq = kv_seq * (1 + memory.ALLOCATOR_MARGIN)
     if room <= 0:
@@ -1045,14 +1062,18 @@ def _inference_option(w: Workload, gpu, tp: int, wdt: str | None = None, kvdt: s
     else:
         max_seq = int(room // per_seq)
     ttft = (
-        compute.prefill_seconds(shape, gpu, tokens=w.context_tokens, tp=tp)
+        compute.prefill_seconds(shape, gpu, tokens=w.context_tokens, tp=tp) + (pp - 1) * PIPELINE_HOP_S
         if max_seq and shape.is_transformer
         else None
     )
     dk = compute.decode_constants(
         shape, gpu, weights_bytes=memory.shape_weight_bytes(shape, wdt), kv_bytes_per_token=kv_tok, tp=tp
     )
-    value = (tp, base, kv_seq, kv_tok, fixed, max_seq, ttft, dk, wdt, kvdt)
+    if pp > 1:  # every stage busy: the bandwidth and compute of all tp x pp GPUs, plus a hop per stage boundary
+        weights_b, active, share, kv_b, mem_rate, per_seq_s, comm_fixed, comm_per_seq = dk
+        dk = (weights_b, active, share, kv_b, mem_rate * pp, per_seq_s / pp,
+              comm_fixed + (pp - 1) * PIPELINE_HOP_S, comm_per_seq)
+    value = (tp * pp, base, kv_seq, kv_tok, fixed, max_seq, ttft, dk, wdt, kvdt, pp)
     w._cache[key] = (gpu, value)
     return value
 
@@ -1063,7 +1084,8 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
     `evaluate_inference` both come here."""
     shape = w.shape
     cap = _gpu_consts(w, gpu)["serve_cap"]
-    tp, base, kv_seq, _kv_tok, fixed, max_seq, ttft, dk, wdt, kvdt = option
+    width, base, kv_seq, _kv_tok, fixed, max_seq, ttft, dk, wdt, kvdt, pp = option
+    tp = width // pp
     it_w, node_w, nodes, avg_kw, facility, _mfu, buy, rate, be = _gpu_count_consts(w, gpu, count)
     batch_s = _batch_seconds(w, gpu, wdt, count) if w.batch_tokens else None
     if batch_s is not None:  # an offline batch job is a run: billed for its hours (each run planned), not a year
@@ -1076,7 +1098,7 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         rate_mid, rent_mid, rent_lo, rent_hi = rate.mid, rate.mid * hours, rate.low * hours, rate.high * hours
     else:
         rate_mid = rent_mid = rent_lo = rent_hi = None
-    replicas = count // tp
+    replicas = count // width
     batch = -(-w.concurrency // replicas)  # sequences per replica
     terms = _serving_terms(w, option, batch)
     total = terms.total
@@ -1091,9 +1113,9 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         gpu.id,
         count,
         nodes,
-        "replicas" if tp == 1 else f"tp{tp}",
+        ("replicas" if tp == 1 else f"tp{tp}") + (f"-pp{pp}" if pp > 1 else ""),
         tp,
-        1,
+        pp,
         replicas,
         "none",
         terms,
@@ -1158,9 +1180,9 @@ def _batch_seconds(w: Workload, gpu, weights_dtype: str, count: int) -> float:
 
 def _serving_terms(w: Workload, option: tuple, batch: int) -> MemoryTerms:
     """Memory per GPU of a replica of `option` (`_inference_option`) holding `batch` sequences, cached."""
-    tp, base, kv_seq, _kv_tok, fixed = option[:5]
+    width, base, kv_seq, _kv_tok, fixed = option[:5]
     wdt, kvdt = option[8], option[9]
-    key = ("terms", tp, batch, wdt, kvdt)
+    key = ("terms", width, batch, wdt, kvdt)
     terms = w._cache.get(key)
     if terms is None:
         kv_b = kv_seq * batch
@@ -1176,8 +1198,16 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
     counts = _counts(w.max_gpus)
     for gpu in gpus:
         widths = [tp for tp in (1, 2, 4, 8) if tp <= max(1, gpu.max_per_node) and tp <= heads and heads % tp == 0]
-        ladders = {tp: [_inference_option(w, gpu, tp, wdt, kvdt) for wdt, kvdt in _serving_precisions(w, gpu)]
-                   for tp in widths}
+        precisions = _serving_precisions(w, gpu)
+        ladders = {tp: [_inference_option(w, gpu, tp, wdt, kvdt) for wdt, kvdt in precisions] for tp in widths}
+        widest = max(widths)
+        cap = _gpu_consts(w, gpu)["serve_cap"]
+        if widest >= 4 and w.shape.layers >= 8 and min(option[4] for option in ladders[widest]) > 0.5 * cap:
+            # the model fills more than half of a whole server: replicas may span servers (pipeline stages
+            # across them), which leaves room for the KV cache that one server cannot hold
+            for pp in PIPELINE_STAGES:
+                ladders[widest * pp] = [_inference_option(w, gpu, widest, wdt, kvdt, pp) for wdt, kvdt in precisions]
+                widths.append(widest * pp)
         served_at, buyable = None, False
         for i, count in enumerate(counts):
             if w.batch_tokens:

@@ -230,3 +230,28 @@ def test_the_serving_pick_leaves_room_when_an_fp8_cache_does() -> None:
     one = next(c for c in sweep(w, [knowledge().gpus["rtx-pro-6000"]]) if c.count == 1)
     assert one.fits and one.kv_dtype == "fp8"
     assert one.headroom_bytes >= TIGHT_HEADROOM * one.capacity_bytes
+
+
+def test_a_model_bigger_than_a_server_is_served_across_servers() -> None:
+    # DeepSeek-V3 in FP8 (671B parameters: arXiv:2412.19437) on H20 (96 GB, 8 per server): one server holds the
+    # ~84 GB of weights per GPU and room for only a few 8k sequences, so 100 users at once need replicas that span
+    # two servers — tensor parallel x8 inside each, two pipeline stages across them (how vLLM/SGLang serve it on
+    # two 8 x H20 nodes). Each GPU then holds 1/16 of the weights and 1/2 of each sequence's share of the cache.
+    from advisor.knowledge import knowledge
+    from advisor.core import memory
+
+    kb = knowledge()
+    w = workload_from_profile(Profile(task="inference", model="deepseek-v3", weights_dtype="fp8", concurrency=100,
+                                      context_tokens=8192), kb)
+    h20 = kb.gpus["h20"]
+    cands = {(c.count, c.strategy): c for c in sweep(w, [h20])}
+    one_server = cands[(16, "tp8")]  # two separate 8-GPU replicas
+    across = cands[(16, "tp8-pp2")]  # one replica over both servers
+    assert not one_server.fits and across.fits and across.pp == 2 and across.tp == 8
+    weights = memory.shape_weight_bytes(w.shape, "fp8")
+    assert 660e9 < weights < 690e9  # 671B parameters, FP8 linear layers and 16-bit embeddings
+    assert across.memory.weights == pytest.approx(weights / 16, rel=0.01)
+    # MLA: 70,272 bytes per token in 16 bits (the report's 576 cached values x 61 layers x 2 bytes), 35,136 in FP8;
+    # 100 sequences of 8,192 tokens over two stages
+    assert across.memory.kv_cache == pytest.approx(35_136 * 8192 * 100 / 2, rel=0.02)
+    assert across.max_concurrency >= 100 and across.tokens_per_s > one_server.tokens_per_s
