@@ -950,7 +950,7 @@ def _assumptions(profile: Profile, w: planner.Workload, shown: list[_Option]) ->
 
 def _miss_ratio(o: _Option, profile: Profile) -> float:
     """How far a ruled-out option is from the limits it breaks: the largest of cost / budget, power / rack,
-    time / deadline and first token / its limit (1 when it breaks none of those: a licence or a memory limit)."""
+    time / deadline, first token / its limit and memory / capacity (1 when it breaks none of those: a licence)."""
     ratios = [1.0]
     if profile.budget_usd:
         ratios.append(o.cost_usd / profile.budget_usd)
@@ -960,6 +960,8 @@ def _miss_ratio(o: _Option, profile: Profile) -> float:
         ratios.append(o.m.time_s / 86400.0 / profile.deadline_days)
     if profile.max_ttft_s and o.m.ttft_s:
         ratios.append(o.m.ttft_s / profile.max_ttft_s)
+    if o.m.capacity_bytes and not o.m.fits:  # 64 T4s needing 88 GiB of 15 are no near miss
+        ratios.append(o.m.memory.total / o.m.capacity_bytes)
     return max(ratios)
 
 

@@ -579,7 +579,7 @@ _ACQ = [
     ("rent", _c(r"\brent(?:ed|ing|al)?\b(?!\s+(?:an?\s+|my\s+|the\s+)?(?:apartment|flat|house|room|place|studio)\b)|\blease\b|"
                 r"\bleasing\b|租用|租赁|租賃|(?<!出)租(?!或|的?(?:房子|房|屋|公寓|套房|雅房))(?<!房租)")),
     ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bprocure|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
-               r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|"
+               r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)(?<!上[两兩一二三四五六七八\d]张)(?<!上[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|(?<!colo\s)(?<!colocation\s)\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|"
                r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation)\b|"
                r"自购|自購|自行采购|自行採購|自建(?!的|机房|機房|数据中心|數據中心|資料中心|idc)|\bcapex\b|买(?!了|的|过|過|不到|不起)|買(?!了|的|过|過|不到|不起)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|配出|配一台|配一套|"
@@ -589,9 +589,10 @@ _ACQ = [
                r"\bplan(?:ning)?\s+(?:an?|our|my)\s+(?:own\s+)?(?:new\s+)?(?:on[\s-]?prem(?:ise)?s?\s+)?(?:gpu\s+)?(?:cluster|server|rig|workstation)\b|"
                r"(?:put|keep|place)\s+(?:it|them|the\s+\w+)?\s*(?:in|under)\s+(?:our|my|the)\s+(?:server\s+room|office|rack|desk|closet|lab)")),
 ]
-_CLOUD_ONLY = _c(r"直接用云|直接用雲|直接上云|直接上雲|只用云|只用雲|云端就好|雲端就好|cloud\s+only|only\s+cloud|cheapest\s+cloud|"
-                 r"cloud\s+is\s+fine|autodl|阿里云|阿里雲|腾讯云|騰訊雲|runpod|vast\.ai|lambda|\baws\b|\bgcp\b|azure|"
-                 r"不想管硬件|不想管硬體|没有机房|沒有機房|no\s+(?:server\s+)?room")
+_CLOUD_ONLY_SAID = _c(r"直接用云|直接用雲|直接上云|直接上雲|只用云|只用雲|云端就好|雲端就好|cloud\s+only|only\s+cloud|cheapest\s+cloud|"
+                      r"cloud\s+is\s+fine|不想管硬件|不想管硬體|没有机房|沒有機房|no\s+(?:server\s+)?room")
+"""The cloud as the only place said outright (not merely a provider named)."""
+_CLOUD_ONLY = _c(rf"{_CLOUD_ONLY_SAID.pattern}|autodl|阿里云|阿里雲|腾讯云|騰訊雲|runpod|vast\.ai|lambda|\baws\b|\bgcp\b|azure")
 _PLACED = _c(r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|系上|实验室|實驗室|研究室|工作室|桌下|身边|身邊)|家里|家裡|办公室|辦公室|"
              r"\bat\s+home\b|\bhome\b|\boffice\b|\bbuild\b|组一台|組一台|攒一台|攢一台|自己组|自己組|自己攒|自己攢")
 _RENT_ALLOWED = _c(r"(?:rent(?:ing|al)?|cloud)\s+(?:is|would\s+be|'s)\s+(?:also\s+)?(?:fine|ok|okay|an\s+option|acceptable)|"
@@ -806,7 +807,7 @@ _SLOTS_TOTAL = _c(r"\b(?:case|chassis|board|motherboard|mobo|box|tower|server)\s
                   r"(?:up\s+to\s+)?(?P<n>\d|one|two|three|four|six|eight)\s+(?:gpus?|cards?)(?:\s+total|\s+in\s+total|\s+max)?\b|"
                   r"(?:机箱|機殼|機箱|主板|主機板|机器|機器|服务器|伺服器)(?:总共|總共|一共)?\s*(?:只能|最多)?(?:放|插|装|裝|塞)\s*(?:得下)?\s*(?P<n2>[一二两兩三四六八1-8])\s*(?:张|張|块|塊)")
 _SLOTS_MORE = _c(r"(?:还|還)?空[着著]?\s*(?P<n>[一二两兩三四五六七八\d])\s*(?:个|個)\s*(?:pcie\s*)?(?:槽|插槽|卡槽|位置)|"
-                 r"(?:最多|主板|主機板|机箱|機箱|機殼)?(?:只能|只可以)?(?:再|還能|还能)(?:插|加|装|裝|放|塞)\s*(?P<n2>[一二两兩三1-3])\s*(?:张|張|块|塊)|"
+                 r"(?:最多(?:只能)?|(?:主板|主機板|机箱|機箱|機殼)?\s*(?:只能|只可以))(?:再|還能|还能)(?:插|加|装|裝|放|塞)\s*(?P<n2>[一二两兩三1-3])\s*(?:张|張|块|塊)|"
                  r"(?:只|仅|僅)(?:剩|剩下|有)\s*(?P<n5>[一二两兩三1-3])\s*(?:个|個)\s*(?:pcie\s*)?(?:槽|插槽|卡槽|空槽|位置)|"
                  r"\broom\s+for\s+(?P<n3>one|two|three|four|\d)\s+more\s+(?:cards?|gpus?)\b|\b(?P<n4>one|two|three|four|\d)\s+(?:free|empty|open)\s+(?:pcie\s+)?slots?\b")
 _CN_COUNT = {"一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "八": 8}
@@ -1450,7 +1451,7 @@ def _slo(w: _Work, ex: Extraction) -> None:
 _TOKENS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元)")
 _TOKENS_AFTER = _c(rf"(?:tokens?|词元|詞元|token\s*数|token\s*數|数据量|資料量)\s*(?:[:=]|of|约|約|大约|大約|about|~|为|為|是|共|有)?\s*{NUM}(?!\s*(?:examples?|samples?|条|條|张|張|images?))")
 _SAMPLES = _c(
-    rf"{NUM}\s*(?:(?:组|組|对|對)\s*(?=[a-z]))?(?:training\s+|(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?)\b)[a-z][a-z/-]+\s+)?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
+    rf"{NUM}\s*(?:(?:组|組|对|對)\s*(?=[a-z]))?(?:training\s+|(?:(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?|of)\b)[a-z][a-z/-]+\s+){{1,2}})?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
     r"records?|documents?|docs?|sentences?|convos?|passages?|paragraphs?|chunks?|pages?|queries|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|"
     r"份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
 )
@@ -1608,7 +1609,8 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
 
 _CONC_BEFORE = _c(
     rf"{_num('num1')}\s*(?:个|個|位|名|路)?\s*(?:concurrent|conc\b|simultaneous|parallel|active)\s*(?:users?|sessions?|requests?|connections?|streams?|sequences?|chats?|clients?)?"
-    rf"|{_num('num2')}\s*(?:个|個|位|名|路)?\s*(?:用户|用戶|使用者|人|users?|ppl|people|persons?|sessions?|requests?|sequences?|clients?)?\s*"
+    rf"|{_num('num2')}\s*(?:个|個|位|名|路)?\s*(?:用户|用戶|使用者|人|users?|ppl|people|persons?|sessions?|requests?|sequences?|clients?|"
+    r"(?!gpus\b|cards\b|tokens\b|nodes\b|servers\b|machines\b|jobs\b)[a-z]{3,}s\b)?\s*"
     r"(?:(?:of\s+them\s+)?(?:hitting|using|on|online|querying|calling)\s+(?:it\s+)?)?"
     r"(?:同时在线|同時在線|同时|同時|并发|並發|concurrently|at\s+once|simultaneously|at\s+the\s+same\s+time|in\s+parallel)"
 )
@@ -2184,7 +2186,7 @@ def _set_params(w: _Work, ex: Extraction, v: float, m: re.Match[str]) -> None:
 
 _OWN_CUE = _c(
     r"\bhave\b(?!\s+(?:a\s+|the\s+|some\s+)?(?:budget|money|funds|funding)\b)|\bhas\b|\bown\b|\bowned\b|\bgot\b(?!\s+(?:quoted|a\s+quote|offered))|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
-    r"手上|手头|手頭|现有|現有|已有|已经有|已經有|我们有|我們有|我有|目前是|现在是|現在是|目前用|\bcurrently\s+(?:on|using|running|rocking)\b|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
+    r"手上|手头|手頭|现有|現有|已有|已经有|已經有|我们有|我們有|我有|目前是|现在是|現在是|目前用|(?:台式机|台式機|桌机|桌機|电脑|電腦|笔记本|筆電|主机|主機)(?:里|裡)?(?:是|用的是|装的是|裝的是|插的是)|\bcurrently\s+(?:on|using|running|rocking)\b|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
     r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備|插了|插着|插著|装了|裝了|装着|裝著|"
     r"已经买了|已經買了|买了|買了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|桌机|桌機|我的|我们的|我們的|"
     r"\bin\s+(?:my|our)\b|\bon\s+(?:my|our)\b|gaming\s+pc|\btower\b|\brig\b|(?:uni|university|our|research)\s+lab\b|实验室|實驗室"
@@ -2441,7 +2443,8 @@ def parse_relative(text: str) -> dict[str, float]:
 _SERVING_SIGNAL = _c(  # what only a service has: users at once, request rates, a KV cache, a served weight format
     r"concurren|simultaneous|\bqps\b|\brps\b|req(?:uest)?s?\s*(?:/|per)\s*s|kv[\s-]*(?:cache|缓存|快取)|"
     r"并发|並發|同时在线|同時在線|同时使用|同時使用|同時用|同时用|同时上线|同時上線|"
-    r"\b\d+\s*(?:users?|ppl|people)\b|\bteam\s+of\s+\d+|\bat\s+once\b|同时玩|同時玩|同时问|同時問|"
+    r"\b\d+\s*(?:users?|ppl|people)\b|\bteam\s+of\s+\d+|\bat\s+once\b|同时玩|同時玩|同时问|同時問|\bjust\s+me\b|"
+    r"\btranscri(?:be|bing|ption)\b|转写|轉寫|转录|轉錄|"
     r"\bembed(?:ding)?\s+(?:~|about|around)?\s*\d|(?:给|給)\s*\d+\s*(?:个|個|位)?\s*(?:人|用户|用戶|使用者)|"
     r"tok(?:ens?)?\s*/\s*s|(?<![a-z])(?:awq|gptq|gguf|exl2|q4|q5|q8)(?![a-z])|首\s*token|首字|\bttft\b|"
     r"\brun\s+(?:\S+\s+){0,3}locally|\bjust\s+for\s+(?:me|myself)\b|跑起来|跑起來|跑得起来|跑得起來|(?:就|只有)我自己(?:在)?用|\b(?:can|cna|cn|cann)\s+(?:i|we|u|you)\s+run\b|\brun\s+(?:\S+\s+){1,4}on\s+(?:my|our|a|an|one|two|\d)\b|跑得动|跑得動|跑不动|跑不動|running\s+on[\s-]?prem|"
@@ -2530,8 +2533,8 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         ex.fields["acquisition"] = acq
     if ex.fields.get("host_owned") and owned_n and acq != "buy" and not _UPGRADE.search(w.orig.lower()):
         del ex.fields["host_owned"]  # "got a 3090 in my gaming pc, will that work": their cards, nothing goes in
-    if acq == "either" and ex.fields.get("deployment") == "cloud" and not _CLOUD_ONLY.search(w.text):
-        del ex.fields["deployment"]  # "租云上的 A100 还是直接买卡？": the cloud is one side of the question
+    if acq == "either" and ex.fields.get("deployment") == "cloud" and not _CLOUD_ONLY_SAID.search(w.text):
+        del ex.fields["deployment"]  # "租云上的 A100 还是直接买卡？", "买卡还是租AutoDL": the cloud is one side
     if acq == "either" and ex.fields.get("deployment") == "on-prem" and _IF_BUY.search(w.text):
         del ex.fields["deployment"]  # "Rent or buy? If we buy it goes in our colo": the room only if they buy
     if acq == "either" and ex.fields.get("deployment") == "on-prem" and _RENT_ALLOWED.search(w.text):
