@@ -137,7 +137,7 @@ _NEG_STOP = _c(r"[,;:.!?()（）]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是
 _CORRECTION = _c(
     r"(?:\bscratch\s+that\b|\bno\s+wait\b|\bwait,?\s+no\b|\bcorrection\s*:|\bsorry,?\s+i\s+meant?\b|\bi\s+meant\b|"
     r"(?<=[-–—,])\s*sorry\b|(?<=[-–—,]\s)sorry\b|\bactually\s+no\b|\bno,?\s+actually\b|\bmake\s+(?:it|that)\b(?=\s*[~$]?\s*\d)|\boops\b|"
-    r"(?<![对對])(?:[哦噢啊欸诶誒呃]\s*)?(?:不对|不對)(?=\s*[,:是]|\s*$)|(?:[哦噢喔啊欸诶誒呃阿]\s*)(?:不是)(?=\s*[,:是])|"
+    r"(?<![对對])(?:[哦噢喔啊欸诶誒呃]\s*)?(?:不对|不對)(?=\s*[,:是]|\s*$)|(?:[哦噢喔啊欸诶誒呃阿]\s*)(?:不是)(?=\s*[,:是])|"
     r"说错了|說錯了|打错了|打錯了|更正一下|更正\s*[,:])"
 )
 _SENTENCE_END = re.compile(r"[;!?]|\.(?!\d)|$")
@@ -1452,7 +1452,7 @@ _TOKENS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元)")
 _TOKENS_AFTER = _c(rf"(?:tokens?|词元|詞元|token\s*数|token\s*數|数据量|資料量)\s*(?:[:=]|of|约|約|大约|大約|about|~|为|為|是|共|有)?\s*{NUM}(?!\s*(?:examples?|samples?|条|條|张|張|images?))")
 _SAMPLES = _c(
     rf"{NUM}\s*(?:(?:组|組|对|對)\s*(?=[a-z]))?(?:training\s+|(?:(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?|of)\b)[a-z][a-z/-]+\s+){{1,2}})?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
-    r"records?|documents?|docs?|sentences?|convos?|passages?|paragraphs?|chunks?|pages?|queries|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|"
+    r"records?|documents?|docs?|sentences?|convos?|passages?|paragraphs?|chunks?|pages?|queries|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|对(?![比话照应齐])|對(?![比話照應齊])|"
     r"份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
 )
 _AT_ONCE_BEFORE = _c(r"(?:同时|同時|并发|並發|concurrent(?:ly)?|simultaneous)\s*(?:大概|大约|大約|约|約|有|会有|會有|预计|預計)?\s*$")
@@ -2188,7 +2188,7 @@ _OWN_CUE = _c(
     r"\bhave\b(?!\s+(?:a\s+|the\s+|some\s+)?(?:budget|money|funds|funding)\b)|\bhas\b|\bown\b|\bowned\b|\bgot\b(?!\s+(?:quoted|a\s+quote|offered))|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
     r"手上|手头|手頭|现有|現有|已有|已经有|已經有|我们有|我們有|我有|目前是|现在是|現在是|目前用|(?:台式机|台式機|桌机|桌機|电脑|電腦|笔记本|筆電|主机|主機)(?:里|裡)?(?:是|用的是|装的是|裝的是|插的是)|\bcurrently\s+(?:on|using|running|rocking)\b|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
     r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備|插了|插着|插著|装了|裝了|装着|裝著|"
-    r"已经买了|已經買了|买了|買了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|桌机|桌機|我的|我们的|我們的|"
+    r"已经买了|已經買了|买了|買了|收了|入手了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|桌机|桌機|我的|我们的|我們的|"
     r"\bin\s+(?:my|our)\b|\bon\s+(?:my|our)\b|gaming\s+pc|\btower\b|\brig\b|(?:uni|university|our|research)\s+lab\b|实验室|實驗室"
 )
 _HAVE_BEFORE = _c(r"(?:现在有|現在有|手上有|手头有|手頭有|现有|現有|已有|我们有|我們有|我有)(?!预算|預算|钱|錢|经费|經費|计划|計劃|在考)|"

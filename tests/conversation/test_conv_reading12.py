@@ -181,3 +181,50 @@ def test_a_rented_home_is_no_rented_gpu(text: str, locale: str) -> None:
 def test_a_cards_power_limit_is_not_the_rooms_power() -> None:
     read = _read("one 120V 20A circuit, two 3090s power limited to 280W", "en")
     assert read.get("rack_kw") == pytest.approx(120 * 20 * 0.8 / 1000, rel=0.01)
+
+
+@pytest.mark.parametrize(("text", "locale", "task"), [
+    ("打算拿 4 张 A100 做 DPO 全参，偏好数据两万对", "zh-Hans", "finetune"),
+    ("ORPO with full parameters on qwen2.5 7b, 2x H100", "en", "finetune"),
+    ("DPO with LoRA on mistral 7b", "en", "lora"),
+])
+def test_preference_tuning_of_every_weight_is_a_full_fine_tune(text: str, locale: str, task: str) -> None:
+    assert _read(text, locale).get("task") == task
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("nightly transcription of about 2k hours of meeting audio with whisper", "en"),
+    ("用 whisper 做会议录音转写，每天大概 300 小时", "zh-Hans"),
+    ("just me using it, qwen 2.5 32b at 4bit", "en"),
+])
+def test_transcribing_or_using_it_alone_is_a_service(text: str, locale: str) -> None:
+    assert _read(text, locale).get("task") == "inference"
+
+
+def test_adding_a_card_is_no_cap_on_cards() -> None:
+    read = _read("机器里有一张 4090，打算再加一张 4090", "zh-Hans")
+    assert "max_gpus" not in read and read.get("host_owned") is True
+
+
+def test_second_hand_cards_they_have_buy_nothing() -> None:
+    read = _read("手上三张二手3090，想跑 LoRA", "zh-Hans")
+    assert read.get("owned_gpus") == [{"gpu": "rtx-3090", "count": 3}] and "acquisition" not in read
+
+
+def test_a_provider_named_in_a_buy_or_rent_question_leaves_the_place_open() -> None:
+    read = _read("自己买卡还是租 RunPod 比较划算？", "zh-Hans")
+    assert read.get("acquisition") == "either" and "deployment" not in read
+
+
+def test_people_of_any_kind_hitting_it_at_once_are_the_load() -> None:
+    assert _read("about 35 nurses hitting it simultaneously", "en").get("concurrency") == 35
+
+
+def test_cards_picked_up_and_corrected_in_the_same_breath() -> None:
+    # 收了 (picked up, second-hand) is having them; "喔不對是 4 張" corrects the count
+    read = _read("去年在拍賣收了3張二手 3090，喔不對是4張，想跑 LoRA", "zh-Hant")
+    assert read.get("owned_gpus") == [{"gpu": "rtx-3090", "count": 4}]
+
+
+def test_pairs_counted_in_wan() -> None:
+    assert _read("偏好数据大概 3 万对，做 DPO 全参", "zh-Hans").get("samples") == 30_000
