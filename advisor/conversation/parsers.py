@@ -188,12 +188,16 @@ def apply_corrections(text: str) -> str:
             break
         near = _unit_after(text, before[-1][2])
         _, fs, fe = next((f for f in fixes if near and _unit_after(text, f[2]) == near), fixes[0])
+        mag = re.match(r"[wWkK](?![a-zA-Z])", text[fe:])
+        fe += mag.end() if mag else 0  # "是45w": the magnitude goes with the number
         end = _clause_end(text, fe)  # "不对，是峰值50人同时用，int8量化": the rest of the sentence stays
         unit = _unit_after(text, fe)
         same = [n for n in before if unit and _unit_after(text, n[2]) == unit]
         if unit and not same and any(_unit_after(text, n[2]) for n in before[-1:]):
             break  # "8 张卡, 不对, 是 40 个人": a number of another kind corrects nothing
         _, s, e = (same or before)[-1]
+        was = re.match(r"[wWkK](?![a-zA-Z])", text[e:])
+        e += was.end() if was else 0  # "预算8w，哦不对，…12w": the old magnitude goes with the old number
         text = text[:s] + text[fs:fe] + text[e: marker.start()] + text[end:]
     return text
 
@@ -324,9 +328,10 @@ _MAGNITUDE_AMOUNT = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*(?:k|m|万|萬))(?![a
 _AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|经费|經費|to\s+spend|可以花|能花|max\b|tops\b|ceiling\b|上限|封顶|封頂)")
 _CAP_AMOUNT = _c(rf"(?:最多|不超过|不超過|上限|封顶|封頂|顶多|頂多|\bat\s+most\b|\bmax(?:imum)?\b|hard\s+(?:cap|ceiling|limit)|"
                  rf"capped\s+at|no\s+more\s+than)\s*(?:是|为|為|of|is|at|:)?\s*(?:最多|不超过|不超過)?\s*(?:us\s?\$|\$|¥)?\s*{NUM}")
-_AMOUNT_RANGE = _c(  # "$5-6k", "~100-150k", "80 到 100 萬": the middle of the range
-    r"(?P<pre>us\s?\$|nt\s?\$|\$|¥)?\s*(?P<a>\d+(?:\.\d+)?)\s*(?:-|–|~|to|到|至)\s*(?:us\s?\$|nt\s?\$|\$|¥)?\s*"
-    r"(?P<b>\d+(?:\.\d+)?)\s*(?P<mag>k|m|mil|万|萬)(?![a-z])"
+_AMOUNT_RANGE = _c(  # "$5-6k", "~100-150k", "80 到 100 萬", "三到五百万": the middle of the range
+    r"(?P<pre>us\s?\$|nt\s?\$|\$|¥)?\s*(?P<a>\d+(?:\.\d+)?|[一二两兩三四五六七八九十]{1,3})\s*(?:-|–|~|～|to|到|至)\s*"
+    r"(?:us\s?\$|nt\s?\$|\$|¥)?\s*(?P<b>\d+(?:\.\d+)?|[一二两兩三四五六七八九十]{1,3})\s*"
+    r"(?P<mag>k|m|mil|万|萬|十万|十萬|百万|百萬|千万|千萬|亿|億)(?![a-z])"
 )
 _PER_MONTH = _c(r"^\s*(?:/\s*(?:month|mo|月)|per\s+month|a\s+month|monthly)|(?:每月|每个月|每個月|月预算|月預算|monthly)\s*(?:预算|預算)?\s*$")
 _TERM = _c(r"(?:签|簽|合约|合約|commit(?:ment)?|contract|term)\s*(?:of\s+)?(?P<n>\d+|an?|one|two|three|four|five|[一二两兩三四五六七八九十])\s*(?:-\s*)?(?P<u>年|个月|個月|years?|yrs?|months?)")
@@ -436,8 +441,9 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
     local = default_currency(locale) if _CJK.search(w.orig) else "USD"
     if _BUDGET_CUE.search(w.text):
         for m in w.finditer(_AMOUNT_RANGE):
-            a, b = float(m.group("a")), float(m.group("b"))
-            mag = {"k": 1e3, "m": 1e6, "mil": 1e6, "万": 1e4, "萬": 1e4}[m.group("mag").lower()]
+            a, b = number_value(m.group("a")) or 0.0, number_value(m.group("b")) or 0.0
+            mag = {"k": 1e3, "m": 1e6, "mil": 1e6, "万": 1e4, "萬": 1e4, "十万": 1e5, "十萬": 1e5, "百万": 1e6,
+                   "百萬": 1e6, "千万": 1e7, "千萬": 1e7, "亿": 1e8, "億": 1e8}[m.group("mag").lower()]
             if 0 < a < b:
                 said_cur = _currency(m.group("pre"), locale)
                 ex.currency_assumed = said_cur is None
@@ -710,7 +716,7 @@ _FACILITY_CUE = _c(r"rack|cabinet|circuit|机柜|機櫃|机架|機架|供电|供
 _LIQUID = _c(r"liquid|water[\s-]?cool|direct[\s-]?to[\s-]?chip|immersion|液冷|水冷|冷板|浸没|浸沒|浸沒式")
 _NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|没法上|沒法上|无法上|無法上|不能上|不能用|can'?t\s+(?:do|have|get)|"
                 r"no\s+(?:way\s+to\s+(?:do|get)\s+)?)\s*(?:液冷|水冷|liquid(?:\s+cooling)?)|"
-                r"(?:液冷|水冷|liquid(?:\s+cooling)?)\s*(?:也|都|是)?\s*(?:上不了|做不到|做不了|装不了|裝不了|不行|不可能|不能|没有|沒有|"
+                r"(?:液冷|水冷|liquid(?:\s+cooling)?)\s*(?:也|都|是|目前|现在|現在|暂时|暫時|还|還)*\s*(?:上不了|做不到|做不了|装不了|裝不了|不行|不可能|不能|没有|沒有|"
                 r"没办法|沒辦法|不支持|不支援|isn'?t\s+(?:possible|an\s+option|available)|is\s+not|not\s+(?:possible|available))")
 _AIR = _c(r"\bair\b(?![\s-]*gap)|air[\s-]?cool|风冷|風冷|氣冷|空冷")
 _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bcolab\b|\bkaggle\b|coreweave|"
@@ -885,7 +891,7 @@ def _facility(w: _Work, ex: Extraction) -> None:
     for m in w.finditer(_AMP):
         amps = amps or number_value(_numtext(m) or "")
         w.consume(m.start(), m.end())
-    three = bool(_PHASE3.search(w.text))
+    three = bool(_PHASE3.search(w.text)) and not _PHASE1.search(w.text)  # "2x 208V 30A single-phase … or 3-phase?"
     if kw is None and volts and amps:
         kw = circuit_kw(volts, amps, three, circuits)
     if psu_kw is not None:  # the power supply or the circuit, whichever allows less
@@ -899,11 +905,13 @@ def _facility(w: _Work, ex: Extraction) -> None:
             ex.fields["rack_kw"] = round(kw, 3)
     elif (volts and not amps) or (amps and not volts):
         ex.problem("conv.problem.circuit_incomplete")
+    no_liquid = False
     for m in _NO_LIQUID.finditer(w.orig.lower()):  # "液冷上不了", "liquid isn't possible": what they cannot have
         w.consume(m.start(), m.end())
+        no_liquid = True
     if _LIQUID.search(w.text):
         ex.fields["cooling"] = "liquid"
-    elif _AIR.search(w.text):
+    elif _AIR.search(w.text) or no_liquid:  # "液冷目前還沒有": air is what they have
         ex.fields["cooling"] = "air"
     cloud, onprem = bool(_CLOUD.search(_without_fallbacks(w.text))), bool(_ONPREM.search(w.text))
     if cloud and onprem and all(_NOW.search(_clause_at(w.text, m.start())) for m in _CLOUD.finditer(w.text)):
@@ -1073,10 +1081,11 @@ _HORIZON = [
     _c(rf"(?:{NUM}|\b{_EN_WORD}\b)[\s-]*(?P<unit>years?|yrs?|months?)[\s-]+(?:horizon|lifetime|plan|of\s+use|use|service|pilot|trial|project|poc)"),
     # 用三年, 先做一年, 跑 3 年, 至少用 2 年, 打算用五年
     _c(rf"(?:用|先做|先跑|做|跑|运行|運行|使用|规划|規劃|打算用|计划用|計畫用|預計用|预计用|至少用|要用)\s*(?:个|個)?\s*"
-       rf"{NUM}\s*(?P<unit>年|个月|個月)"
+       rf"{NUM}\s*(?P<unit>年|个月|個月)(?!半)"
        r"(?!\s*(?:内|內|之内|之內|以内|以內)?\s*(?:就要|要)?\s*(?:完成|做完|训完|訓完|搞定|交付|跑完|结束|結束|出结果|出結果))"),
-    # 預計用半年, 先用半年; "needs to last us 4 years"
-    _c(r"(?:用|先做|先跑|跑|使用|打算用|计划用|計畫用|預計用|预计用|至少用|要用)\s*(?P<half>半)\s*(?P<unit>年)(?!\s*(?:内|內)?\s*(?:完成|做完|跑完))|"
+    # 預計用半年, 先用半年, 连续用一年半; "needs to last us 4 years"
+    _c(r"(?:用|先做|先跑|跑|使用|打算用|计划用|計畫用|預計用|预计用|至少用|要用)\s*(?P<half>半|一年半|1\.5\s*年)\s*(?P<unit>年)?"
+       r"(?!\s*(?:内|內)?\s*(?:完成|做完|跑完))|"
        rf"\blast\s+(?:us|me|them)?\s*(?:at\s+least\s+)?(?:{_num('n2')}|\b(?P<w2>two|three|four|five|six|seven|eight|ten)\b)\s*(?P<unit2>years?|yrs?)"),
     # 三年内都会用, 3 年都要用, 未来两年
     _c(rf"(?:未来|未來|接下来|接下來)?\s*{NUM}\s*(?P<unit>年|个月|個月)\s*(?:内|內|之内|之內)?\s*"
@@ -1135,9 +1144,10 @@ def _usage(w: _Work, ex: Extraction) -> None:
             continue
         said = _numtext(m) or g.get("n2") or g.get("n3")
         word = g.get("word") or g.get("w2") or g.get("w3") or ""
-        value = 0.5 if g.get("half") else (
+        half = g.get("half")
+        value = (0.5 if half == "半" else 1.5) if half else (
             number_value(said) if said else float(_EN_WORD_NUMBERS.get(word.lower(), 0) or 0))
-        unit = (g.get("unit") or g.get("unit2") or g.get("unit3") or "").lower()
+        unit = (g.get("unit") or g.get("unit2") or g.get("unit3") or ("年" if half else "")).lower()
         if value and value > 0:
             days = value * (30 if unit.startswith("month") or unit in ("个月", "個月") else 365)
             if days <= 36_500:
@@ -1396,11 +1406,12 @@ def _calendar(w: _Work, ex: Extraction) -> None:
 # Serving targets: time to the first token, decode speed per user
 
 _TTFT = [
-    _c(rf"(?:p\d+\s+)?(?:ttft|time\s+to\s+(?:the\s+)?first\s+token|(?:first|1st)[\s-]token(?:\s+latency)?)\s*"
+    _c(rf"(?:p\d+\s+)?(?:ttft|time\s+to\s+(?:the\s+)?first\s+token|(?:first|1st)[\s-]token(?:\s+latency)?)\s*(?:p\d+\s*)?"
        rf"(?:latency\s*)?(?:(?:has|needs|have)\s+to\s+(?:stay|be)\s+|must\s+(?:stay|be)\s+|should\s+(?:stay|be)\s+)?"
        rf"(?:<=|<|≤|under|below|within|of|at\s+most|max(?:imum)?|:|=|is|in)?\s*(?:about\s+|~\s*)?{NUM}\s*(?P<unit>ms|s|secs?|seconds?)\b"),
     _c(rf"(?:ttft|首字|首\s*token|首个\s*token|首個\s*token|第一个字|第一個字|第一个\s*token|第一個\s*token|首包)\s*"
-       rf"(?:延迟|延遲|时间|時間|响应|回應)?\s*(?:要|需要|要求|希望|控制|能|最好|最多|得)*\s*(?:在|要在)?\s*(?:<|<=|小于|小於|低于|低於)?\s*{NUM}\s*(?P<unit>毫秒|ms|秒|s)"),
+       rf"(?:延迟|延遲|时间|時間|响应|回應)?\s*(?:p\d+\s*)?(?:要|需要|要求|希望|控制|能|最好|最多|得|壓|压|不超过|不超過|不要超过|不要超過)*\s*"
+       rf"(?:在|要在)?\s*(?:<|<=|小于|小於|低于|低於)?\s*{NUM}\s*(?P<unit>毫秒|ms|秒|s)"),
     # "first token under a second", "ttft within half a second": the second said in words
     _c(r"(?:ttft|time\s+to\s+(?:the\s+)?first\s+token|(?:first|1st)[\s-]token(?:\s+latency)?)\s*(?:latency\s*)?"
        r"(?:(?:has|needs|have)\s+to\s+(?:stay|be)\s+|must\s+(?:stay|be)\s+|should\s+(?:stay|be)\s+)?"
@@ -1664,7 +1675,8 @@ _RPS = _c(
     rf"{_num('num1')}\s*(?:requests?|reqs?|queries|calls|次请求|次請求|个请求|個請求|次查询|次查詢|次)?\s*(?:/\s*s(?:ec(?:ond)?)?(?![a-z])|per\s+sec(?:ond)?\b|a\s+sec(?:ond)?\b|每秒)"
     rf"|{_num('num2')}\s*(?:qps|rps|req/s)(?![a-z])"
     rf"|(?:qps|rps|每秒请求数?|每秒請求數?|requests\s+per\s+second)(?:\s*(?:[:=]|of|约|約|为|為|是|about|around|~|大概|大约|大約|差不多|预计|預計|估计|估計|峰值|尖峰))*\s*{_num('num3')}"
-    rf"|每秒\s*(?:大概|大约|大約|约|約|有|差不多|要|需要|得)?\s*(?:处理|處理|扛|撑|撐|支撑|支撐|跑)?\s*{_num('num4')}\s*(?:个|個|次)?\s*(?:请求|請求|查询|查詢)"
+    rf"|每秒\s*(?:大概|大约|大約|约|約|有|差不多|要|需要|得)?\s*(?:处理|處理|扛|撑|撐|支撑|支撐|跑)?\s*{_num('num4')}\s*(?:个|個|次)?\s*"
+    r"(?:请求|請求|查询|查詢|requests?|reqs?|queries|calls)"
 )
 _CONTEXT_BEFORE = _c(
     rf"{NUM}\s*(?:tokens?\s*(?:of\s*)?|token\s*的?)?\s*(?:context|ctx|上下文|的上下文|context\s*window|context\s*length)"
@@ -1937,7 +1949,9 @@ def _index(kind: str, catalogue_key: int) -> tuple[_Alias, ...]:
             seen.add(key)
             size, version = _alias_parts(alias)
             out.append(_Alias(key, ident, size, version))
-    out.sort(key=lambda a: -len(a.key))
+    # aliases that carry a version or a size first, then the longest: "满血版 DeepSeek-V3" is V3, not what
+    # "满血版 deepseek" alone means
+    out.sort(key=lambda a: (not any(ch.isdigit() for ch in a.key), -len(a.key)))
     return tuple(out)
 
 
@@ -1964,7 +1978,7 @@ def _is_word_char(ch: str) -> bool:
 
 def _scan_aliases(text: str, index: tuple[_Alias, ...]) -> list[tuple[_Alias, int, int]]:
     """Catalogue aliases found in `text` (lower-case): [(alias, start, end)] in the original text,
-    longest first, non-overlapping, on word boundaries."""
+    in the index's order (aliases with a digit first, then the longest), non-overlapping, on word boundaries."""
     norm, pos = _normalized_with_map(text)
     taken = [False] * len(text)
     found: list[tuple[_Alias, int, int]] = []
@@ -2227,18 +2241,19 @@ _COUNT_BEFORE = _c(
 _PER_MACHINE_AFTER = _c(
     rf"\s*(?:工作站|服务器|伺服器|主机|主機|机器|機器|servers?|workstations?|boxes|machines?|nodes?)\s*[(,]?\s*"
     rf"(?:每台|每个|每個|各|each\s+with|with)\s*(?:有|装|裝|插)?\s*{NUM}\s*(?:张|張|块|塊|颗|顆|卡|gpus?|cards?)")
+_GPUS_EACH_AFTER = _c(rf"\s*(?:sxm\d?\s*|pcie\s*)?(?:nodes?|servers?|boxes|machines?)\s*[(,]?\s*{NUM}\s*(?:gpus?|cards?)\s*(?:each|apiece)")
 _CARDS_PER_MACHINE = _c(rf"\s*{NUM}\s*卡(?:机|機|的?(?:服务器|伺服器|机器|機器|主机|主機))")  # "2台H20八卡机"
 _NODES_BEFORE = _c(
     rf"{_num('nodes')}\s*(?:nodes?|servers?|machines?|boxes|workstations?|hosts?|rigs?|"
-    r"台(?:服务器|伺服器|机器|機器|主机|主機|工作站)?|个节点|個節點)\s*(?:上跑|上|里|裡)?\s*"
-    r"(?:of|with|w/|each\s+with|,|，|×|x|\*)?\s*(?:每台|每个|每個|各|each)?\s*(?:插|装|裝|配|有)?\s*"
+    r"台(?:服务器|伺服器|机器|機器|主机|主機|工作站)?|个节点|個節點)\s*(?:上跑|上|里|裡|[a-z\u4e00-\u9fff][\w\s-]{0,16}?[(（](?=\s*(?:每台|每个|每個|各|each)))?\s*"
+    r"(?:of|with|w/|,|，|×|x|\*|[（(])?\s*(?:each\s+with|每台|每个|每個|各|each)?\s*(?:插|装|裝|配|有)?\s*"
     rf"{_num('per')}\s*(?:x|×|\*|张|張|块|塊|颗|顆|片|卡|gpus?\s+of|cards?\s+of)?\s*(?:nvidia|amd|英伟达|輝達|geforce|rtx|tesla)?\s*$"
 )
 _COUNT_LATER = _c(rf"^\s*[）)]?\s*(?:有|共|共有|一共|总共|總共|合计|合計|是|各)?\s*[（(]?\s*{NUM}\s*(?:张|張|块|塊|片|颗|顆|卡|gpus?\b|cards?\b)\s*[）)]?")
 _SYSTEM = _c(r"(?:dgx|hgx)\s*$")
 GPUS_PER_SYSTEM = 8
 """One DGX/HGX system of the GPU named: eight on its baseboard (the 4-GPU HGX boards are named with a count)."""
-_COUNT_AFTER = _c(rf"^\s*(?:(?:gpus?\b|cards?\b|卡)\s*)?(?:x|×|\*)\s*{NUM}")
+_COUNT_AFTER = _c(r"^\s*(?:(?:gpus?\b|cards?\b|卡)\s*)?(?:x|×|\*)\s*(?P<num>\d{1,4})(?![\d.])")  # "3090 x2", "4090x1"
 
 
 def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
@@ -2265,7 +2280,8 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
             count = number_value(ma.group("num"))
             consume_to = end + ma.end()
         ident = alias.ident
-        each = _PER_MACHINE_AFTER.match(text, consume_to) or _CARDS_PER_MACHINE.match(text, consume_to)
+        each = _PER_MACHINE_AFTER.match(text, consume_to) or _CARDS_PER_MACHINE.match(text, consume_to) or \
+            _GPUS_EACH_AFTER.match(text, consume_to)
         if each and count:
             n = number_value(each.group("num"))  # "两台4090工作站（每台两张卡）": machines x cards in each
             if n:
@@ -2275,6 +2291,10 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
         if mem:
             consume_to += mem.end()
             ident = _with_memory(ident, int(mem.group(1)))  # "V100 32G" is the 32 GB V100
+            again = _COUNT_AFTER.search(text[consume_to: consume_to + 12]) if count is None else None
+            if again:  # "3090 24G x2"
+                count = number_value(again.group("num"))
+                consume_to += again.end()
         form = re.match(r"\s*[（(]?\s*(?:pcie|pci-e)\b\s*[）)]?", text[consume_to:])
         if form and ident.endswith("-sxm") and _known_gpu(ident[:-4] + "-pcie"):
             ident, consume_to = ident[:-4] + "-pcie", consume_to + form.end()  # "A100 40G PCIe"

@@ -228,3 +228,56 @@ def test_cards_picked_up_and_corrected_in_the_same_breath() -> None:
 
 def test_pairs_counted_in_wan() -> None:
     assert _read("偏好数据大概 3 万对，做 DPO 全参", "zh-Hans").get("samples") == 30_000
+
+
+@pytest.mark.parametrize(("text", "model"), [
+    ("想部署满血版 DeepSeek-V3，FP8", "deepseek-v3"),   # the named version, not what 满血版 alone means
+    ("满血版 deepseek 要几张 H20", "deepseek-r1"),
+])
+def test_a_named_version_beats_a_nickname(text: str, model: str) -> None:
+    assert _read(text, "zh-Hans").get("model") == model
+
+
+# --- from the fourteenth blind table (holdout_fresh14.yaml, 13 of 45 on its first run) ---------------------------
+
+@pytest.mark.parametrize(("text", "locale", "amount"), [
+    ("预算两到四百万", "zh-Hans", 3_000_000),           # the middle of a range said in Chinese numerals
+    ("预算10万，哦不对，是15w", "zh-Hans", 150_000),      # the correction keeps its magnitude
+    ("budget was 20k, sorry, 25k", "en", 25_000),
+])
+def test_ranges_and_corrections_keep_their_magnitude(text: str, locale: str, amount: float) -> None:
+    assert _read(text, locale).get("budget_amount") == amount
+
+
+@pytest.mark.parametrize(("text", "locale", "seconds"), [
+    ("首字延迟最好不超过3秒", "zh-Hans", 3.0),
+    ("TTFT p95 要壓在 600ms", "zh-Hant", 0.6),
+    ("time to first token p99 <= 700 ms", "en", 0.7),
+])
+def test_first_token_limits_said_with_percentiles_and_hedges(text: str, locale: str, seconds: float) -> None:
+    assert _read(text, locale).get("max_ttft_s") == seconds
+
+
+def test_requests_per_second_said_in_chinese_with_an_english_noun() -> None:
+    assert _read("尖峰每秒 12 個 request", "zh-Hant").get("requests_per_second") == 12
+
+
+@pytest.mark.parametrize(("text", "locale", "owned"), [
+    ("现有三台浪潮NF5468（每台8张L40S）", "zh-Hans", {"l40s": 24}),
+    ("we run 3 H200 nodes (8 GPUs each)", "en", {"h200": 24}),
+    ("cluster: 2 nodes, each with 4x A100 80GB SXM", "en", {"a100-80gb-sxm": 8}),
+    ("手上的卡：3090 24G x3、4090 24G x1", "zh-Hant", {"rtx-3090": 3, "rtx-4090": 1}),
+    ("we have 2 boxes and 4 H100", "en", {"h100-sxm": 4}),
+])
+def test_cards_described_by_product_and_per_node(text: str, locale: str, owned: dict[str, int]) -> None:
+    assert _owned(text, locale) == owned
+
+
+def test_an_explicit_single_phase_beats_a_three_phase_question() -> None:
+    read = _read("the cage has 2x 208V 30A single-phase circuits; do we need 3-phase?", "en")
+    assert read.get("rack_kw") == pytest.approx(2 * 208 * 30 * 0.8 / 1000, rel=0.01)
+
+
+def test_no_liquid_yet_is_air_and_a_year_and_a_half_is_a_horizon() -> None:
+    read = _read("机柜 15kW，液冷目前还没有，设备要连续用一年半", "zh-Hans")
+    assert read.get("cooling") == "air" and read.get("horizon_days") == 548
