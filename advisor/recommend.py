@@ -967,8 +967,8 @@ def _miss_ratio(o: _Option, profile: Profile) -> float:
 
 def _near_miss_key(o: _Option, profile: Profile) -> tuple:
     """Nearest miss first: none that no changed limit lets through (export controls, a buyer's policy), then
-    fewest critical reasons, fewest reasons, the smallest overshoot of a budget, rack, deadline or first-token
-    limit (a card 20 % over budget before one at 3x it), and the better score."""
+    fewest critical reasons, fewest reasons, the smallest overshoot of a budget, rack, deadline, first-token limit
+    or card's memory (`_miss_ratio`: a card 20 % over budget before one at 3x it), and the better score."""
     reasons = [f for f in o.findings if f.reject]
     critical = sum(1 for f in reasons if f.severity == "critical")
     return (_forbidden(o), critical, len(reasons), round(_miss_ratio(o, profile), 1), -o.score)

@@ -1026,9 +1026,9 @@ def _serving_precisions(w: Workload, gpu) -> list[tuple[str, str]]:
 
 
 PIPELINE_STAGES = (2, 4)
-"""Servers one serving replica may span when a whole server cannot hold the model (tensor parallel inside each,
-pipeline parallel across them, as vLLM and SGLang serve DeepSeek-V3 on two 8 x H20/H800 nodes or Llama 3.1 405B
-in 16-bit on two 8 x H100 nodes)."""
+"""Servers one serving replica may span when the model fills more than half of a whole server (tensor parallel
+inside each, pipeline parallel across them, as vLLM and SGLang serve DeepSeek-V3 on two 8 x H20/H800 nodes or
+Llama 3.1 405B in 16-bit on two 8 x H100 nodes): one server would leave too little room for the KV cache."""
 PIPELINE_HOP_S = 30e-6
 """One pipeline hop between servers per decode step (a small activation over InfiniBand/RoCE: latency-bound)."""
 
@@ -1215,10 +1215,10 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
                     break  # a batch job: every count a deadline may need, within reason
             elif served_at is not None and i > served_at + 1 and buyable:
                 break  # one count past the first that serves everyone (and a whole baseboard of SXM parts)
-            for tp in widths:
-                if tp > count or count % tp:
+            for width in widths:  # GPUs per replica: tp, or tp x pp across servers
+                if width > count or count % width:
                     continue
-                m = _serving_pick(w, gpu, count, ladders[tp])
+                m = _serving_pick(w, gpu, count, ladders[width])
                 out.append(m)
                 if m.fits and served_at is None:
                     served_at = i
