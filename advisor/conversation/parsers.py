@@ -648,9 +648,8 @@ def _without_fallbacks(text: str) -> str:
     """`text` with its fallback clauses blanked ("不够的话再去AutoDL租"): what they would do if their own cards
     fall short says neither where the job runs nor how it gets its GPUs."""
     for m in _IF_SHORT.finditer(text):
-        clause = _clause_at(text, m.start())
-        start = text.find(clause)
-        text = text[:start] + " " * len(clause) + text[start + len(clause):]
+        start, end = _clause_span(text, m.start())  # the clause itself, not the first text that reads like it
+        text = text[:start] + " " * (end - start) + text[end:]
     return text
 
 
@@ -743,11 +742,17 @@ _NOW = _c(r"\bright\s+now\b|\bcurrently\b|\bat\s+the\s+moment\b|\btoday\b|现在
 _CLAUSE_EDGE = re.compile(r"[,;:!?]|\.(?!\d)")
 
 
-def _clause_at(text: str, pos: int) -> str:
-    """The clause (between commas or sentence ends) of `text` around position `pos`."""
+def _clause_span(text: str, pos: int) -> tuple[int, int]:
+    """Where the clause (between commas or sentence ends) of `text` around position `pos` starts and ends."""
     start = max((m.end() for m in _CLAUSE_EDGE.finditer(text, 0, pos)), default=0)
     end = _CLAUSE_EDGE.search(text, pos)
-    return text[start: end.start() if end else len(text)]
+    return start, end.start() if end else len(text)
+
+
+def _clause_at(text: str, pos: int) -> str:
+    """The clause (between commas or sentence ends) of `text` around position `pos`."""
+    start, end = _clause_span(text, pos)
+    return text[start:end]
 
 
 def circuit_kw(volts: float, amps: float, three_phase: bool, circuits: int = 1) -> float:
