@@ -1,18 +1,22 @@
 """Entry point `gpu-advisor`: the TUI by default, and the headless subcommands of DESIGN.md.
 
 Each subcommand lives in `advisor/commands/<name>.py` with `add_arguments(parser)` and
-`run(args) -> int`; those modules import their heavy dependencies inside `run`, so that
-`gpu-advisor estimate` never pays for Textual or durable-rules. No traceback reaches the user:
-a broken knowledge file, a bad path or an unexpected error ends with one clear line.
+`run(args) -> int`. Only the module of the subcommand given is imported (`--help` lists the others
+by name), and those modules import their heavy dependencies inside `run`, so that `gpu-advisor
+estimate` never pays for Textual, Jinja or durable-rules, and `--version` for nothing at all. No
+traceback reaches the user: a broken knowledge file, a bad path or an unexpected error ends with
+one clear line.
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import sys
 
 from advisor import __version__
+
+TYPE_CHECKING = False  # not `typing`'s: importing typing is half the cost of `--version`
+if TYPE_CHECKING:
+    import argparse
 
 SUBCOMMANDS = {
     "chat": ("advisor.commands.chat", "Run the conversation without a terminal UI."),
@@ -25,7 +29,24 @@ SUBCOMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_in(argv: list[str]) -> str | None:
+    """The subcommand `argv` names: its first word that is not an option (nor `--lang`'s value)."""
+    words = iter(argv)
+    for word in words:
+        if word == "--lang":
+            next(words, None)
+        elif not word.startswith("-"):
+            return word if word in SUBCOMMANDS else None
+    return None
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; only the subcommand `argv` names gets its options (and its module imported).
+    Without `argv`, every subcommand gets them (documentation, tests)."""
+    import argparse
+    import importlib
+
+    wanted = _command_in(argv) if argv is not None else None
     parser = argparse.ArgumentParser(
         prog="gpu-advisor",
         description="Which GPUs to buy or rent to train, fine-tune or serve a model — and why.",
@@ -35,10 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--resume", action="store_true", help="restore the unfinished consultation")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
-        module = importlib.import_module(module_name)
         sp = sub.add_parser(name, help=help_text, description=help_text)
-        module.add_arguments(sp, name)
-        sp.set_defaults(_module=module)
+        if argv is None or name == wanted:
+            module = importlib.import_module(module_name)
+            module.add_arguments(sp, name)
+            sp.set_defaults(_module=module)
     return parser
 
 
@@ -53,9 +75,12 @@ def _check_data() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    from advisor.knowledge import KnowledgeError
+    argv = sys.argv[1:] if argv is None else argv
+    if argv == ["--version"]:  # the commonest probe of all, answered before argparse is imported
+        print(f"gpu-advisor {__version__}")
+        return 0
+    args = build_parser(argv).parse_args(argv)
+    from advisor.paths import KnowledgeError
 
     try:
         if args.command in (None, "chat", "recommend", "web"):

@@ -11,7 +11,7 @@ shared/reference agree on); every converted amount is shown with this date.
 
 from __future__ import annotations
 
-from advisor.models import Locale
+from advisor.locales import Locale
 
 RATES_DATE = "2025-06"
 

@@ -18,7 +18,7 @@ import math
 from collections.abc import Iterable
 
 from advisor.currency import from_usd
-from advisor.models import Locale
+from advisor.locales import Locale
 
 GIB = 2**30
 

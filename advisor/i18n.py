@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from advisor.models import LOCALES, Locale
+from advisor.locales import LOCALES, Locale
 
 # Characters that occur only in one script: (simplified, traditional) pairs common in what users type
 # to a GPU advisor — the domain's words (显存/顯存, 训练/訓練, 预算/預算, 机柜/機櫃, 并发/並發 ...) and
@@ -103,12 +103,11 @@ def detect_language(text: str, current: Locale = "en") -> Locale | None:
 
 def t(key: str, locale: Locale, **values: Any) -> str:
     """The UI string `key` in `locale`, with `{name}` placeholders filled from `values`."""
-    from advisor.knowledge import knowledge
+    from advisor.snapshot import ui_text
 
-    entry = knowledge().ui.get(key)
-    if entry is None:
+    text = ui_text(key, locale)
+    if text is None:
         raise KeyError(f"UI string {key!r} is missing from knowledge/ui/")
-    text = entry.get(locale)
     return text.format(**values) if values else text
 
 

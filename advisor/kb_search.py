@@ -30,8 +30,11 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from advisor.knowledge import KnowledgeEntry
-from advisor.models import LOCALES, Locale
+from advisor.locales import LOCALES, Locale
+
+TYPE_CHECKING = False  # not `typing`'s: `kb search` imports no pydantic
+if TYPE_CHECKING:
+    from advisor.knowledge import KnowledgeEntry
 
 # Traditional → Simplified characters (pairs generated once with OpenCC tw2s/t2s over every Han
 # character in knowledge/, rules/, the seed articles and the reference files; checked against OpenCC
@@ -219,9 +222,9 @@ class KnowledgeIndex:
 
 @functools.lru_cache(maxsize=1)
 def _default_index() -> KnowledgeIndex:
-    from advisor.knowledge import knowledge
+    from advisor.snapshot import entries
 
-    return KnowledgeIndex(knowledge().entries.values())
+    return KnowledgeIndex(entries().values())
 
 
 def search(query: str, locale: Locale, k: int = 3) -> list[tuple[KnowledgeEntry, float]]:

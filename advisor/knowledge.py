@@ -1,30 +1,25 @@
 """Load and validate `knowledge/` once: GPU and model catalogues, knowledge entries, finding texts, UI strings.
 
 Knowledge is data. Every file is validated by pydantic on load; a broken file stops start-up with
-a `KnowledgeError` that names the file, the entry and the problem. Lookups by id and alias live
-here so that every layer resolves names the same way.
+a `KnowledgeError` that names the file, the entry and the problem. What was validated is kept as a
+snapshot in the cache folder (advisor/snapshot.py), so later runs neither parse the YAML nor
+validate it again. Lookups by id and alias live here so that every layer resolves names the same way.
 """
 
 from __future__ import annotations
 
 import functools
-import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import Field, ValidationError
 
-from advisor.models import Frozen, GpuSpec, Localized, ModelSpec
+from advisor.models import Frozen, GpuSpec, Localized, ModelSpec, PriceRange
+from advisor.paths import KnowledgeError as KnowledgeError
 from advisor.paths import data_dir
-
-
-class KnowledgeError(Exception):
-    """A knowledge or rules file is broken: which file, which entry, what is wrong."""
-
-    def __init__(self, file: Path | str, entry: str, problem: str):
-        self.file, self.entry, self.problem = str(file), entry, problem
-        super().__init__(f"{self.file}: entry {entry!r}: {problem}")
+from advisor.snapshot import alias_index, normalize_name
 
 
 class KnowledgeEntry(Frozen):
@@ -59,11 +54,11 @@ class KnowledgeBase(Frozen):
 
     @functools.cached_property
     def _gpu_index(self) -> dict[str, GpuSpec]:
-        return _alias_index(self.gpus)
+        return alias_index(self.gpus)
 
     @functools.cached_property
     def _model_index(self) -> dict[str, ModelSpec]:
-        return _alias_index(self.models)
+        return alias_index(self.models)
 
     def gpu(self, name: str) -> GpuSpec | None:
         """A GPU by id or alias (case, spaces and dashes ignored)."""
@@ -72,19 +67,6 @@ class KnowledgeBase(Frozen):
     def model(self, name: str) -> ModelSpec | None:
         """A model by id or alias (case, spaces and dashes ignored)."""
         return self.models.get(name) or self._model_index.get(normalize_name(name))
-
-
-def normalize_name(text: str) -> str:
-    """Lower-case and drop spaces, dashes, underscores and dots: 'Llama-3 8B' -> 'llama38b'."""
-    return re.sub(r"[\s\-_./]+", "", text.strip().lower())
-
-
-def _alias_index(table: dict[str, Any]) -> dict[str, Any]:
-    index: dict[str, Any] = {}
-    for ident, spec in table.items():
-        for alias in (ident, getattr(spec, "name", ident), *getattr(spec, "aliases", ())):
-            index.setdefault(normalize_name(alias), spec)
-    return index
 
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ~10x faster start-up when present
@@ -167,92 +149,66 @@ def load_knowledge(root: Path | None = None) -> KnowledgeBase:
     return kb
 
 
+def validated_data(root: Path) -> dict[str, Any]:
+    """Every file under `root` validated, as JSON data (what `advisor.snapshot` caches): entries as
+    pydantic dumps them (by alias, computed fields included), `ui` as key -> texts."""
+    kb = load_knowledge(root)
+
+    def dump(table: Mapping[str, Frozen]) -> list[dict[str, Any]]:
+        return [spec.model_dump(mode="json", by_alias=True) for spec in table.values()]
+
+    return {
+        "gpus": dump(kb.gpus), "models": dump(kb.models), "entries": dump(kb.entries),
+        "findings": dump(kb.findings), "ui": {k: v.model_dump(by_alias=True) for k, v in kb.ui.items()},
+    }
+
+
+def _localized(data: dict[str, Any] | None) -> Localized | None:
+    return None if data is None else Localized.model_construct(None, **data)
+
+
+def _price(data: dict[str, Any] | None) -> PriceRange | None:
+    if data is None:
+        return None
+    return PriceRange.model_construct(**{k: v for k, v in data.items() if k != "mid_usd"})  # mid_usd is computed
+
+
+def _tuples(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+
+
+def from_snapshot(data: dict[str, Any]) -> KnowledgeBase:
+    """The knowledge base from already validated JSON data (`validated_data`), without validating it again."""
+    gpus = {}
+    for item in data["gpus"]:
+        fields = _tuples(item)
+        for name in ("price", "cloud_hourly", "price_used"):
+            fields[name] = _price(fields.get(name))
+        gpus[item["id"]] = GpuSpec.model_construct(**fields)
+    entries = {}
+    for item in data["entries"]:
+        fields = _tuples(item)
+        for name in ("title", "text", "correction"):
+            fields[name] = _localized(fields.get(name))
+        entries[item["id"]] = KnowledgeEntry.model_construct(**fields)
+    return KnowledgeBase.model_construct(
+        gpus=gpus,
+        models={item["id"]: ModelSpec.model_construct(**_tuples(item)) for item in data["models"]},
+        entries=entries,
+        findings={
+            item["id"]: FindingText.model_construct(
+                id=item["id"], title=_localized(item["title"]), text=_localized(item["text"])
+            )
+            for item in data["findings"]
+        },
+        ui={key: Localized.model_construct(None, **texts) for key, texts in data["ui"].items()},
+    )
+
+
 @functools.lru_cache(maxsize=1)
 def knowledge() -> KnowledgeBase:
-    """The knowledge base, loaded once per process."""
-    return load_knowledge()
+    """The knowledge base, once per process: validated on the first run after a file changed, then
+    read back from the snapshot in the cache folder (advisor/snapshot.py)."""
+    from advisor.snapshot import snapshot_data
 
-
-# ------------------------------------------------------------------------------------------------
-# Catalogue lookups without loading the whole knowledge base (`gpu-advisor estimate` starts fast):
-# one catalogue file, the entries whose text could hold the name parsed and validated one by one.
-
-_TEXT_CACHE: dict[str, str] = {}
-_PARSED_CACHE: dict[str, list[dict]] = {}
-
-
-def _catalogue_text(filename: str) -> str:
-    if filename not in _TEXT_CACHE:
-        path = data_dir("knowledge") / filename
-        try:
-            _TEXT_CACHE[filename] = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise KnowledgeError(path, "-", f"cannot be read: {exc}") from None
-    return _TEXT_CACHE[filename]
-
-
-def catalogue_entries(filename: str) -> list[dict]:
-    """Every entry of a catalogue file (`gpus.yaml`, `models.yaml`), parsed but not validated; cached."""
-    if filename not in _PARSED_CACHE:
-        try:
-            raw = yaml.load(_catalogue_text(filename), Loader=_LOADER)
-        except yaml.YAMLError as exc:
-            raise KnowledgeError(filename, "-", f"not valid YAML: {exc}") from None
-        if not isinstance(raw, list):
-            raise KnowledgeError(filename, "-", "expected a list of entries")
-        _PARSED_CACHE[filename] = [item for item in raw if isinstance(item, dict)]
-    return _PARSED_CACHE[filename]
-
-
-def _candidate_entries(filename: str, wanted: str) -> list[dict]:
-    """Entries whose text could hold the name: the file split at its top-level `- ` items, kept when the
-    normalised text contains the normalised name, and only those parsed (parsing the whole catalogue
-    costs more than the rest of `estimate`); an empty list sends the caller to the full parse."""
-    chunks = re.split(r"(?m)^(?=- )", _catalogue_text(filename))
-    out: list[dict] = []
-    for chunk in chunks:
-        if chunk.startswith("- ") and wanted in normalize_name(chunk):
-            try:
-                parsed = yaml.load(chunk, Loader=_LOADER)
-            except yaml.YAMLError:
-                return []
-            if isinstance(parsed, list):
-                out.extend(item for item in parsed if isinstance(item, dict))
-    return out
-
-
-def find_in_catalogue(filename: str, name: str, model: type[Frozen]) -> tuple[Any, list[str]]:
-    """(the validated entry of `filename` whose id, name or alias is `name`, []) or (None, every id)."""
-    wanted = normalize_name(name)
-
-    def match(entries: list[dict]) -> dict | None:
-        hit = next((e for e in entries if e.get("id") == name), None)
-        if hit is None:
-            for entry in entries:
-                names = [entry.get("id", ""), entry.get("name", ""), *(entry.get("aliases") or ())]
-                if any(normalize_name(str(n)) == wanted for n in names):
-                    return entry
-        return hit
-
-    hit = match(_candidate_entries(filename, wanted)) if wanted else None
-    if hit is None:
-        entries = catalogue_entries(filename)
-        hit = match(entries)
-        if hit is None:
-            return None, [str(e.get("id")) for e in entries]
-    try:
-        return model.model_validate(hit), []
-    except ValidationError as exc:
-        raise KnowledgeError(filename, str(hit.get("id")), _format_error(exc)) from None
-
-
-def catalogue_gpus() -> list[GpuSpec]:
-    """Every valid GPU of the catalogue (a broken entry is the catalogue tests' business), without the
-    rest of the knowledge base."""
-    out = []
-    for entry in catalogue_entries("gpus.yaml"):
-        try:
-            out.append(GpuSpec.model_validate(entry))
-        except ValidationError:
-            continue
-    return out
+    return from_snapshot(snapshot_data())

@@ -11,10 +11,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
+from advisor.datasheet import GpuFigures
+from advisor.locales import LOCALES as LOCALES
+from advisor.locales import Locale
 from advisor.sanitize import one_line
-
-Locale = Literal["en", "zh-Hans", "zh-Hant"]
-LOCALES: tuple[Locale, ...] = ("en", "zh-Hans", "zh-Hant")
 
 Task = Literal["pretrain", "finetune", "lora", "qlora", "inference"]
 Precision = Literal["bf16-mixed", "fp16-mixed", "bf16", "fp32", "fp8-mixed"]
@@ -29,7 +29,7 @@ Severity = Literal["info", "tip", "warning", "critical"]
 class Frozen(BaseModel):
     """Base: immutable, no unknown fields."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
 
 
 class Localized(Frozen):
@@ -59,7 +59,7 @@ class PriceRange(Frozen):
         return (self.low_usd + self.high_usd) / 2
 
 
-class GpuSpec(Frozen):
+class GpuSpec(Frozen, GpuFigures):
     """One accelerator as its datasheet and the market describe it."""
 
     id: str = Field(description="Stable catalogue id, e.g. 'h100-sxm'.")
@@ -105,15 +105,6 @@ class GpuSpec(Frozen):
     source: str = Field(min_length=1, description="Sources of the specifications.")
     notes: str = ""
 
-    @property
-    def memory_bytes(self) -> int:
-        """Installed memory in bytes: the vendor's figure read as GiB (gpu-catalogue.md convention 3)."""
-        return int(round(self.memory_gb * 2**30))
-
-    @property
-    def bandwidth_bytes_per_s(self) -> float:
-        """Memory bandwidth, bytes/s."""
-        return self.bandwidth_tbps * 1e12
 
 
 # Upper bounds of a model's dimensions: far above any published model (hidden 18,432, FFN 73,728,

@@ -13,6 +13,14 @@ from pathlib import Path
 _PACKAGE = Path(__file__).resolve().parent
 
 
+class KnowledgeError(Exception):
+    """A knowledge or rules file is broken: which file, which entry, what is wrong."""
+
+    def __init__(self, file: Path | str, entry: str, problem: str):
+        self.file, self.entry, self.problem = str(file), entry, problem
+        super().__init__(f"{self.file}: entry {entry!r}: {problem}")
+
+
 def data_dir(name: str) -> Path:
     """Return the folder `name` (knowledge, rules or templates), wherever it was installed."""
     override = os.environ.get("GPU_ADVISOR_DATA")

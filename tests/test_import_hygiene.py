@@ -3,9 +3,12 @@ after tconbeer/harlequin tests/unit_tests/test_import_hygiene.py)."""
 
 from __future__ import annotations
 
+import json
 import pkgutil
 import subprocess
 import sys
+
+import pytest
 
 import advisor
 
@@ -89,3 +92,43 @@ def test_the_layers_import_downwards_only() -> None:
         if name.startswith(("advisor.core.memory", "advisor.core.compute", "advisor.core.power", "advisor.core.cost")):
             problems.append(f"commands/estimate.py imports {name}")
     assert not problems, "\n".join(problems)
+
+
+# The import budget of the light commands (issue #13): what each may not load, checked in a fresh
+# process once the knowledge snapshot exists (the first run after a knowledge file changes validates
+# it with pydantic; that is the snapshot's job, tested in tests/knowledge/test_snapshot.py).
+_HEAVY = ("pydantic", "pydantic_core", "yaml", "jinja2", "durable", "textual", "rich")
+_BUDGETS = [
+    (["--version"], _HEAVY + ("argparse", "advisor.knowledge", "advisor.models")),
+    (["estimate", "--model", "llama-3-8b", "--gpu", "a100-80gb", "--task", "lora", "--json"], _HEAVY),
+    (["estimate", "--model", "qwen2.5-7b", "--task", "inference", "--batch", "8", "--context", "8192"], _HEAVY),
+    (["gpus"], _HEAVY),
+    (["models", "--json"], _HEAVY),
+    (["--lang", "zh-Hant", "kb", "search", "記憶體不夠"], _HEAVY),
+    (["recommend", "--help"], ("textual", "jinja2", "durable")),
+]
+
+
+@pytest.fixture(scope="module")
+def snapshot_built() -> None:
+    subprocess.run([sys.executable, "-m", "advisor.cli", "gpus"], capture_output=True, check=True, timeout=120)
+
+
+@pytest.mark.parametrize(("argv", "banned"), _BUDGETS, ids=lambda v: " ".join(v) if isinstance(v, list) else "")
+def test_light_commands_import_only_what_they_use(argv, banned, snapshot_built) -> None:
+    code = (
+        "import contextlib, io, json, sys\n"
+        "from advisor.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        f"        rc = main({argv!r})\n"
+        "    except SystemExit as exc:\n"
+        "        rc = exc.code\n"
+        "print(json.dumps([rc, sorted(sys.modules)]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    rc, loaded = json.loads(out.stdout.strip().splitlines()[-1])
+    assert rc == 0
+    heavy = [m for m in loaded if m in banned or m.startswith(tuple(f"{b}." for b in banned))]
+    assert heavy == [], f"{' '.join(argv)} imported {heavy[:8]}"

@@ -4,7 +4,7 @@ Why it exists: users (and scripts) need to see what the advisor knows — which 
 TFLOPS, links, power and dated prices; which models with which shapes — and the ids and aliases they
 can type. The table is for people (headers in the chosen language, units on every number, "—" where
 the reference found nothing); `--json` is for programs (units in every key name, all fields).
-Only the knowledge loader is imported: no Textual, no rules engine.
+Only the knowledge snapshot is read (advisor/snapshot.py): no pydantic, no Textual, no rules engine.
 """
 
 from __future__ import annotations
@@ -15,7 +15,12 @@ import sys
 import unicodedata
 from typing import Any
 
-from advisor.models import LOCALES, GpuSpec, Locale, ModelSpec
+from advisor.locales import LOCALES, Locale
+
+TYPE_CHECKING = False  # not `typing`'s: the catalogue commands import no pydantic
+if TYPE_CHECKING:
+    from advisor.models import GpuSpec, ModelSpec
+    from advisor.snapshot import GpuRecord, ModelRecord
 
 _DASH = "—"
 
@@ -38,17 +43,17 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 # --- JSON --------------------------------------------------------------------------------------------
 
 
-def gpu_record(gpu: GpuSpec) -> dict[str, Any]:
+def gpu_record(gpu: GpuRecord) -> dict[str, Any]:
     """One GPU as plain JSON data; units in the key names (memory_gb and memory_bytes, tdp_w, *_usd ...)."""
-    record = gpu.model_dump(mode="json", by_alias=True)
+    record = dict(gpu.json)  # as pydantic dumped it, by alias
     record["memory_bytes"] = gpu.memory_bytes
     record["bandwidth_bytes_per_s"] = gpu.bandwidth_bytes_per_s
     return record
 
 
-def model_record(model: ModelSpec) -> dict[str, Any]:
+def model_record(model: ModelRecord) -> dict[str, Any]:
     """One model as plain JSON data (parameter counts are plain counts)."""
-    return model.model_dump(mode="json", by_alias=True)
+    return dict(model.json)
 
 
 # --- table -------------------------------------------------------------------------------------------
@@ -182,19 +187,18 @@ def models_table(models: list[ModelSpec], locale: Locale) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the catalogue named by the subcommand (`gpus` or `models`)."""
-    from advisor.knowledge import knowledge
+    from advisor import snapshot
 
     locale: Locale = getattr(args, "lang", None) or "en"
-    kb = knowledge()
     which = getattr(args, "catalog", "gpus")
     if which == "models":
-        models = list(kb.models.values())
+        models = list(snapshot.models().values())
         if args.json:
             text = json.dumps([model_record(m) for m in models], ensure_ascii=False, indent=2)
         else:
             text = models_table(models, locale) if models else _t("empty", locale)
     else:
-        gpus = list(kb.gpus.values())
+        gpus = list(snapshot.gpus().values())
         if args.json:
             text = json.dumps([gpu_record(g) for g in gpus], ensure_ascii=False, indent=2)
         else:

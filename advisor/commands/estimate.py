@@ -183,7 +183,7 @@ def _choice(value: str, flag: str, allowed: tuple[str, ...]) -> str:
 
 
 # ------------------------------------------------------------------------------------------------
-# Catalogue lookups (advisor.knowledge reads one catalogue file, not the whole knowledge base)
+# Catalogue lookups (the knowledge snapshot: no pydantic unless a config.json or --params is given)
 
 
 def _suggest(name: str, known: list[str]) -> str:
@@ -195,7 +195,6 @@ def _suggest(name: str, known: list[str]) -> str:
 
 def resolve_model(args):
     from advisor.core import params as params_mod
-    from advisor.models import ModelSpec
 
     if args.config:
         try:
@@ -205,12 +204,12 @@ def resolve_model(args):
     if args.params:
         return params_mod.spec_from_param_count(int(parse_size(args.params, "--params") or 0))
     if args.model:
-        from advisor.knowledge import find_in_catalogue
+        from advisor import snapshot
 
-        spec, known = find_in_catalogue("models.yaml", args.model, ModelSpec)
+        spec = snapshot.find(snapshot.models(), args.model)
         if spec is None:
             raise InputError(
-                f"unknown model {args.model!r}{_suggest(args.model, known)}; "
+                f"unknown model {args.model!r}{_suggest(args.model, list(snapshot.models()))}; "
                 "see `gpu-advisor models`, or pass --config CONFIG.json or --params 7B"
             )
         return spec
@@ -218,15 +217,13 @@ def resolve_model(args):
 
 
 def resolve_gpu(name: str | None):
-    from advisor.models import GpuSpec
-
     if not name:
         return None
-    from advisor.knowledge import find_in_catalogue
+    from advisor import snapshot
 
-    spec, known = find_in_catalogue("gpus.yaml", name, GpuSpec)
+    spec = snapshot.find(snapshot.gpus(), name)
     if spec is None:
-        raise InputError(f"unknown GPU {name!r}{_suggest(name, known)}; see `gpu-advisor gpus`")
+        raise InputError(f"unknown GPU {name!r}{_suggest(name, list(snapshot.gpus()))}; see `gpu-advisor gpus`")
     return spec
 
 
@@ -512,11 +509,12 @@ def _training(w: Any, s: dict[str, Any], gpu: Any) -> dict[str, Any]:
         out["fits"] = m.fits
         out["headroom_bytes"] = m.headroom_bytes
         if not m.fits:
-            from advisor.knowledge import catalogue_gpus
+            from advisor import snapshot
 
             out["suggestion"] = _fix_json(
                 planner.training_fixes(
-                    w, gpu, s["gpus"], s["strategy"], s["tp"], s["pp"], s["checkpointing"], catalogue_gpus()
+                    w, gpu, s["gpus"], s["strategy"], s["tp"], s["pp"], s["checkpointing"],
+                    list(snapshot.gpus().values()),
                 )
             )
         _power_and_money(m, gpu, out)
@@ -838,7 +836,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_arguments(parser, "estimate")
     args = parser.parse_args(argv)
-    from advisor.knowledge import KnowledgeError
+    from advisor.paths import KnowledgeError
 
     try:
         return run(args)

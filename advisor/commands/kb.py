@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Any
 
-from advisor.models import LOCALES, Locale
+from advisor.locales import LOCALES, Locale
 
 
 def _t(key: str, locale: Locale, **values: Any) -> str:

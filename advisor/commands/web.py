@@ -20,7 +20,7 @@ import socket
 import sys
 from typing import Any
 
-from advisor.models import LOCALES, Locale
+from advisor.locales import LOCALES, Locale
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000

@@ -27,7 +27,7 @@ from typing import Any
 from advisor.conversation.numbers import NUMBER_RE, find_numbers, normalize_text, number_value
 from advisor.core import planner, power
 from advisor.currency import default_currency, to_usd
-from advisor.models import Locale
+from advisor.locales import Locale
 
 # --------------------------------------------------------------------------------------------
 # Currencies. Default conversion rates: approximate mid-market rates of June 2025 (USD per unit).

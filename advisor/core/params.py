@@ -25,10 +25,13 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from advisor.fsutil import InputFileError, format_limit, read_text_bounded
-from advisor.models import ModelSpec
+
+TYPE_CHECKING = False  # not `typing`'s: counting a catalogue model's parameters imports no pydantic
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from advisor.models import ModelSpec
 
 __all__ = [
     "ConfigError",
@@ -325,6 +328,8 @@ _STAND_IN_SHAPES: tuple[tuple[str, int, int, int, int, int, int, bool, int], ...
 
 
 def _shape_spec(row: tuple[str, int, int, int, int, int, int, bool, int], layers: int, n: int) -> ModelSpec:
+    from advisor.models import ModelSpec
+
     label, h, _, a, kv, ffn, vocab, tied, ctx = row
     return ModelSpec.model_construct(
         id=f"custom-{n}",
@@ -381,6 +386,8 @@ def spec_from_param_count(n: int) -> ModelSpec:
     fixed = _transformer_params(spec, None) - layers * per_layer
     wanted = round((n - fixed) / per_layer) if n > fixed else 1
     adjusted = max(1, layers // 3, min(2 * layers, wanted))
+    from advisor.models import ModelSpec
+
     return ModelSpec.model_validate(_shape_spec(row, adjusted, n).model_dump())
 
 
@@ -521,6 +528,10 @@ def spec_from_hf_config(config: dict, name: str = "custom") -> ModelSpec:
     fields: dict[str, Any] = {"family": family, "kind": kind}
     fields.update(_READERS[reader](config, model_type))
     ident = "custom-" + "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-") if name else "custom"
+    from pydantic import ValidationError
+
+    from advisor.models import ModelSpec
+
     draft = ModelSpec.model_construct(
         id=ident, name=name or "custom", source="Hugging Face config.json", params=1, **fields
     )
