@@ -81,16 +81,18 @@ def _write(folder: Path, path: Path, data: dict[str, Any]) -> None:
         pass  # a read-only or full cache folder: the next run validates again
 
 
-_LOADED: dict[Path, dict[str, Any]] = {}
+_LOADED: dict[str | None, dict[str, Any]] = {}
+"""`GPU_ADVISOR_DATA` (None: the installed data) -> its snapshot, once per process."""
 
 
 def snapshot_data() -> dict[str, Any]:
     """The validated knowledge as JSON data: `gpus`, `models`, `entries`, `findings` (lists of
     entries as pydantic dumps them, by alias) and `ui` (message key -> texts). Once per process.
     A broken knowledge file raises `KnowledgeError`, as loading it directly does."""
+    override = os.environ.get("GPU_ADVISOR_DATA")
+    if override in _LOADED:  # the cheap check first: UI strings come through here a thousand times a turn
+        return _LOADED[override]
     root = data_dir("knowledge")
-    if root in _LOADED:
-        return _LOADED[root]
     key = _signature(root)
     folder = cache_dir()
     path = folder / f"knowledge-{key}.json"
@@ -100,7 +102,7 @@ def snapshot_data() -> dict[str, Any]:
 
         data = {"key": key, **validated_data(root)}
         _write(folder, path, data)
-    _LOADED[root] = data
+    _LOADED[override] = data
     return data
 
 
@@ -178,13 +180,13 @@ def alias_index(table: dict[str, Any]) -> dict[str, Any]:
 
 
 def _records(kind: str, record: type[Record]) -> dict[str, Any]:
-    cache = _RECORDS.setdefault(data_dir("knowledge"), {})
+    cache = _RECORDS.setdefault(os.environ.get("GPU_ADVISOR_DATA"), {})
     if kind not in cache:
         cache[kind] = {item["id"]: record(item) for item in snapshot_data()[kind]}
     return cache[kind]
 
 
-_RECORDS: dict[Path, dict[str, dict[str, Any]]] = {}
+_RECORDS: dict[str | None, dict[str, dict[str, Any]]] = {}
 
 
 def gpus() -> dict[str, Any]:

@@ -26,7 +26,7 @@ from pydantic import ValidationError
 
 from advisor import format as fmt
 from advisor.conversation import questions as Q
-from advisor.conversation.numbers import NUMBER_RE, normalize_text, parse_number
+from advisor.conversation.numbers import NUMBER_RE, lazy_compile, normalize_text, parse_number
 from advisor.conversation.parsers import (
     Extraction,
     extract_detailed,
@@ -413,23 +413,25 @@ _KEEP = frozenset(
     }
 )
 _NO = frozenset({"no", "nope", "wrong", "not right", "不对", "不對", "不是", "错", "錯", "不", "否"})
-_QUESTION = re.compile(
+_QUESTION = lazy_compile(
     r"[?？]\s*$|^\s*(?:what|why|how|when|which|who|is|are|does|do|can|could|should|would|explain|tell\s+me)\b|"
     r"什么|什麼|为什么|為什麼|为何|為何|如何|怎么|怎麼|怎样|怎樣|是否|吗\s*$|嗎\s*$|呢\s*$|解释|解釋|介绍|介紹|区别|區別|差别|差別|啥",
     re.IGNORECASE,
 )
-_WHY_ONLY = re.compile(
+_WHY_ONLY = lazy_compile(
     r"^\s*(?:why|why\s+(?:this|that|it|so|these)(?:\s+one)?|explain(?:\s+(?:it|this|that))?|reasons?|"
     r"为什么|為什麼|为啥|為啥|为何|為何|理由|原因|为什么这样|為什麼這樣|为什么推荐这个|為什麼推薦這個)\s*[?？!！.。]*\s*$",
     re.IGNORECASE,
 )
-_BARE_COUNT = re.compile(rf"{NUMBER_RE}\s*(?:张|張|块|塊|颗|顆|片|台|卡|×|x\b|gpus?\b|cards?\b|[?？]|$)", re.IGNORECASE)
-_WHY_NOT = re.compile(
+_BARE_COUNT = lazy_compile(
+    rf"{NUMBER_RE}\s*(?:张|張|块|塊|颗|顆|片|台|卡|×|x\b|gpus?\b|cards?\b|[?？]|$)", re.IGNORECASE
+)
+_WHY_NOT = lazy_compile(
     r"why\s+(?:not|no|isn't|wasn't|didn't|don't|aren't|not\s+use)|what\s+about\s+the|how\s+about\s+the|"
     r"为什么不|為什麼不|为何不|為何不|怎么不|怎麼不|为啥不|為啥不|不推荐|不推薦|没推荐|沒推薦|不选|不選",
     re.IGNORECASE,
 )
-_WHAT_IF = re.compile(
+_WHAT_IF = lazy_compile(
     r"what\s+if|what\s+about|suppose|supposing|if\s+(?:we|i|the|our)|how\s+about|would\s+it|"
     r"如果|假如|假设|假設|要是|若是|换成|換成|改成.*呢|会怎样|會怎樣|呢\s*[?？]?\s*$",
     re.IGNORECASE,
@@ -437,8 +439,10 @@ _WHAT_IF = re.compile(
 
 # Answering the data question, "120 万张" means images; answering the serving question, "100 users" means
 # 100 concurrent users.
-_IMAGES_BARE = re.compile(rf"{NUMBER_RE}\s*(?:张|張|幅)(?!\s*(?:卡|显卡|顯示卡|gpu))", re.IGNORECASE)
-_USERS = re.compile(rf"{NUMBER_RE}\s*(?:个|個|位|名)?\s*(?:users?|people|clients?|用户|用戶|使用者|人)", re.IGNORECASE)
+_IMAGES_BARE = lazy_compile(rf"{NUMBER_RE}\s*(?:张|張|幅)(?!\s*(?:卡|显卡|顯示卡|gpu))", re.IGNORECASE)
+_USERS = lazy_compile(
+    rf"{NUMBER_RE}\s*(?:个|個|位|名)?\s*(?:users?|people|clients?|用户|用戶|使用者|人)", re.IGNORECASE
+)
 
 _COMMANDS = {
     "back": ("back", "返回", "上一步", "后退", "後退", "撤销", "撤銷"),

@@ -14,6 +14,44 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from typing import Any, cast
+
+
+class LazyPattern:
+    """A regular expression compiled on first use; until then only `pattern` is known. Once compiled,
+    its methods sit on the instance, so a call costs what a compiled pattern's costs.
+
+    The conversation's few hundred patterns embed `NUMBER_RE` (~900 characters each) and together take
+    half a second to compile on a small machine: compiled at import, the terminal app would greet late
+    and every `gpu-advisor chat` would pay for patterns its messages never reach."""
+
+    _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split", "scanner")
+    _ALL: list[LazyPattern] = []
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self.pattern, self._flags = pattern, flags
+        LazyPattern._ALL.append(self)
+
+    def __getattr__(self, name: str) -> Any:  # reached only before the first compile
+        compiled = re.compile(self.pattern, self._flags)
+        for method in self._METHODS:
+            setattr(self, method, getattr(compiled, method))
+        self.flags, self.groups, self.groupindex = compiled.flags, compiled.groups, compiled.groupindex
+        return getattr(compiled, name)
+
+    @classmethod
+    def compile_all(cls) -> int:
+        """Compile every pattern not compiled yet (the terminal app does it after its first paint);
+        returns how many were compiled."""
+        todo = [p for p in cls._ALL if "search" not in p.__dict__]
+        for p in todo:
+            p.search  # noqa: B018 - the attribute access compiles it
+        return len(todo)
+
+
+def lazy_compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`re.compile`, deferred to the pattern's first use (`LazyPattern`); reads as a compiled pattern."""
+    return cast(re.Pattern[str], LazyPattern(pattern, flags))
 
 # Chinese digits (both scripts; 两/兩 are the "two" used before measure words and magnitudes).
 CN_DIGITS: dict[str, int] = {
@@ -49,20 +87,20 @@ NUMBER_RE = (
     rf"(?P<num>(?<![A-Za-z0-9.,])(?:{_ARABIC})(?:\s?(?:{_CN_MAG})|\s?{_EN_MAG})?"
     rf"|(?=[{_CN_CHARS}]{{0,19}}[一二两兩三四五六七八九十])(?>[{_CN_CHARS}]{{1,20}}))"
 )
-_NUMBER_ONLY = re.compile(rf"^\s*(?:[-+]\s*)?{NUMBER_RE}\s*$", re.IGNORECASE)
+_NUMBER_ONLY = lazy_compile(rf"^\s*(?:[-+]\s*)?{NUMBER_RE}\s*$", re.IGNORECASE)
 
 # Full-width and CJK punctuation that NFKC would fold into ASCII glued to digits ("500，16k").
 _PUNCT = str.maketrans({"，": ", ", "、": ", ", "。": ". ", "；": "; ", "：": ": ", "！": "! ", "？": "? ",
                         "（": " (", "）": ") ", "～": "~", "〜": "~"})
 
 
-_CJK_LATIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9$])|(?<=[A-Za-z0-9%])(?=[\u4e00-\u9fff])")
-_WAN_W = re.compile(r"(?<![A-Za-z])(\d+(?:\.\d+)?)\s*[wW](?=\s*(?:[条條笔筆张張个個人块塊元以左上的预預]|tokens?\b))")
-_MEASURE_BEFORE_MAGNITUDE = re.compile(r"(\d(?:\.\d+)?)\s*[个個]\s*([亿億万萬])")
-_W_AND_DIGIT = re.compile(r"(?<![A-Za-z\d.])(\d+)\s*[wW](\d)(?![\d.]|\s*[千百十万萬kKwW])")
-_WAN_AND_DIGIT = re.compile(r"(?<![\d.])(\d+)\s*([万萬])\s*(\d)"
+_CJK_LATIN = lazy_compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9$])|(?<=[A-Za-z0-9%])(?=[\u4e00-\u9fff])")
+_WAN_W = lazy_compile(r"(?<![A-Za-z])(\d+(?:\.\d+)?)\s*[wW](?=\s*(?:[条條笔筆张張个個人块塊元以左上的预預]|tokens?\b))")
+_MEASURE_BEFORE_MAGNITUDE = lazy_compile(r"(\d(?:\.\d+)?)\s*[个個]\s*([亿億万萬])")
+_W_AND_DIGIT = lazy_compile(r"(?<![A-Za-z\d.])(\d+)\s*[wW](\d)(?![\d.]|\s*[千百十万萬kKwW])")
+_WAN_AND_DIGIT = lazy_compile(r"(?<![\d.])(\d+)\s*([万萬])\s*(\d)"
                             r"(?![\d.]|\s*[千百十万萬亿億kKwW]|\s*(?:个|個|张|張|条|條|人|位))")
-_YUAN_AND_JIAO = re.compile(r"(?<![\d.])([0-9]|[一二两兩三四五六七八九十])\s*[块塊]\s*([0-9一二三四五六七八九])"
+_YUAN_AND_JIAO = lazy_compile(r"(?<![\d.])([0-9]|[一二两兩三四五六七八九十])\s*[块塊]\s*([0-9一二三四五六七八九])"
                             r"(?![0-9万萬千百十])")
 
 
@@ -74,11 +112,11 @@ def _yuan_jiao(m: re.Match[str]) -> str:
 
 
 # 兆 before counts is 10^12 (Taiwan usage, and the mainland's formal one); 兆瓦/兆赫/兆字节 are mega units and stay.
-_ZHAO = re.compile(r"(\d+(?:\.\d+)?|[一二两兩三四五六七八九十]+)\s*兆"
+_ZHAO = lazy_compile(r"(\d+(?:\.\d+)?|[一二两兩三四五六七八九十]+)\s*兆"
                    r"(?=\s*(?:个|個)?\s*(?:token|tok|参数|參數|笔|筆|条|條|字(?!节|節)|"
                    r"元|美元|美金|台币|台幣|新台币|新台幣|人民币|人民幣|[,.;!?]|$))", re.IGNORECASE)
-_GRAND = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s*grand\b", re.IGNORECASE)
-_POWER_WORD = re.compile(
+_GRAND = lazy_compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s*grand\b", re.IGNORECASE)
+_POWER_WORD = lazy_compile(
     r"(?:功耗|功率|电源|電源|電供|供电|供電|tdp|psu|瓦)\s*(?:是|为|為|只有|约|約|大概|用的是|用)?\s*$", re.IGNORECASE
 )
 
@@ -150,7 +188,7 @@ def _digit_string(text: str) -> int | None:
     return None
 
 
-_APPROX_WORDS = re.compile(
+_APPROX_WORDS = lazy_compile(
     r"^\s*(?:大概|大约|大約|约|約|差不多|around|about|approx\.?|roughly|~)\s*|\s*(?:左右|上下|以内|以內|ish)\s*$",
     re.IGNORECASE,
 )
@@ -211,7 +249,7 @@ def number_value(raw: str) -> float | None:
     return None if value is None else float(value)
 
 
-_APPROX_RANGE = re.compile(r"^([一二两兩三四五六七八])([二三四五六七八九])([十百千万萬亿億]*)$")
+_APPROX_RANGE = lazy_compile(r"^([一二两兩三四五六七八])([二三四五六七八九])([十百千万萬亿億]*)$")
 
 
 def find_numbers(text: str) -> list[tuple[float, int, int]]:

@@ -24,7 +24,7 @@ from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any
 
-from advisor.conversation.numbers import NUMBER_RE, find_numbers, normalize_text, number_value
+from advisor.conversation.numbers import NUMBER_RE, find_numbers, lazy_compile, normalize_text, number_value
 from advisor.core import planner, power
 from advisor.currency import default_currency, to_usd
 from advisor.locales import Locale
@@ -110,7 +110,7 @@ def _numtext(m: re.Match[str]) -> str | None:
 
 
 def _c(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, _FLAGS)
+    return lazy_compile(pattern, _FLAGS)
 
 
 # --------------------------------------------------------------------------------------------
@@ -140,8 +140,8 @@ _CORRECTION = _c(
     r"(?<![对對])(?:[哦噢喔啊欸诶誒呃]\s*)?(?:不对|不對)(?=\s*[,:是]|\s*$)|(?:[哦噢喔啊欸诶誒呃阿]\s*)(?:不是)(?=\s*[,:是])|"
     r"说错了|說錯了|打错了|打錯了|更正一下|更正\s*[,:])"
 )
-_SENTENCE_END = re.compile(r"[;!?]|\.(?!\d)|$")
-_UNIT_AFTER = re.compile(r"\s*([a-z]+|[\u4e00-\u9fff])", re.IGNORECASE)
+_SENTENCE_END = lazy_compile(r"[;!?]|\.(?!\d)|$")
+_UNIT_AFTER = lazy_compile(r"\s*([a-z]+|[\u4e00-\u9fff])", re.IGNORECASE)
 _UNIT_FOLD = str.maketrans("張個條臺萬", "张个条台万")
 
 
@@ -335,7 +335,7 @@ _AMOUNT_RANGE = _c(  # "$5-6k", "~100-150k", "80 到 100 萬", "三到五百万"
 )
 _PER_MONTH = _c(r"^\s*(?:/\s*(?:month|mo|月)|per\s+month|a\s+month|monthly)|(?:每月|每个月|每個月|月预算|月預算|monthly)\s*(?:预算|預算)?\s*$")
 _TERM = _c(r"(?:签|簽|合约|合約|commit(?:ment)?|contract|term)\s*(?:of\s+)?(?P<n>\d+|an?|one|two|three|four|five|[一二两兩三四五六七八九十])\s*(?:-\s*)?(?P<u>年|个月|個月|years?|yrs?|months?)")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+_CJK = lazy_compile(r"[\u4e00-\u9fff]")
 _SELF_CORRECTION = _c(
     rf"(?:認真說|认真说|說真的|说真的|其實|其实|正經|正经|actually|seriously|jk|j/k|lol|kidding)[^0-9一二两兩三四五六七八九十]{{0,12}}{NUM}"
 )
@@ -739,7 +739,7 @@ _PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
 
 _PAST = _c(r"去年|前年|之前|以前|当初|當初|上个月|上個月|last\s+(?:year|month)|\bago\b|\bin\s+20[12]\d\b|20[12]\d\s*年")
 _NOW = _c(r"\bright\s+now\b|\bcurrently\b|\bat\s+the\s+moment\b|\btoday\b|现在|現在|目前|当前|當前")
-_CLAUSE_EDGE = re.compile(r"[,;:!?]|\.(?!\d)")
+_CLAUSE_EDGE = lazy_compile(r"[,;:!?]|\.(?!\d)")
 
 
 def _clause_span(text: str, pos: int) -> tuple[int, int]:
@@ -1774,7 +1774,7 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
             w.consume(*(me or pair).span())  # type: ignore[union-attr]
 
 
-_NEGATIVE_BEFORE = re.compile(r"(?<![\d\w.])[-−]\s*$")
+_NEGATIVE_BEFORE = lazy_compile(r"(?<![\d\w.])[-−]\s*$")
 _EACH = _c(r"(?:\beach|\bper\s+(?:customer|tenant|model|instance|copy|deployment)|各|每套|每个|每個|每家|每份|每一套)\s*(?:\S+\s*){0,2}$")
 _COPIES = _c(r"(?<![\d.])(?P<num>\d{1,3})\s*(?:个|個|家|位|套)?\s*(?:different\s+)?(?:\S+\s+)?"
              r"(?:customers|tenants|clients|models|instances|deployments|copies|客户|客戶|租户|租戶|套)")
@@ -1914,8 +1914,8 @@ def _quantization(w: _Work, ex: Extraction) -> None:
 # --------------------------------------------------------------------------------------------
 # Catalogue names: models and GPUs, found by alias scanning and, for models, fuzzy matching.
 
-_SEP = re.compile(r"[\s\-_./]")
-_SIZE_TOKEN = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*([bm])(?![a-z])", re.IGNORECASE)
+_SEP = lazy_compile(r"[\s\-_./]")
+_SIZE_TOKEN = lazy_compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*([bm])(?![a-z])", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor import format as fmt
-from advisor.conversation.numbers import normalize_text, parse_number, strip_approx
+from advisor.conversation.numbers import lazy_compile, normalize_text, parse_number, strip_approx
 from advisor.conversation.parsers import MAX_BUDGET_USD, Extraction
 from advisor.core import planner
 from advisor.currency import RATES_DATE, default_currency, to_usd
@@ -212,13 +212,13 @@ def complete_partial(key: str, profile: Profile, ex: Extraction) -> dict[str, An
 
 # ---------------------------------------------------------------------------- bare answers
 
-_BARE = re.compile(
+_BARE = lazy_compile(
     r"^\s*[-+−]?\s*(?=[\d.一二两兩三四五六七八九十])[\d.,]*\s*[一二两兩三四五六七八九十百千万萬亿億零〇]*\s*"
     r"(?:[kmbt]|bn|mil|million|billion|thousand|k\s*tokens?)?\s*$", re.IGNORECASE
 )
 
 
-_QUALIFIER = re.compile(  # words around a number that do not change it: "抓兩百萬上下", "一百五十万左右，不含税"
+_QUALIFIER = lazy_compile(  # words around a number that do not change it: "抓兩百萬上下", "一百五十万左右，不含税"
     r"^\s*(?:预算|預算)?\s*(?:抓|估|大概抓|差不多抓|somewhere\s+around|roughly)\s*|"
     r"\s*,?\s*(?:不含税|含税|未税|未稅|含稅|不含稅|税前|稅前|税后|稅後|tax\s+(?:included|excluded|incl\.?|excl\.?)|"
     r"before\s+tax|after\s+tax|plus\s+tax|\+\s*tax|incl\.?\s+vat|excl\.?\s+vat|tops|max|at\s+most)\s*$|"
@@ -376,7 +376,7 @@ def field_items(
     return items
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~#])")
+_MD_SPECIAL = lazy_compile(r"([\\`*_\[\]<>|~#])")
 
 
 def dtype_name(dtype: str) -> str:

@@ -403,6 +403,7 @@ class GpuAdvisorApp(App[int]):
         when another gpu-advisor has it), then the conversation (or the offer to resume one)."""
         self.apply_locale(self.locale)
         self.main.query_one("#chat-view", VerticalScroll).anchor()
+        self.call_after_refresh(self._compile_patterns)
         self.call_later(self.main.query_one(ResultsPane).show, None, self.locale)
         if self.state_path is not None:
             from advisor.conversation import session
@@ -421,6 +422,14 @@ class GpuAdvisorApp(App[int]):
             except (OSError, session.SessionError):  # no lock file can be made there: saving will say why
                 self._lock = None
         self._open_session()
+
+    @work(thread=True, group="warm-up")
+    def _compile_patterns(self) -> None:
+        """After the first paint, while the user reads the greeting: compile the conversation's regular
+        expressions (lazy, advisor/conversation/numbers.py), so that the first answer does not pay for them."""
+        from advisor.conversation.numbers import LazyPattern
+
+        LazyPattern.compile_all()
 
     def _locked_answered(self, separate: bool | None) -> None:
         """Another gpu-advisor holds the session file: continue in a separate one, or leave."""
