@@ -23,6 +23,12 @@ USD_PER_UNIT: dict[str, float] = {
     "HKD": 1 / 7.85,   # HKD is pegged in the 7.75-7.85 band; it sat at 7.85 in June 2025
     "JPY": 1 / 144.0,  # USD/JPY about 142-146 in June 2025
     "GBP": 1.36,       # GBP/USD about 1.34-1.37 in June 2025
+    "CAD": 1 / 1.37,   # USD/CAD about 1.36-1.38 in June 2025
+    "AUD": 0.65,       # AUD/USD about 0.64-0.66 in June 2025
+    "SGD": 1 / 1.28,   # USD/SGD about 1.27-1.29 in June 2025
+    "CHF": 1 / 0.815,  # USD/CHF about 0.80-0.83 in June 2025
+    "KRW": 1 / 1370.0,  # USD/KRW about 1,350-1,390 in June 2025
+    "INR": 1 / 85.8,   # USD/INR about 85.4-86.3 in June 2025
 }
 
 LOCALE_CURRENCY: dict[str, str] = {"en": "USD", "zh-Hans": "CNY", "zh-Hant": "TWD"}

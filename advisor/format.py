@@ -184,6 +184,12 @@ _SYMBOLS: dict[str, dict[str, str]] = {
     "EUR": {"en": "€", "zh-Hans": "€", "zh-Hant": "€"},
     "GBP": {"en": "£", "zh-Hans": "£", "zh-Hant": "£"},
     "JPY": {"en": "JP¥", "zh-Hans": "日元 ¥", "zh-Hant": "日圓 ¥"},
+    "CAD": {"en": "CA$", "zh-Hans": "CA$", "zh-Hant": "CA$"},
+    "AUD": {"en": "A$", "zh-Hans": "A$", "zh-Hant": "A$"},
+    "SGD": {"en": "S$", "zh-Hans": "S$", "zh-Hant": "S$"},
+    "CHF": {"en": "CHF ", "zh-Hans": "CHF ", "zh-Hant": "CHF "},
+    "KRW": {"en": "₩", "zh-Hans": "₩", "zh-Hant": "₩"},
+    "INR": {"en": "₹", "zh-Hans": "₹", "zh-Hant": "₹"},
 }
 _ABOUT = {"en": "about {}", "zh-Hans": "约 {}", "zh-Hant": "約 {}"}
 
@@ -193,15 +199,15 @@ def symbol(currency: str, locale: Locale) -> str:
     return _SYMBOLS.get(currency, {}).get(locale) or f"{currency} "
 
 
-def amount(value: float | None, currency: str, locale: Locale) -> str:
+def amount(value: float | None, currency: str, locale: Locale, digits: int = 3) -> str:
     """An amount already in `currency`, with its symbol: 'NT$600,000', '¥1,200,000', '$12,300', 'US$2.49'.
-    Three significant figures from 1,000 up, whole units from 10 up, cents below; nothing is 'NT$0'."""
+    `digits` significant figures from 1,000 up, whole units from 10 up, cents below; nothing is 'NT$0'."""
     if value is None:
         return "—"
     sign = "-" if value < 0 else ""
     value = abs(value)
     if value >= 1000:
-        text = f"{int(float(sig(value, 3))):,}"
+        text = f"{int(float(sig(value, digits))):,}"
     elif value >= 10 or value == 0:
         text = f"{value:,.0f}"
     else:
@@ -209,13 +215,23 @@ def amount(value: float | None, currency: str, locale: Locale) -> str:
     return f"{sign}{symbol(currency, locale)}{text}"
 
 
-def money(usd: float | None, locale: Locale, currency: str = "USD") -> str:
+def money(usd: float | None, locale: Locale, currency: str = "USD", digits: int = 3) -> str:
     """`usd` shown in the user's `currency` (converted at the dated default rate)."""
     if usd is None:
         return "—"
     if currency == "USD" or currency not in _SYMBOLS:
-        return amount(usd, "USD", locale)
-    return amount(from_usd(usd, currency), currency, locale)
+        return amount(usd, "USD", locale, digits)
+    return amount(from_usd(usd, currency), currency, locale, digits)
+
+
+def money_digits(values: Iterable[float], locale: Locale, currency: str = "USD") -> int:
+    """The fewest significant figures (3 or more) at which different amounts shown together read differently:
+    "costs $50,100, above your budget of $50,000", not "costs $50,000, above your budget of $50,000"."""
+    distinct = {round(v, 2) for v in values}
+    for digits in range(3, 9):
+        if len({money(v, locale, currency, digits) for v in distinct}) == len(distinct):
+            return digits
+    return 9
 
 
 def money_both(usd: float | None, locale: Locale, currency: str = "USD") -> str:

@@ -63,8 +63,11 @@ def _read(path: Path, key: str) -> dict[str, Any] | None:
         data = json.loads(read_bounded(path, SNAPSHOT_LIMIT))
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("key") != key:
+    if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("ui"), dict):
         return None
+    for part in ("gpus", "models", "entries", "findings"):
+        if not isinstance(data.get(part), list) or not all(isinstance(e, dict) and "id" in e for e in data[part]):
+            return None
     return data
 
 

@@ -109,16 +109,16 @@ def citation_titles(ids: Iterable[str], locale: Locale, kb: KnowledgeBase | None
 class _Filler(string.Formatter):
     """Fills `{field:spec}` from a finding's bindings, formatted for one reader (see the module table)."""
 
-    def __init__(self, locale: Locale, currency: str):
+    def __init__(self, locale: Locale, currency: str, money_digits: int = 3):
         super().__init__()
-        self.locale, self.currency = locale, currency
+        self.locale, self.currency, self.money_digits = locale, currency, money_digits
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if value is None:
             return "?"
         loc = self.locale
         if format_spec == "money":
-            return fmt.money(float(value), loc, self.currency)
+            return fmt.money(float(value), loc, self.currency, self.money_digits)
         if format_spec in ("num", "num0", "num2"):
             return fmt.number(float(value), {"num": 1, "num0": 0, "num2": 2}[format_spec])
         if format_spec == "billions":
@@ -157,8 +157,11 @@ def finding_words(finding: Finding, locale: Locale, currency: str = "USD",
     words = kb.findings.get(finding.words)
     if words is None:
         return finding.rule_id, finding.rule_id
-    filler = _Filler(locale, currency)
     values = dict(finding.bindings)
+    amounts = [float(value) for template in (words.title.get(locale), words.text.get(locale))
+               for _, name, spec, _ in string.Formatter().parse(template)
+               if spec == "money" and isinstance(value := values.get(name or ""), (int, float))]
+    filler = _Filler(locale, currency, fmt.money_digits(amounts, locale, currency))
     try:
         return filler.format(words.title.get(locale), **values), filler.format(words.text.get(locale), **values)
     except (KeyError, IndexError, ValueError):

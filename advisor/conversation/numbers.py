@@ -115,6 +115,15 @@ def _yuan_jiao(m: re.Match[str]) -> str:
 _ZHAO = lazy_compile(r"(\d+(?:\.\d+)?|[一二两兩三四五六七八九十]+)\s*兆"
                    r"(?=\s*(?:个|個)?\s*(?:token|tok|参数|參數|笔|筆|条|條|字(?!节|節)|"
                    r"元|美元|美金|台币|台幣|新台币|新台幣|人民币|人民幣|[,.;!?]|$))", re.IGNORECASE)
+_INDIAN_GROUPS = lazy_compile(r"(?<![\d,.])\d{1,2}(?:,\d{2})+,\d{3}(?![\d,])")  # "20,00,000" is 2,000,000
+_LAKH_CRORE = lazy_compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(lakhs?|lacs?|crores?)\b", re.IGNORECASE)
+
+
+def _lakh_crore(m: re.Match[str]) -> str:
+    value = float(m.group(1)) * (1e7 if m.group(2).lower().startswith("cr") else 1e5)
+    return f"{value:.0f}"
+
+
 _GRAND = lazy_compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s*grand\b", re.IGNORECASE)
 _POWER_WORD = lazy_compile(
     r"(?:功耗|功率|电源|電源|電供|供电|供電|tdp|psu|瓦)\s*(?:是|为|為|只有|约|約|大概|用的是|用)?\s*$", re.IGNORECASE
@@ -125,6 +134,97 @@ def _wan(m: re.Match[str]) -> str:
     if _POWER_WORD.search(m.string[max(0, m.start() - 8): m.start()]):
         return m.group(0)  # "功耗 350w 以内" is watts
     return m.group(1) + "万"
+
+
+_EN_UNITS = {w: i for i, w in enumerate([
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"])}
+_EN_TENS = {w: 10 * i for i, w in enumerate(
+    ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], start=2)}
+_EN_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_EN_TOKEN = re.compile(r"[a-z]+", re.IGNORECASE)
+_VAGUE_MULTIPLIER = re.compile(r"(?:\ba\s+few|\bseveral|\ba\s+couple(?:\s+of)?)\s+$", re.IGNORECASE)
+
+
+def _en_phrase(words: list[str]) -> tuple[float, int] | None:
+    """The value of the number words that open `words` and how many words it took, or None when they
+    do not open with one that is a number by itself (a teen, a tens word, hundred, a scale or dozen:
+    a bare "one" or "ten" is left to the parsers, which read it in context). Words follow the order
+    English writes them: "two hundred and fifty thousand", "twenty-five", "a dozen", "half a million",
+    "one and a half million"; "twenty four seven" stops after "four"."""
+    total, current, used, strong, last = 0.0, 0.0, 0, False, "start"
+    i = 0
+    while i < len(words):
+        w = words[i].lower()
+        nxt = words[i + 1].lower() if i + 1 < len(words) else ""
+        if w in ("a", "an") and last in ("start", "scale") and nxt in ("hundred", "dozen", *_EN_SCALES):
+            current, last = current + 1, "unit"
+        elif w == "half" and last == "start" and nxt in ("a", "an") and i + 2 < len(words) \
+                and words[i + 2].lower() in _EN_SCALES:
+            current, last, i = 0.5, "unit", i + 1  # "half a million": the "a" is part of it
+        elif w == "and" and nxt == "a" and i + 2 < len(words) and words[i + 2].lower() == "half" \
+                and last in ("unit", "tens") and current:
+            current, last, i = current + 0.5, "unit", i + 2  # "one and a half million"
+        elif w == "and" and last == "hundred" and (nxt in _EN_UNITS or nxt in _EN_TENS):
+            last = "and"
+        elif w in _EN_UNITS and last in ("start", "tens", "hundred", "and", "scale") and not (
+                last == "tens" and _EN_UNITS[w] >= 10):
+            current, last = current + _EN_UNITS[w], "unit"
+            strong = strong or _EN_UNITS[w] >= 13
+        elif w in _EN_TENS and last in ("start", "hundred", "and", "scale"):
+            current, last, strong = current + _EN_TENS[w], "tens", True
+        elif w == "hundred" and last in ("start", "unit", "tens") and current < 100:
+            current, last, strong = (current or 1) * 100, "hundred", True
+        elif w == "dozen" and last in ("start", "unit"):
+            current, last, strong = (current or 1) * 12, "dozen", True
+        elif w in _EN_SCALES and last == "start":  # "a couple thousand", "several million": the caller multiplies
+            total, last, strong = _EN_SCALES[w], "scale", True
+        elif w in _EN_SCALES and last in ("unit", "tens", "hundred", "dozen") and current:
+            total, current, last, strong = total + current * _EN_SCALES[w], 0.0, "scale", True
+        else:
+            break
+        i += 1
+        used = i
+    if not strong or used == 0:
+        return None
+    while used and words[used - 1].lower() in ("and", "a", "an"):
+        used -= 1
+    return total + current, used
+
+
+def english_number_words(text: str) -> str:
+    """Number words as digits: "forty thousand dollars" -> "40000 dollars", "about a hundred users" ->
+    "about 100 users", "twenty-five" -> "25", "a dozen 3090s" -> "12 3090s", "half a million" -> "500000"."""
+    if not re.search(r"(?i)teen|ty\b|ty-|hundred|thousand|million|billion|trillion|dozen", text):
+        return text
+    tokens = list(_EN_TOKEN.finditer(text))
+    out, at, i = [], 0, 0
+    while i < len(tokens):
+        # a phrase runs over words separated by spaces or hyphens only
+        run = [tokens[i]]
+        while i + len(run) < len(tokens):
+            gap = text[run[-1].end(): tokens[i + len(run)].start()]
+            if not re.fullmatch(r"[\s-]+", gap):
+                break
+            run.append(tokens[i + len(run)])
+        vague = None
+        if run[0].group().lower() in ("hundred", *_EN_SCALES):  # "5 million" is the parsers' (a digit's magnitude)
+            vague = _VAGUE_MULTIPLIER.search(text, 0, run[0].start())
+        found = _en_phrase([t.group() for t in run]) if vague or run[0].group().lower() not in (
+            "hundred", *_EN_SCALES) else None
+        if found is None:
+            i += 1
+            continue
+        value, used = found
+        start, end = run[0].start(), run[used - 1].end()
+        if vague:  # "a few hundred users" is some 300, "a couple thousand" 2000
+            value *= 2 if "couple" in vague.group().lower() else 3 if "few" in vague.group().lower() else 5
+            start = vague.start()
+        out.append(text[at:start])
+        out.append(f"{value:g}" if value < 1e15 and value == int(value) and value < 1e6 else f"{value:.15g}")
+        at, i = end, i + used
+    out.append(text[at:])
+    return "".join(out)
 
 
 def normalize_text(text: str) -> str:
@@ -139,6 +239,9 @@ def normalize_text(text: str) -> str:
     text = _WAN_AND_DIGIT.sub(r"\1.\3\2", text)  # "2 萬 5" is 2.5 萬
     text = _W_AND_DIGIT.sub(r"\1.\2万", text)  # "1w5" is 1.5 万
     text = _YUAN_AND_JIAO.sub(_yuan_jiao, text)  # "一块二" is 1.2 元
+    text = english_number_words(text)  # "forty thousand dollars" is 40000 dollars
+    text = _INDIAN_GROUPS.sub(lambda m: m.group().replace(",", ""), text)
+    text = _LAKH_CRORE.sub(_lakh_crore, text)  # "1.5 lakh" is 150000, "2 crore" 20000000
     text = _GRAND.sub(r"\1k", text)  # "3 grand" is 3k
     text = _ZHAO.sub(r"\1万亿", text)  # "2 兆 token" is 2 万亿
     return _WAN_W.sub(_wan, text)

@@ -61,6 +61,7 @@ class Extraction:
     unknown_model: str | None = None
     unknown_gpu: str | None = None
     gpu_mentions: list[str] = field(default_factory=list)
+    monthly_budget: tuple[float, str, float] | None = None  # (amount, currency, usd) a month, no term said yet
 
     def says_anything(self) -> bool:
         """A value, or an explicit "no deadline" / "no budget"."""
@@ -295,11 +296,14 @@ def _task(w: _Work, bare_train: bool = True) -> str | None:
 # Money
 
 _PRE_CUR = (
-    r"(?P<pre>us\s?\$|usd|nt\s?\$|ntd|twd|hk\s?\$|hkd|rmb|cny|eur|jpy|gbp|€|£|\$|¥|"
+    r"(?P<pre>us\s?\$|usd|nt\s?\$|ntd|twd|hk\s?\$|hkd|rmb|cny|eur|jpy|gbp|€|£|"
+    r"(?<![a-z])(?:ca|c|can|au|a|s|sg)\s?\$|(?<![a-z])(?:cad|aud|sgd|chf|krw|inr)(?![a-z])|₩|₹|\$|¥|"
     r"新台币|新台幣|新臺幣|台币|台幣|臺幣|人民币|人民幣|美元|美金|欧元|歐元|港币|港幣|港元)"
 )
 _SUF_CUR = (
-    r"(?P<SUF>美元|美金|usd|us\s+dollars?|dollars?|bucks|刀|人民币|人民幣|rmb|cny|yuan|块钱|塊錢|"
+    r"(?P<SUF>美元|美金|usd|us\s+dollars?|(?:canadian|australian|aussie|singapore)\s+dollars?|cad|aud|sgd|"
+    r"swiss\s+francs?|chf|francs?|krw|won|korean\s+won|inr|rupees?|"
+    r"加元|加币|加幣|澳元|澳币|澳幣|新加坡元|新加坡币|新加坡幣|新币|新幣|瑞士法郎|韩元|韓元|韓圜|卢比|盧比|₩|₹|dollars?|bucks|刀|人民币|人民幣|rmb|cny|yuan|块钱|塊錢|"
     r"新台币|新台幣|新臺幣|台币|台幣|臺幣|twd|ntd|nt\s+dollars?|欧元|歐元|eur|euros?|港币|港幣|港元|hkd|"
     r"yen|jpy|日元|日圓|日幣|円|gbp|pounds?(?:\s+sterling)?|英镑|英鎊|元|块|塊|€|£)"
 )
@@ -356,6 +360,15 @@ _CUR_CODES = {
     "jpy": "JPY", "yen": "JPY", "日元": "JPY", "日圓": "JPY", "日幣": "JPY", "円": "JPY",
     "gbp": "GBP", "£": "GBP", "pound": "GBP", "pounds": "GBP", "pound sterling": "GBP", "pounds sterling": "GBP",
     "英镑": "GBP", "英鎊": "GBP",
+    "cad": "CAD", "ca$": "CAD", "c$": "CAD", "can$": "CAD", "canadian dollar": "CAD", "canadian dollars": "CAD",
+    "加元": "CAD", "加币": "CAD", "加幣": "CAD",
+    "aud": "AUD", "au$": "AUD", "a$": "AUD", "australian dollar": "AUD", "australian dollars": "AUD",
+    "aussie dollars": "AUD", "aussie dollar": "AUD", "澳元": "AUD", "澳币": "AUD", "澳幣": "AUD",
+    "sgd": "SGD", "s$": "SGD", "sg$": "SGD", "singapore dollar": "SGD", "singapore dollars": "SGD",
+    "新加坡元": "SGD", "新加坡币": "SGD", "新加坡幣": "SGD", "新币": "SGD", "新幣": "SGD",
+    "chf": "CHF", "swiss franc": "CHF", "swiss francs": "CHF", "franc": "CHF", "francs": "CHF", "瑞士法郎": "CHF",
+    "krw": "KRW", "won": "KRW", "korean won": "KRW", "₩": "KRW", "韩元": "KRW", "韓元": "KRW", "韓圜": "KRW",
+    "inr": "INR", "rupee": "INR", "rupees": "INR", "₹": "INR", "卢比": "INR", "盧比": "INR",
 }
 
 
@@ -563,7 +576,9 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
     if monthly:  # "预算每月3万，签一年": the budget is the month's amount over the term
         term = _TERM.search(w.orig.lower())
         if not term:
-            return  # a monthly figure with no term is no total budget; the question will ask
+            if _BUDGET_CUE.search(w.orig.lower()[max(0, start - 40): end + 20]):  # not "burning ~$11k/mo"
+                ex.monthly_budget = (float(value), cur, usd)  # a total once the message says for how long
+            return
         n = _EN_WORD_NUMBERS.get(term.group("n")) or number_value(term.group("n")) or 0
         months = n * (12 if re.match(r"年|y", term.group("u")) else 1)
         if not months:
@@ -1021,6 +1036,9 @@ _PRICE_AFTER = _c(r"\s*(?:大概|大约|大約|约|約|要|差不多|才|只要|
                   r"[\d.一二两兩三四五六七八九十百千]+\s*多?\s*(?:块|塊|元|台币|台幣|美元|美金|刀|bucks|dollars|usd|\$)")
 
 
+_MONEY_BEFORE = _c(r"(?:\d[\d,.]*\s*(?:k|m|grand)?|dollars?|bucks|usd|eur|euros?|pounds?|元|块|塊|美元|美金|台币|台幣)\s*$")
+
+
 def _duration(w: _Work, ex: Extraction) -> None:
     for pattern, days in _HALF_SPECIAL:
         m = pattern.search(w.text)
@@ -1052,6 +1070,8 @@ def _duration(w: _Work, ex: Extraction) -> None:
             continue  # "一個月要花多少", "what would a month cost": a span priced, not a deadline
         if _PRICE_AFTER.match(w.text[m.end(): m.end() + 16]):
             continue  # "4090 一小时两块多", "H100 一小時大概一百多台幣": a price per hour, not a deadline
+        if re.match(r"(?:an?|per|each|every)\b|/", m.group(0)) and _MONEY_BEFORE.search(w.orig[max(0, m.start() - 24): m.start()]):
+            continue  # "2000 dollars a month", "$3k per month": a rate, not a deadline
         if _RENT_SPAN_BEFORE.search(w.text[max(0, m.start() - 40): m.start()]):
             continue  # "or should i just rent an a100 for a day": how long a rental lasts, not a deadline
         days = value * _DUR_UNITS.get(unit, _DUR_UNITS.get(unit.rstrip("s"), 1))
@@ -1082,7 +1102,8 @@ _YEAR_UNIT = r"(?P<unit>years?|yrs?|months?|年|个月|個月)"
 _HORIZON = [
     # "for the next two years", "over 3 years", "for at least 3 years", "a 3-year horizon"
     _c(rf"(?:for|over|during|across)\s+(?:the\s+next\s+|at\s+least\s+|about\s+|around\s+|~\s*)?"
-       rf"(?:{NUM}|\b{_EN_WORD}\b)\s*{_YEAR_UNIT}"),
+       rf"(?:{NUM}|\b{_EN_WORD}\b)\s*{_YEAR_UNIT}|"
+       r"(?:for|over|during)\s+the\s+(?:next|coming)\s+(?P<unit4>year)\b"),  # one of them
     _c(rf"(?:{NUM}|\b{_EN_WORD}\b)[\s-]*(?P<unit>years?|yrs?|months?)[\s-]+(?:horizon|lifetime|plan|of\s+use|use|service|pilot|trial|project|poc)"),
     # 用三年, 先做一年, 跑 3 年, 至少用 2 年, 打算用五年
     _c(rf"(?:用|先做|先跑|做|跑|运行|運行|使用|规划|規劃|打算用|计划用|計畫用|預計用|预计用|至少用|要用)\s*(?:个|個)?\s*"
@@ -1152,7 +1173,9 @@ def _usage(w: _Work, ex: Extraction) -> None:
         half = g.get("half")
         value = (0.5 if half == "半" else 1.5) if half else (
             number_value(said) if said else float(_EN_WORD_NUMBERS.get(word.lower(), 0) or 0))
-        unit = (g.get("unit") or g.get("unit2") or g.get("unit3") or ("年" if half else "")).lower()
+        if g.get("unit4"):
+            value = 1.0  # "for the next year"
+        unit = (g.get("unit") or g.get("unit2") or g.get("unit3") or g.get("unit4") or ("年" if half else "")).lower()
         if value and value > 0:
             days = value * (30 if unit.startswith("month") or unit in ("个月", "個月") else 365)
             if days <= 36_500:
@@ -2524,6 +2547,12 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     ]
     for step in steps:
         step()
+    if ex.monthly_budget and "budget_usd" not in ex.fields and ex.fields.get("horizon_days"):
+        months = ex.fields["horizon_days"] / 30.4  # "$2k a month for a year": the month's amount over the horizon
+        value, cur, usd = ex.monthly_budget
+        if usd * months <= MAX_BUDGET_USD:
+            ex.fields.update(budget_amount=round(value * round(months), 2), budget_currency=cur,
+                             budget_usd=round(usd * round(months), 2))
     if effective_task == "inference":  # "每次回覆 400 token", "15 tokens a reply": a service has no training data
         batch = ex.fields.get("tokens", 0) >= 1e6 and _BATCH_JOB.search(w.orig.lower())
         for key in ("epochs", "samples", "seq_len") if batch else ("tokens", "epochs", "samples", "seq_len"):

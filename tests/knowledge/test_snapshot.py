@@ -84,11 +84,13 @@ def test_an_edited_knowledge_file_is_read_again(data_copy: Path, tmp_path: Path)
     assert len(list(cache.glob("knowledge-*.json"))) == 1  # the stale snapshot is gone
 
 
-@pytest.mark.parametrize("garbage", [b"", b"{not json", b'{"key": "another"}', b"\xff\xfe\x00"])
-def test_a_corrupt_or_foreign_snapshot_is_rebuilt(data_copy: Path, tmp_path: Path, garbage: bytes) -> None:
+@pytest.mark.parametrize("garbage", [b"", b"{not json", b'{"key": "another"}', b"\xff\xfe\x00", b"[]", "same key"])
+def test_a_corrupt_or_foreign_snapshot_is_rebuilt(data_copy: Path, tmp_path: Path, garbage: bytes | str) -> None:
     cache = tmp_path / "cache"
     _run(["gpus"], data_copy, cache)
     (path,) = cache.glob("knowledge-*.json")
+    if garbage == "same key":  # the right key over broken contents
+        garbage = json.dumps({"key": path.stem.removeprefix("knowledge-"), "gpus": [{"x": 1}], "ui": {}}).encode()
     path.write_bytes(garbage)
     assert _h100_memory(_run(["gpus", "--json"], data_copy, cache)) == 80
     assert json.loads(path.read_text(encoding="utf-8"))["key"] == path.stem.removeprefix("knowledge-")

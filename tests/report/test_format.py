@@ -141,3 +141,22 @@ def test_calendar_date(locale: str, shown: str) -> None:
     import datetime
 
     assert fmt.calendar_date(datetime.date(2025, 12, 31), locale) == shown  # type: ignore[arg-type]
+
+
+def test_amounts_shown_together_read_differently() -> None:
+    # An option $5 over the budget must not read "costs $50,000, above your budget of $50,000".
+    assert fmt.money_digits([50_000.0, 50_004.9], "en") == 5
+    assert fmt.money(50_004.9, "en", digits=5) == "$50,005"
+    assert fmt.money_digits([50_000.0, 184_000.0], "en") == 3  # already apart: the usual three figures
+    assert fmt.money_digits([36_500.0, 36_496.35], "zh-Hant", "TWD") >= 4
+    assert fmt.money_digits([], "en") == 3
+
+
+def test_a_finding_shows_its_two_amounts_apart() -> None:
+    from advisor.models import Finding
+    from advisor.words import finding_words
+
+    finding = Finding(rule_id="cost.over-budget", severity="warning", words="cost.over-budget",
+                      bindings={"cost_usd": 36_500.0, "budget_usd": 36_496.35}, cites=("tco-evaluation",))
+    _, text = finding_words(finding, "en", "CAD")
+    assert "CA$50,005" in text and "CA$50,000" in text
