@@ -946,20 +946,35 @@ def what_if_view(
 # Templates
 
 
-@functools.lru_cache(maxsize=1)
+def _template_cache(folder: Path) -> Path:
+    """The folder for compiled templates, made if need be; the system's temporary folder when it cannot be."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+    except OSError:
+        import tempfile
+
+        return Path(tempfile.gettempdir())
+
+
 def keep_with_unit(text: Any) -> str:
     """A number and the unit after it held on one line (a no-break space): '4.3 GiB', '44 小時', '2.6 天'."""
     return re.sub(r"(?<=\d) (?=\S)", "\u00a0", str(text))
 
 
+@functools.lru_cache(maxsize=1)
 def environment() -> Any:
-    """The one Jinja2 Environment: templates/ folder, StrictUndefined, autoescape for *.html templates."""
+    """The one Jinja2 Environment: templates/ folder, StrictUndefined, autoescape for *.html templates;
+    built once per process (it compiles each template once) and keeping the compiled templates between runs."""
     import jinja2
 
     from advisor.paths import data_dir
+    from advisor.snapshot import cache_dir
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
+        # compiled templates kept between runs (Jinja checks each against its source's modification time)
+        bytecode_cache=jinja2.FileSystemBytecodeCache(str(_template_cache(cache_dir() / "templates"))),
         undefined=jinja2.StrictUndefined,
         autoescape=lambda name: name is not None and ".html" in name,
         trim_blocks=True,

@@ -265,8 +265,18 @@ def _load_rule_file(path: Path, schema: dict[str, FieldSpec]) -> list[RuleSpec]:
 
 
 def load_rules(rules_dir: Path | None = None) -> list[RuleSpec]:
-    """Read and validate every `rules/*.yaml` (files starting with '_' are not rule files)."""
-    folder = rules_dir or data_dir("rules")
+    """Read and validate every `rules/*.yaml` (files starting with '_' are not rule files); read once per
+    process for as long as no file in the folder changes (start-up checks them, then the engine loads them)."""
+    folder = (rules_dir or data_dir("rules")).resolve()
+    try:
+        signature = tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(folder.glob("*.yaml")))
+    except OSError:
+        signature = None  # the read below names the file that cannot be read
+    return list(_load_rules(folder, signature))
+
+
+@functools.lru_cache(maxsize=8)
+def _load_rules(folder: Path, signature: tuple | None) -> tuple[RuleSpec, ...]:
     schema = fact_schema(folder)
     rules: list[RuleSpec] = []
     seen: dict[str, str] = {}
@@ -280,7 +290,7 @@ def load_rules(rules_dir: Path | None = None) -> list[RuleSpec]:
             rules.append(rule)
     if not rules:
         raise KnowledgeError(folder, "-", "no rules found")
-    return rules
+    return tuple(rules)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -33,7 +33,9 @@ class LazyPattern:
         LazyPattern._ALL.append(self)
 
     def __getattr__(self, name: str) -> Any:  # reached only before the first compile
-        compiled = re.compile(self.pattern, self._flags)
+        from advisor.regex_cache import compile_pattern  # the program an earlier run compiled, when there is one
+
+        compiled = compile_pattern(self.pattern, self._flags)
         for method in self._METHODS:
             setattr(self, method, getattr(compiled, method))
         self.flags, self.groups, self.groupindex = compiled.flags, compiled.groups, compiled.groupindex
@@ -41,11 +43,14 @@ class LazyPattern:
 
     @classmethod
     def compile_all(cls) -> int:
-        """Compile every pattern not compiled yet (the terminal app does it after its first paint);
-        returns how many were compiled."""
+        """Compile every pattern not compiled yet (the terminal app does it after its first paint) and keep
+        the programs for the next run (advisor/regex_cache.py); returns how many were compiled."""
+        from advisor.regex_cache import save
+
         todo = [p for p in cls._ALL if "search" not in p.__dict__]
         for p in todo:
             p.search  # noqa: B018 - the attribute access compiles it
+        save()
         return len(todo)
 
 
