@@ -139,8 +139,12 @@ _CORRECTION = _c(
     r"(?:\bscratch\s+that\b|\bno\s+wait\b|\bwait,?\s+no\b|\bcorrection\s*:|\bsorry,?\s+i\s+meant?\b|\bi\s+meant\b|"
     r"(?<=[-–—,])\s*sorry\b|(?<=[-–—,]\s)sorry\b|\bactually\s+no\b|\bno,?\s+actually\b|\bmake\s+(?:it|that)\b(?=\s*[~$]?\s*\d)|\boops\b|"
     r"(?<![对對])(?:[哦噢喔啊欸诶誒呃]\s*)?(?:不对|不對)(?=\s*[,:是]|\s*$)|(?:[哦噢喔啊欸诶誒呃阿]\s*)(?:不是)(?=\s*[,:是])|"
-    r"说错了|說錯了|打错了|打錯了|更正一下|更正\s*[,:])"
+    r"说错了|說錯了|打错了|打錯了|更正一下|更正\s*[,:]|"
+    r"算了\s*,?\s*(?=还是|還是)|(?<=[-–—])\s*no\s*,(?=\s*\d))"  # "72b，算了还是32b吧", "2 more - no, 3 more"
 )
+_SIZE_FIX = lazy_compile(r"[\s,:]*(?:i\s+meant?\s+)?(?:还是|還是|改成|改用|换成|換成|用|make\s+it|use|the)?\s*(\d+(?:\.\d+)?)\s*b\b",
+                         re.IGNORECASE)
+_SIZE_IN_NAME = lazy_compile(r"(\d+(?:\.\d+)?)\s*b\b", re.IGNORECASE)
 _SENTENCE_END = lazy_compile(r"[;!?]|\.(?!\d)|$")
 _UNIT_AFTER = lazy_compile(r"\s*([a-z]+|[\u4e00-\u9fff])", re.IGNORECASE)
 _UNIT_FOLD = str.maketrans("張個條臺萬", "张个条台万")
@@ -172,6 +176,13 @@ def apply_corrections(text: str) -> str:
             _, s, e = earlier_models[-1]
             _, fs, fe = fixed_models[0]
             text = text[:s] + text[fs:fe] + text[e: marker.start()] + text[_clause_end(text, fe):]
+            continue
+        size = _SIZE_FIX.match(low, marker.end(), end)
+        sizes = list(_SIZE_IN_NAME.finditer(text, earlier_models[-1][1], earlier_models[-1][2])) if earlier_models else []
+        if size and sizes and not fixed_models:  # "想部署 qwen2.5 72b，算了还是 32b 吧": the same model, another size
+            last = sizes[-1]
+            text = (text[:last.start(1)] + size.group(1) + text[last.end(1): marker.start()]
+                    + text[_clause_end(text, size.end()):])
             continue
         gpus = _gpu_spans(low)
         fixed_gpus = [g for g in gpus if marker.end() <= g[4] < end]
@@ -225,8 +236,8 @@ def _blank_negations(text: str) -> str:
 # Task
 
 _TASKS: list[tuple[str, re.Pattern[str]]] = [
-    ("qlora", _c(r"\bq[\s-]?lora\b|4[\s-]?bit\s*lora|量化\s*lora")),
-    ("lora", _c(r"(?<![a-z])lora\b|低秩|adapter\b|peft\b")),
+    ("qlora", _c(r"\bq[\s-]?loras?\b|4[\s-]?bit\s*lora|量化\s*lora")),
+    ("lora", _c(r"(?<![a-z])loras?\b|低秩|adapters?\b|peft\b")),
     ("pretrain", _c(
         r"pre[\s-]?tr(?:ai|ia|a)n|from\s+scratch|train\s+(?:a\s+|our\s+own\s+|an?\s+)?(?:new\s+)?(?:base\s+)?model\s+from|"
         r"从头训|從頭訓|从零|從零|从头开始|從頭開始|(?:预训练|預訓練)(?!\s*(?:好的|過的|过的|的)?\s*(?:权重|權重|模型|checkpoint|[a-z]))|"
@@ -348,6 +359,8 @@ _WAN_AMOUNT = _c(
 )
 _AMOUNT_WITHIN = _c(  # "5w以内，想买一台机器": a cap in 万 is money ("万" is never a duration)
     r"(?<![\d.])(?P<num>\d+(?:\.\d+)?\s*[万萬])\s*(?:以内|以內|之内|之內)")
+_JAPAN = _c(r"\bjapan(?:ese)?\b|\btokyo\b|\bosaka\b|\bkyoto\b|\byokohama\b|\bfukuoka\b|\bnagoya\b|日本|东京|東京|大阪")
+_YUAN_SAID = _c(r"人民币|人民幣|\brmb\b|\bcny\b|\byuan\b|元|块|塊")
 _CUR_CODES = {
     "usd": "USD", "$": "USD", "us$": "USD", "美元": "USD", "美金": "USD", "dollar": "USD", "dollars": "USD",
     "us dollar": "USD", "us dollars": "USD", "bucks": "USD", "刀": "USD",
@@ -600,7 +613,7 @@ _ACQ = [
     ("rent", _c(r"\brent(?:ed|ing|al)?\b(?!\s+(?:an?\s+|my\s+|the\s+)?(?:apartment|flat|house|room|place|studio)\b)|\blease\b|"
                 r"\bleasing\b|租用|租赁|租賃|(?<!出)租(?!或|的?(?:房子|房|屋|公寓|套房|雅房))(?<!房租)")),
     ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bprocure|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
-               r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)(?<!上[两兩一二三四五六七八\d]张)(?<!上[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|(?<!colo\s)(?<!colocation\s)\bquote\b|报价|報價|grants?\s+for\s+(?:gpus|hardware)|"
+               r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)(?<!上[两兩一二三四五六七八\d]张)(?<!上[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|(?<!colo\s)(?<!colocation\s)\bquote\b|报价|報價|grants?\s+for\s+(?:gpu\s+|new\s+)?(?:gpus|hardware|servers?)|"
                r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation)\b|"
                r"自购|自購|自行采购|自行採購|自建(?!的|机房|機房|数据中心|數據中心|資料中心|idc)|\bcapex\b|买(?!了|的|过|過|不到|不起)|買(?!了|的|过|過|不到|不起)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|配出|配一台|配一套|"
@@ -608,7 +621,11 @@ _ACQ = [
 
                r"\b(?:off|on|from)\s+(?:ebay|craigslist|fb\s+marketplace)\b|闲鱼|閒魚|咸鱼|鹹魚|\bthinking\s+(?:of\s+|about\s+)?(?:getting|buying|grabbing)\b|"
                r"\bplan(?:ning)?\s+(?:an?|our|my)\s+(?:own\s+)?(?:new\s+)?(?:on[\s-]?prem(?:ise)?s?\s+)?(?:gpu\s+)?(?:cluster|server|rig|workstation)\b|"
-               r"(?:put|keep|place)\s+(?:it|them|the\s+\w+)?\s*(?:in|under)\s+(?:our|my|the)\s+(?:server\s+room|office|rack|desk|closet|lab)")),
+               r"(?:put|keep|place)\s+(?:it|them|the\s+\w+)?\s*(?:in|under)\s+(?:our|my|the)\s+(?:server\s+room|office|rack|desk|closet|lab)|"
+               # money for a machine, capital spending, cards added: "forty grand to spend on a box"
+               r"\b(?:spend|budget)\b[^.;!?]{0,40}?\b(?:on|for)\s+(?:an?|one|the|our|my)?\s*(?:new\s+)?"
+               r"(?:box|workstation|server|rig|machine|tower)\b|\bcapital\s+(?:budget|expenditure|spend)|"
+               r"\bwhat\s+(?:should|could|do)\s+(?:i|we)\s+add\b")),
 ]
 _CLOUD_ONLY_SAID = _c(r"直接用云|直接用雲|直接上云|直接上雲|只用云|只用雲|云端就好|雲端就好|cloud\s+only|only\s+cloud|cheapest\s+cloud|"
                       r"cloud\s+is\s+fine|不想管硬件|不想管硬體|没有机房|沒有機房|no\s+(?:server\s+)?room")
@@ -656,7 +673,11 @@ def _blank_refusals(text: str) -> str:
 
 _IF_SHORT = _c(r"(?:不够|不夠|吃紧|吃緊|跑不动|跑不動|放不下|装不下|裝不下|爆了?|不行)\s*的[话話]|(?:实在|實在)?不行(?:就|再)|"
                r"\botherwise\b|\bif\s+(?:all\s+)?else\s+fails\b|"
-               r"\bif\s+(?:it|that|they|those|mine|ours)\s+(?:doesn'?t|does\s+not|won'?t|can'?t|isn'?t|aren'?t)\b")
+               r"\bif\s+(?:it|that|they|those|mine|ours)\s+(?:doesn'?t|does\s+not|won'?t|can'?t|isn'?t|aren'?t)\b|"
+               # "if that's too slow we could rent", "要是太慢就去阿里云租", "如果記憶體不夠再考慮租"
+               r"\bif\s+(?:it|that|this|they|those)(?:'s|'re|\s+is|\s+are|\s+turns?\s+out)?\s+(?:too\s+(?:slow|small)|not\s+enough|"
+               r"insufficient)\b|\bin\s+case\s+(?:it|that|they|we)\b|"
+               r"(?:(?<!主)(?<!只)(?<!就)要是|如果|万一|萬一|假如|若是)[^，。,.；;!?！？]{0,12}?(?:太慢|不够|不夠|不行|放不下|装不下|裝不下|跑不动|跑不動|不足)")
 
 
 def _without_fallbacks(text: str) -> str:
@@ -678,14 +699,15 @@ def _acquisition(w: _Work) -> str | None:
     decided = _DECIDED.search(w.text)
     if decided and not _IF_SHORT.search(_clause_at(w.text, decided.start())):  # not "实在不行就租": a fallback  # "cloud is fine, we'll rent", "决定买": a decision said outright
         return "rent" if decided.group("rent") or decided.group("rent2") else "buy"
-    if _RENT_ALLOWED.search(w.text) and _CLOUD.search(w.text) and not _ACQ_QUESTION.search(w.text) \
-            and not _ACQ[2][1].search(w.text) and not _ONPREM.search(w.text):
+    said = _without_fallbacks(w.text)  # "if that's too slow we could rent more on lambda" allows nothing yet
+    if _RENT_ALLOWED.search(said) and _CLOUD.search(said) and not _ACQ_QUESTION.search(said) \
+            and not _ACQ[2][1].search(said) and not _ONPREM.search(said):
         return "rent"  # "fine with renting on aws", nothing of their own: renting is the only way said
-    if _WHICH_TO_RENT.search(w.text) and not _ACQ[2][1].search(w.text):
+    if _WHICH_TO_RENT.search(said) and not _ACQ[2][1].search(said):
         return "rent"  # "which gpu instance should we rent?": what to rent is asked, not whether
-    if _RENT_ALLOWED.search(w.text) and _NOTHING_OWNED.search(low) and not _ACQ[2][1].search(w.text):
+    if _RENT_ALLOWED.search(said) and _NOTHING_OWNED.search(low) and not _ACQ[2][1].search(said):
         return "rent"  # "Renting is fine, no hardware of our own": renting is the only way they have
-    if _ACQ_QUESTION.search(w.text) or _RENT_ALLOWED.search(w.text):
+    if _ACQ_QUESTION.search(said) or _RENT_ALLOWED.search(said):
         return "either"  # "should we just rent?" asks, "renting is fine" allows: neither decides
     pref = _RATHER.search(w.text)
     if pref:  # "I'd rather rent than buy": the preference decides
@@ -1106,7 +1128,7 @@ _HORIZON = [
        r"(?:for|over|during)\s+the\s+(?:next|coming)\s+(?P<unit4>year)\b"),  # one of them
     _c(rf"(?:{NUM}|\b{_EN_WORD}\b)[\s-]*(?P<unit>years?|yrs?|months?)[\s-]+(?:horizon|lifetime|plan|of\s+use|use|service|pilot|trial|project|poc)"),
     # 用三年, 先做一年, 跑 3 年, 至少用 2 年, 打算用五年
-    _c(rf"(?:用|先做|先跑|做|跑|运行|運行|使用|规划|規劃|打算用|计划用|計畫用|預計用|预计用|至少用|要用)\s*(?:个|個)?\s*"
+    _c(rf"(?:用|先做|先跑|做|跑|运行|運行|使用|规划|規劃|打算用|计划用|計畫用|預計用|预计用|至少用|至少(?:要)?|要用)\s*(?:个|個)?\s*"
        rf"{NUM}\s*(?P<unit>年|个月|個月)(?!半)"
        r"(?!\s*(?:内|內|之内|之內|以内|以內)?\s*(?:就要|要)?\s*(?:完成|做完|训完|訓完|搞定|交付|跑完|结束|結束|出结果|出結果))"),
     # 預計用半年, 先用半年, 连续用一年半; "needs to last us 4 years"
@@ -1278,7 +1300,8 @@ _START_CUE = _c(r"\s*(?:前|之前|以前|before|by)?\s*(?:机器|機器|服务�
                 r"(?:就|要|得|能|可以|必须|必須|need\s+to|must|we|to|should|can)?\s*(?:开始|開始|开跑|開跑|上线跑|start|kick\s*off|begin|be\s+up)")
 _START_BEFORE = _c(r"(?:start|begin|kick\s*off)(?:ing)?\s+(?:it\s+|training\s+|the\s+run\s+)?(?:before|by|on|from)?\s*$")
 _PROCURE = _c(r"采购|採購|核销|核銷|报账|報帳|花完|用完|报上去|報上去|下单|下單|签约|簽約|请购|請購|招标|招標|标案|標案|\bpurchas|\bprocure|\bplace\s+(?:the\s+|an\s+)?order|"
-               r"\bpo\b|budget\s+(?:request|approval|proposal)|预算申请|預算申請|报预算|報預算")
+               r"\bpo\b|budget\s+(?:request|approval|proposal)|预算申请|預算申請|报预算|報預算|"
+               r"\b(?:be\s+)?spent\s+(?:by|before|until)|\bspend\s+(?:it|the\s+money)\s+(?:by|before)")
 _RENT_SPAN_BEFORE = _c(r"\bor\s+(?:should\s+(?:i|we)\s+)?(?:just\s+)?rent(?:ing)?\s+(?:(?:an?|one|two|\d+|some)\s+)?(?:[\w-]+\s+){0,3}"
                        r"for\s+(?:a|an|one|about|~)?\s*$")  # an alternative asked about, not the job's time limit
 _REPORT = _c(r"\b(?:send|get|give)\s+(?:me|us)\s+(?:some\s+)?(?:options|a\s+quote|quotes|a\s+proposal|recommendations?)|跟主管報告|跟主管报告|向主管報告|向领导汇报|向領導匯報|跟老板汇报|跟老闆匯報|汇报|匯報|报告给|報告給|"
@@ -1514,7 +1537,7 @@ _EPOCHS = _c(rf"{NUM}\s*(?:epochs?|eps\b|(?:个|個)\s*epochs?|轮|輪|遍|passe
 _EPOCHS_AFTER = _c(rf"(?:epochs?|轮数|輪數|训练轮数|訓練輪數)\s*(?:[:=]|of|为|為|是)?\s*{NUM}")
 _SEQ = _c(
     rf"(?:seq(?:uence)?[\s_-]*len(?:gth)?|序列长度|序列長度|max[\s_-]*len(?:gth)?|(?<![a-z])seq(?:uence)?s?(?![a-z])|序列|(?<!上下文)(?<!輸入)(?<!输入)长度|(?<!上下文)(?<!輸入)(?<!输入)長度|"
-    rf"cutoff[\s_-]*len)\s*(?:[:=]|of|为|為|是|约|約|大概)?\s*{_num('num1')}(?!\s*(?:条|條|筆|笔|samples?|examples?))"
+    rf"cutoff[\s_-]*len)\s*(?:[:=]|of|为|為|是|约|約|大概|(?:打算|想|要|会|會)?\s*(?:设|設|开|開)(?:为|為|成|到)?|set\s+to)?\s*{_num('num1')}(?!\s*(?:条|條|筆|笔|samples?|examples?))"
     rf"|{_num('num2')}\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|序列长度|序列長度|seq\b)"
 )
 
@@ -1651,7 +1674,8 @@ _CONC_BEFORE = _c(
     rf"|{_num('num2')}\s*(?:个|個|位|名|路)?\s*(?:用户|用戶|使用者|人|users?|ppl|people|persons?|sessions?|requests?|sequences?|clients?|"
     r"(?!gpus\b|cards\b|tokens\b|nodes\b|servers\b|machines\b|jobs\b)[a-z]{3,}s\b)?\s*"
     r"(?:(?:of\s+them\s+)?(?:hitting|using|on|online|querying|calling)\s+(?:it\s+)?)?"
-    r"(?:同时在线|同時在線|同时|同時|并发|並發|concurrently|at\s+once|simultaneously|at\s+the\s+same\s+time|in\s+parallel)"
+    r"(?:同时在线|同時在線|同时|同時|并发|並發|concurrently|at\s+once|simultaneously|at\s+the\s+same\s+time|in\s+parallel|"
+    r"at\s+a\s+time)"
 )
 _CONC_AFTER = _c(
     rf"(?:concurrency|concurrent\s+(?:users|sessions|requests)|simultaneous\s+users|并发(?:数|量|用户数?|請求數)?|並發(?:數|量|使用者數?|用戶數?)?|"
@@ -1855,12 +1879,19 @@ _PRECISION = [
 _WORTH_ASKING = _c(r"worth\s+it|even\s+worth|值得|有必要|划算吗|划算嗎|有用吗|有用嗎|有差吗|有差嗎")
 
 
+_BASE_UNQUANTIZED = _c(r"\b(?:base|frozen|weights?)\b[^.;]{0,20}?\b(?:in\s+)?full\s+precision|q[\s-]?lora|quantiz|4[\s-]?bit|"
+                       r"底模|基座|不量化")
+
+
 def _precision(w: _Work) -> str | None:
     for name, pattern in _PRECISION:
         for m in pattern.finditer(w.text):
             sentence = re.split(r"[.!?。！？]", w.text[m.start():] + ".", maxsplit=1)[0]
-            if not _WORTH_ASKING.search(sentence):  # "is fp8 even worth it on L40S?" asks, it does not choose
-                return name
+            if _WORTH_ASKING.search(sentence):  # "is fp8 even worth it on L40S?" asks, it does not choose
+                continue
+            if name == "fp32" and _BASE_UNQUANTIZED.search(w.text[max(0, m.start() - 40): m.end()]):
+                continue  # "LoRA (not qlora, i want the base in full precision)": an unquantized base, not FP32
+            return name
     return None
 
 
@@ -2242,7 +2273,7 @@ _NOT_OWNED = _c(  # a GPU said with intent or as an option: to rent, to buy, to 
     r"或|还是|還是|\bor\b|\bvs\.?(?![a-z])|versus|比较|比較|对比|對比|\bcompare|how\s+many|几张|幾張|多少|需要|\bneed|"
     r"\bcloud\b|云|雲|\bon\s+(?:aws|gcp|azure|lambda|runpod|vast)"
 )
-_HYPOTHETICAL = _c(r"[?？]|吗|嗎|假如|假设|假設|如果|要是|\bif\s+(?:i|we)\s+had\b|\bsuppose\b|能不能|可不可以|够不够|夠不夠|行不行|是否|\bpossible\b|\benough\b|\bcan\s+(?:i|we|it|they)\b|"
+_HYPOTHETICAL = _c(r"[?？]|吗|嗎|假如|假设|假設|如果|(?<!主)(?<!只)(?<!就)要是|\bif\s+(?:i|we)\s+had\b|\bsuppose\b|能不能|可不可以|够不够|夠不夠|行不行|是否|\bpossible\b|\benough\b|\bcan\s+(?:i|we|it|they)\b|"
                    r"\bcould\b|how\s+(?:long|much|many)|多久|多少")
 _HAVE_OF_THEM = _c(r"(?:that'?s|thats|it'?s|its)\s+the\s+only\s+(?:card|gpu|one)\s+(?:i|we)\s+(?:have|own|got)|"
                    r"(?:that'?s|thats|it'?s|its)\s+(?:what|all)\s+(?:i'?m|im|i\s+am|we'?re|we\s+are|i|we)\s+(?:stuck\s+with|have|got)|"
@@ -2547,6 +2578,10 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     ]
     for step in steps:
         step()
+    if ex.fields.get("budget_currency") == "CNY" and "¥" in w.orig and _JAPAN.search(w.orig.lower()) \
+            and not _YUAN_SAID.search(w.orig.lower()):
+        amount = ex.fields["budget_amount"]  # "small company in Tokyo, budget ¥3,000,000": yen, not yuan
+        ex.fields.update(budget_currency="JPY", budget_usd=round(to_usd(amount, "JPY"), 2))
     if ex.monthly_budget and "budget_usd" not in ex.fields and ex.fields.get("horizon_days"):
         months = ex.fields["horizon_days"] / 30.4  # "$2k a month for a year": the month's amount over the horizon
         value, cur, usd = ex.monthly_budget

@@ -39,6 +39,7 @@ FRESH = {
     "holdout_fresh12.yaml": 36,  # 18 of 45 when first run blind (2026-12-01, seventh stop), 38 now
     "holdout_fresh13.yaml": 34,  # 21 of 45 when first run blind (2026-12-01, seventh stop, after fresh12's fixes), 36 now
     "holdout_fresh14.yaml": 19,  # 13 of 45 when first run blind (2026-12-01, seventh stop, after fresh13's fixes), 21 now
+    "holdout_fresh15.yaml": 35,  # 26 of 45 when first run blind (2026-12-02, after this session's number words), 37 now
 }
 """Tables of 45-60 first messages each written by a separate session from forum styles without seeing the parser;
 the floor is the count read right when it was set, less two."""
