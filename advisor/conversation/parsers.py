@@ -273,6 +273,10 @@ _PREFERENCE_TUNING = _c(r"(?<![a-z])(?:dpo|orpo|kto|simpo|ipo|rlhf|ppo|grpo)(?![
 _FULL_PARAMS = _c(r"全参|全參|全量|full[\s-]*(?:params?|parameters?|weights|fine[\s-]?tun\w*|ft)\b")
 
 
+_SERVICE_TARGET = _c(r"\btok(?:en)?s?\s*/\s*s(?:ec)?\b|\btokens?\s+(?:per|a)\s+second\b|\bttft\b|time\s+to\s+first\s+token|"
+                     r"\b(?:req|requests?)\s*/\s*s(?:ec)?\b|\brequests?\s+(?:per|a)\s+second\b|\bqps\b|首字延迟|首字延遲|首\s*token")
+
+
 def _task(w: _Work, bare_train: bool = True) -> str | None:
     text = _DESCRIBED.sub(lambda m: " " * len(m.group(0)), w.text)  # "we serve a fine-tuned llama": what it is
     pref = _PREFERENCE_TUNING.search(text)
@@ -282,6 +286,8 @@ def _task(w: _Work, bare_train: bool = True) -> str | None:
             return "finetune"
     found = [name for name, pattern in _TASKS if pattern.search(text)]
     if not found:
+        if bare_train and _SERVICE_TARGET.search(text):  # "every user must see 30 tok/s, TTFT p99 <= 500 ms": a service's
+            return "inference"  # targets, whatever else the message trains ("nodes busy with training")
         # "train a 7B model" with no task known yet reads as training from scratch; once a task is
         # known, "训练 3 轮" in an answer about data must not change it.
         return "pretrain" if bare_train and _TRAIN_WORD.search(text) else None

@@ -203,3 +203,14 @@ def test_a_grant_spent_by_a_date_is_no_deadline_and_students_at_a_time_are_a_loa
 def test_an_unquantized_base_is_not_fp32() -> None:
     assert "precision" not in extract("LoRA on mistral 7b, not QLoRA: base weights in full precision", "en")
     assert extract("full fine-tune in full precision", "en")["precision"] == "fp32"
+
+
+@pytest.mark.parametrize("text", [
+    "users need 25 tok/s each and TTFT under 1 s; llama 3.1 8b; our A100s are busy with training",
+    "p95 time to first token 800 ms, ~40 requests per second, Qwen2.5 14B",
+])
+def test_service_targets_make_it_a_service(text: str) -> None:
+    # a tokens-per-second, first-token or requests-per-second target is what a service is held to; the
+    # training the message mentions is what their other hardware does
+    got = extract(text, "en")
+    assert got["task"] == "inference" and "tokens" not in got
