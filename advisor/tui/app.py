@@ -234,7 +234,7 @@ class ResultsPane(Vertical):
         for c in self._rows:
             table.add_row(
                 str(c["rank"]),
-                c["short_title"],
+                c["short_title_had"],
                 c["memory_short"],
                 c["fits_short"],
                 c["time_short"],
