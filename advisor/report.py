@@ -469,19 +469,19 @@ def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money,
         else _t("report.fits.no", locale, over=fmt.gib(-headroom))
     )
     of_capacity = _t("report.memory.of_capacity", locale, used=fmt.gib(mem.total), capacity=fmt.gib(c.capacity_bytes))
+    short_title = f"{c.count} × {words.short_gpu_name(c.gpu_name)}"
     return {
         "rank": rank,
         "gpu": c.gpu,
         "gpu_name": c.gpu_name,
         "count": c.count,
         "title": f"{c.count} × {c.gpu_name}",
-        "short_title": f"{c.count} × {words.short_gpu_name(c.gpu_name)}",
+        "short_title": short_title,
         "option": _option_text(c, locale, money, owned),
         "strategy": words.strategy_label(c.strategy, locale),
         "acquisition": _t(f"report.acquisition.{acquisition}", locale),
         # the table's first column says how it is had: "3 × RTX 4090（租）" reads right where the money is off screen
-        "short_title_had": f"{c.count} × {words.short_gpu_name(c.gpu_name)}"
-        + fmt.paren(_t(f"report.acquisition_short.{acquisition}", locale), locale),
+        "short_title_had": short_title + fmt.paren(_t(f"report.acquisition_short.{acquisition}", locale), locale),
         "owned": owned,
         "memory_short": f"{fmt.gib(mem.total).removesuffix(' GiB')} / {fmt.gib(c.capacity_bytes)}",
         "fits_short": (f"! +{fmt.gib(headroom)}" if tight else f"✓ +{fmt.gib(headroom)}") if c.fits

@@ -269,7 +269,8 @@ def load_rules(rules_dir: Path | None = None) -> list[RuleSpec]:
     process for as long as no file in the folder changes (start-up checks them, then the engine loads them)."""
     folder = (rules_dir or data_dir("rules")).resolve()
     try:
-        signature = tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(folder.glob("*.yaml")))
+        stats = [(p.name, p.stat()) for p in sorted(folder.glob("*.yaml"))]
+        signature = tuple((name, st.st_size, st.st_mtime_ns) for name, st in stats)
     except OSError:
         signature = None  # the read below names the file that cannot be read
     return list(_load_rules(folder, signature))

@@ -69,7 +69,6 @@ def _child(mode: str, cache: Path, texts: list[str]) -> str:
     return out.stdout
 
 
-@pytest.mark.skipif(sys.implementation.name != "cpython", reason="the cache is CPython's engine programs")
 def test_a_warm_cache_compiles_nothing_and_reads_the_same(tmp_path: Path) -> None:
     texts = _messages(30)
     cold = _child("cold", tmp_path, texts)
