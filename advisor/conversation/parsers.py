@@ -743,6 +743,7 @@ MAX_RACK_KW = 250.0
 for a rack is a typo or a whole room, and is re-asked."""
 _KW = _c(rf"{NUM}\s*(?:kw|kilowatts?|千瓦|kva)(?!\s*h|·h|-h|时|時|[a-z])")
 _W = _c(rf"{NUM}\s*(?:w|watts?|瓦)(?![a-z/]|时|時|特)")
+_OUTLET = _c(r"插座|插头|插頭|\boutlets?\b|\bwall\s+sockets?\b|\bsockets?\b|\breceptacles?\b|\bwall\s+plugs?\b")
 _VOLT = _c(rf"{NUM}\s*(?:v|volts?|伏特?)(?![a-z0-9])")
 _AMP = _c(rf"{NUM}\s*(?:a|amps?|amperes?|安培?)(?![a-z0-9]|装|裝|全|排)")
 _PHASE3 = _c(r"three[\s-]?phase|3[\s-]?phase|\b3ph\b|三相|3\s*相")
@@ -939,6 +940,10 @@ def _facility(w: _Work, ex: Extraction) -> None:
     for m in w.finditer(_AMP):
         amps = amps or number_value(_numtext(m) or "")
         w.consume(m.start(), m.end())
+    if volts and not amps and _OUTLET.search(w.orig.lower()):
+        # "一般110V插座", "a normal 230V wall socket": a household outlet's rating — 15 A at 100-127 V (NEMA 5-15,
+        # the outlet of Taiwan, the US and Japan), 10 A at 220-250 V (GB 2099 in mainland China, IEC 60884)
+        amps = 15.0 if volts <= 127 else 10.0
     three = bool(_PHASE3.search(w.text)) and not _PHASE1.search(w.text)  # "2x 208V 30A single-phase … or 3-phase?"
     if kw is None and volts and amps:
         kw = circuit_kw(volts, amps, three, circuits)

@@ -214,3 +214,15 @@ def test_service_targets_make_it_a_service(text: str) -> None:
     # training the message mentions is what their other hardware does
     got = extract(text, "en")
     assert got["task"] == "inference" and "tokens" not in got
+
+
+@pytest.mark.parametrize(("text", "locale", "kw"), [
+    # a household outlet's rating x 0.8 for a continuous load (NEC 210.19): NEMA 5-15 is 15 A (Taiwan, US, Japan),
+    # a GB 2099 socket 10 A (mainland China)
+    ("公司想自己買機器，放在辦公室，一般110V插座", "zh-Hant", 110 * 15 * 0.8 / 1000),
+    ("家里普通220V插座，想放一台4090", "zh-Hans", 220 * 10 * 0.8 / 1000),
+    ("just a regular 120V wall outlet in my apartment", "en", 120 * 15 * 0.8 / 1000),
+    ("110V 20A 插座", "zh-Hant", 110 * 20 * 0.8 / 1000),  # a rating said outright wins
+])
+def test_a_household_outlet_has_its_standard_rating(text: str, locale: str, kw: float) -> None:
+    assert extract(text, locale)["rack_kw"] == pytest.approx(kw)  # type: ignore[arg-type]
