@@ -101,7 +101,12 @@ _PUNCT = str.maketrans({"，": ", ", "、": ", ", "。": ". ", "；": "; ", "：
 
 _CJK_LATIN = lazy_compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9$])|(?<=[A-Za-z0-9%])(?=[\u4e00-\u9fff])")
 _WAN_W = lazy_compile(r"(?<![A-Za-z])(\d+(?:\.\d+)?)\s*[wW](?=\s*(?:[条條笔筆张張个個人块塊元以左上的预預]|tokens?\b))")
-_MEASURE_BEFORE_MAGNITUDE = lazy_compile(r"(\d(?:\.\d+)?)\s*[个個]\s*([亿億万萬])")
+_ODD_BEFORE_MEASURE = lazy_compile(  # "两千多条", "2000多条", "三百来人", "30多G": the round figure the writer gives
+    r"(?<=[\d〇零一二两兩三四五六七八九十百千万萬亿億])\s*[多来來]\s*"
+    r"(?=[条條个個张張台臺人位份篇句字块塊元笔筆段则則万萬亿億千百]|[A-Za-z])")
+_DUAL_CARD = lazy_compile(r"[双雙]卡")
+_MEASURE_BEFORE_MAGNITUDE = lazy_compile(  # "5 个亿", "一个亿" are 5 亿, 一亿
+    r"(\d(?:\.\d+)?)\s*[个個]\s*([亿億万萬])|(?<![一二两兩三四五六七八九十百千零〇])([一两兩三四五六七八九十半])\s*[个個]\s*([亿億])")
 _W_AND_DIGIT = lazy_compile(r"(?<![A-Za-z\d.])(\d+)\s*[wW](\d)(?![\d.]|\s*[千百十万萬kKwW])")
 _WAN_AND_DIGIT = lazy_compile(r"(?<![\d.])(\d+)\s*([万萬])\s*(\d)"
                             r"(?![\d.]|\s*[千百十万萬亿億kKwW]|\s*(?:个|個|张|張|条|條|人|位))")
@@ -232,6 +237,10 @@ def english_number_words(text: str) -> str:
     return "".join(out)
 
 
+_SMALL_COUNT_BEFORE_UNIT = re.compile(
+    r"(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?=[\s-]+(?:more\s+)?(?:epochs?|passes)\b)")
+
+
 def normalize_text(text: str) -> str:
     """Fold full-width digits/letters (NFKC), keep CJK punctuation from gluing numbers together, space Latin
     words and numbers off the Chinese they are glued to ("用QLoRA微调" -> "用 QLoRA 微调"), and read the
@@ -239,12 +248,15 @@ def normalize_text(text: str) -> str:
     text = text.translate(_PUNCT)
     text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u00a0", " ").replace("\u3000", " ")
+    text = _ODD_BEFORE_MEASURE.sub("", text)
+    text = _DUAL_CARD.sub("2卡", text)  # "一台双卡L40S的服务器" holds two
     text = _CJK_LATIN.sub(" ", text)
-    text = _MEASURE_BEFORE_MAGNITUDE.sub(r"\1\2", text)  # "5 个亿" is 5 亿
+    text = _MEASURE_BEFORE_MAGNITUDE.sub(lambda m: (m.group(1) or m.group(3)) + (m.group(2) or m.group(4)), text)  # "5 个亿" is 5 亿
     text = _WAN_AND_DIGIT.sub(r"\1.\3\2", text)  # "2 萬 5" is 2.5 萬
     text = _W_AND_DIGIT.sub(r"\1.\2万", text)  # "1w5" is 1.5 万
     text = _YUAN_AND_JIAO.sub(_yuan_jiao, text)  # "一块二" is 1.2 元
     text = english_number_words(text)  # "forty thousand dollars" is 40000 dollars
+    text = _SMALL_COUNT_BEFORE_UNIT.sub(lambda m: str(_EN_UNITS[m.group(1).lower()]), text)  # "two epochs" is 2
     text = _INDIAN_GROUPS.sub(lambda m: m.group().replace(",", ""), text)
     text = _LAKH_CRORE.sub(_lakh_crore, text)  # "1.5 lakh" is 150000, "2 crore" 20000000
     text = _GRAND.sub(r"\1k", text)  # "3 grand" is 3k

@@ -669,7 +669,11 @@ _REFUSE_RENT = _c(r"\bnot\s+rent(?:ing)?\b(?!(?:\s+\w+){0,2}\s+yet\b)|\bno\s+ren
                   r"rent\b|不(?:考虑|考慮|想|要|打算|用|会|會|能)?\s*(?:租|租用|租卡|租赁|租賃)(?!的也|也)")
 """Renting refused: "not renting", "buy, not rent", "不考虑租", "不想租": of the two ways, buying is left."""
 _REFUSE_BUY = _c(r"\bnot\s+buy(?:ing)?\b(?!(?:\s+\w+){0,2}\s+yet\b)|\b(?:won'?t|don'?t\s+want\s+to|rather\s+not|do\s+not\s+want\s+to|can'?t)\s+buy\b|"
-                 r"\bno\s+(?:capex|hardware\s+purchases?)\b|不(?:想|要|打算|考虑|考慮|会|會|能)\s*(?:再)?(?:花钱|花錢)?\s*(?:买|買|购买|購買|采购|採購)")
+                 r"\bno\s+(?:capex|hardware\s+purchases?)\b|不(?:想|要|打算|考虑|考慮|会|會|能)\s*(?:再)?(?:花钱|花錢)?\s*(?:买|買|购买|購買|采购|採購)|"
+                 # owning refused as upkeep: "we really don't want to manage any hardware", "不想自己维护硬件"
+                 r"\b(?:don'?t|do\s+not|rather\s+not|won'?t)\s+(?:really\s+)?(?:want\s+to\s+)?(?:manage|maintain|babysit|deal\s+with|look\s+after|own)\s+"
+                 r"(?:any\s+|our\s+own\s+|the\s+|physical\s+)?(?:hardware|servers?|machines|gpu\s+boxes|infra(?:structure)?)\b|"
+                 r"不(?:想|要|愿意|願意)\s*(?:自己)?\s*(?:维护|維護|管|运维|運維|养|養)\s*(?:硬件|硬體|机器|機器|服务器|伺服器|设备|設備)")
 """Buying refused: "not buying", "不想買硬體", "不打算买卡": renting is left (or the cards they have)."""
 
 
@@ -748,7 +752,7 @@ _VOLT = _c(rf"{NUM}\s*(?:v|volts?|伏特?)(?![a-z0-9])")
 _AMP = _c(rf"{NUM}\s*(?:a|amps?|amperes?|安培?)(?![a-z0-9]|装|裝|全|排)")
 _PHASE3 = _c(r"three[\s-]?phase|3[\s-]?phase|\b3ph\b|三相|3\s*相")
 _PHASE1 = _c(r"single[\s-]?phase|1[\s-]?phase|单相|單相")
-_CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z])|{_num('n2')}\s*(?:circuits|路(?!\s*(?:并发|並發|同时|同時|用户|用戶|请求|請求|会话|會話|对话|對話))|条线路|條線路|个回路|個迴路)|"
+_CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z])|{_num('n2')}\s*(?:circuits|路(?!\s*(?:并发|並發|同时|同時|用户|用戶|请求|請求|会话|會話|对话|對話))|条线路|條線路|(?:个|個)?\s*(?:回路|迴路))|"
                rf"(?:(?<![\d.])(?P<n3>\d{{1,2}})(?:\s*[x×]\s*|\s+)|\b(?P<w3>two|three|four|five|six|eight)\s+)(?=(?:\d+\s*[av]\s*[/,]?\s*){{1,2}}"
                r"(?:(?:single|three|1|3)[\s-]?phase\s+|dedicated\s+|separate\s+)?(?:circuits|feeds|lines)\b)|"
                r"\b(?P<w5>two|three|four|five|six|eight)\s+(?:separate\s+|dedicated\s+)?circuits\b|"
@@ -775,7 +779,8 @@ _ONPREM = _c(
     r"\b(?:put|stick|place|keep)\s+(?:it|them)\s+in\s+(?:the|our)\s+(?:office|lab)\b|"
     r"内网|內網|\bintranet\b|air[\s-]?gapped|智算中心|算力中心|超算中心|"
     r"(?:不能|不可以|不准|不得|不可|絕對不能|绝对不能)\s*(?:离开|離開|出)\s*(?:厂区|廠區|园区|園區|公司|内网|內網|机房|機房|本地|校园|校園|医院|醫院)|"
-    r"gaming\s+pc|leave\s+the\s+building|closet\b|\b(?:our|my)\s+(?:basement|garage)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
+    r"gaming\s+pc|leave\s+the\s+building|closet\b|\bdata\s+hall\b|\bon[\s-]?site\b|\bon\s+(?:our|the)\s+(?:own\s+)?premises\b|"
+    r"(?:leave|leaving|go\s+outside|outside|off)\s+(?:of\s+)?(?:our|the|my)\s+(?:own\s+)?(?:network|premises|site|firewall|campus|hospital)\b|\b(?:our|my)\s+(?:basement|garage)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
 )
 _EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|buy\s+or\s+cloud|cloud\s+or\s+buy|云或|雲或|或云|或雲|都行|都可以|either|both")
 _PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
@@ -827,7 +832,8 @@ _HOST = _c(r"\b(?:my|our)\s+(?:existing|current|present|old|gaming)\s+(?:desktop
            r"\b(?:have|got)\s+an?\s+(?:\w+\s+){0,2}(?:box|desktop|pc|rig|tower|workstation|server)\s+(?:at\s+home\s+|in\s+\w+\s+)?with\s+(?:an?|one|two|\d)\s|"
            r"升级显卡|升級顯卡|换(?:一张|张|块)?显卡|換(?:一張|張)?顯卡|"
            r"(?:电脑|主机|台式机|電腦|主機|桌機)(?:里|裡|上)?(?:加|插|装|裝)(?:一|两|兩|1|2)?(?:张|張|块|塊)?(?:卡|显卡|顯卡|gpu)|"
-           r"(?:给|幫|帮|替)(?:我的)?(?:电脑|主机|台式机|電腦|主機|桌機)(?:加|配|换|換|升级|升級)")
+           r"(?:给|幫|帮|替)(?:我的)?(?:电脑|主机|台式机|電腦|主機|桌機)(?:加|配|换|換|升级|升級)|"
+           r"(?:那台|这台|這台|我那台)(?:电脑|電腦|主机|主機|桌機|台式机|工作站)(?:里|裡|上)?(?:已经|已經|目前|现在|現在)?(?:有|插了|装了|裝了)")
 """The GPUs go into a computer the writer has: "my existing desktop", "put a 4090 in my PC", "现有的主机",
 "給桌機換顯卡"."""
 
@@ -1105,6 +1111,8 @@ def _duration(w: _Work, ex: Extraction) -> None:
             continue  # "4090 一小时两块多", "H100 一小時大概一百多台幣": a price per hour, not a deadline
         if re.match(r"(?:an?|per|each|every)\b|/", m.group(0)) and _MONEY_BEFORE.search(w.orig[max(0, m.start() - 24): m.start()]):
             continue  # "2000 dollars a month", "$3k per month": a rate, not a deadline
+        if _PAST_SPAN_BEFORE.search(w.text[max(0, m.start() - 60): m.start()]):
+            continue  # "it ran for 3 days and barely made a dent", "之前跑了3天": how long it took, not a deadline
         if _RENT_SPAN_BEFORE.search(w.text[max(0, m.start() - 40): m.start()]):
             continue  # "or should i just rent an a100 for a day": how long a rental lasts, not a deadline
         days = value * _DUR_UNITS.get(unit, _DUR_UNITS.get(unit.rstrip("s"), 1))
@@ -1279,7 +1287,7 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("lunar", _c(r"春节|春節|过年|過年|农历年|農曆年|农历新年|農曆新年|chinese\s+new\s+year|lunar\s+new\s+year|(?<![今明去\d一二两兩三四五六七八九十几幾多])年前(?!\d)")),
     ("christmas", _c(r"christmas|xmas|圣诞|聖誕")),
     ("nye", _c(r"new\s+year'?s?\s+eve|\bnye\b|跨年")),
-    ("new_year", _c(r"元旦|new\s+year'?s?\s+day")),
+    ("new_year", _c(r"元旦|new\s+year'?s?\s+day|(?<!chinese\s)(?<!lunar\s)(?<!happy\s)\bnew\s+year'?s?'?(?!\s*(?:eve|day))\b")),
     ("quarter", _c(r"(?P<next>明年|next\s+year'?s?)?\s*(?:第\s*)?(?P<q>[一二三四1-4])\s*(?:季度?|季)\s*(?:末|底|结束|結束)?|"
                    r"(?:end\s+of\s+)?q(?P<q2>[1-4])(?:\s+(?P<next2>next\s+year))?")),
     ("year_end_of", _c(r"(?P<year>20\d\d)\s*年\s*(?:底|末|年底)|end\s+of\s+(?P<year2>20\d\d)")),
@@ -1309,7 +1317,7 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _SLASH_CUE = _c(r"前|之前|以前|before|\bby\b|\bdue\b|deadline|截止|完成|交付|交|until|till|放寬|放宽|推到|改到|延到|\bon\b|日期|date")
 _START_CUE = _c(r"\s*(?:前|之前|以前|before|by)?\s*(?:机器|機器|服务器|伺服器|设备|設備|集群|叢集|it|the\s+(?:box|machine|server|cluster))?\s*"
                 r"(?:就|要|得|能|可以|必须|必須|need\s+to|must|we|to|should|can)?\s*(?:开始|開始|开跑|開跑|上线跑|start|kick\s*off|begin|be\s+up)")
-_START_BEFORE = _c(r"(?:start|begin|kick\s*off)(?:ing)?\s+(?:it\s+|training\s+|the\s+run\s+)?(?:before|by|on|from)?\s*$")
+_START_BEFORE = _c(r"(?:start|begin|kick\s*off)(?:ing)?\s+(?:it\s+|training\s+|the\s+run\s+)?(?:before|by|on|from|after)?\s*$")
 _PROCURE = _c(r"采购|採購|核销|核銷|报账|報帳|花完|用完|报上去|報上去|下单|下單|签约|簽約|请购|請購|招标|招標|标案|標案|\bpurchas|\bprocure|\bplace\s+(?:the\s+|an\s+)?order|"
                r"\bpo\b|budget\s+(?:request|approval|proposal)|预算申请|預算申請|报预算|報預算|"
                r"\b(?:be\s+)?spent\s+(?:by|before|until)|\bspend\s+(?:it|the\s+money)\s+(?:by|before)")
@@ -1320,6 +1328,10 @@ _REPORT = _c(r"\b(?:send|get|give)\s+(?:me|us)\s+(?:some\s+)?(?:options|a\s+quot
              r"\breport\s+(?:to|back)|\bpitch\b|方案(?:要)?(?:報|报|交)")
 _FINISHED = _c(r"跑完|训完|訓完|完成|做完|上线|上線|交付|结果|結果|成果|\bdone\b|\bfinish|\bready\b|\blive\b|\bresults?\b")
 _JOB_DONE = _c(r"训|訓|跑完|上线|上線|交付|结果|結果|demo|\btrain|\bresults?\b|\blive\b|\bserv")
+_PAST_SPAN_BEFORE = _c(r"(?:\bran|\btook|\bspent|\blasted|\bhad\s+(?:it\s+)?(?:running|run)|\bbeen\s+(?:running|training)|"
+                       r"\blet\s+(?:it|a|an|the|my|our)\b[^.;,!?]{0,50}?\brun|\bwas\s+running)\s+(?:for\s+)?"
+                       r"(?:about\s+|around\s+|almost\s+|nearly\s+|over\s+|~\s*)?$|"
+                       r"(?:跑了|训了|訓了|练了|練了|花了|用了|耗了)\s*(?:大概|大约|大約|差不多|将近|將近|快|整整|足足)?\s*$")
 _HORIZON_UNTIL = _c(r"用到|使用到|跑到|use\s+(?:it\s+)?until|run\s+(?:it\s+)?until|until\s+(?:the\s+)?end\s+of")
 
 
@@ -2281,7 +2293,7 @@ _HAVE_BEFORE = _c(r"(?:现在有|現在有|手上有|手头有|手頭有|现有|
 _NOT_OWNED = _c(  # a GPU said with intent or as an option: to rent, to buy, to compare, to quote
     r"\brent(?:ed|ing|al)?\b|\blease|租|\bbuy(?:ing)?\b|\bpurchas|\bget\b|买(?!了)|買(?!了)|购|購|采购|採購|quote|报价|報價|"
     r"想|打算|准备|準備|计划|計劃|考虑|考慮|塞|\bplan|\bwant|\bwould\b|\bconsider|\bworth\b|\bthinking\b|组|組|攒|攢|\bbuild|\bassemble|"
-    r"或|还是|還是|\bor\b|\bvs\.?(?![a-z])|versus|比较|比較|对比|對比|\bcompare|how\s+many|几张|幾張|多少|需要|\bneed|"
+    r"或|还是|還是|\bor\b|\bvs\.?(?![a-z])|versus|比较|比較|对比|對比|\bcompare|how\s+many|[几幾]\s*(?:张|張|颗|顆|块|塊|片|台|个|個)|多少|需要|\bneed|"
     r"\bcloud\b|云|雲|\bon\s+(?:aws|gcp|azure|lambda|runpod|vast)"
 )
 _HYPOTHETICAL = _c(r"[?？]|吗|嗎|假如|假设|假設|如果|(?<!主)(?<!只)(?<!就)要是|\bif\s+(?:i|we)\s+had\b|\bsuppose\b|能不能|可不可以|够不够|夠不夠|行不行|是否|\bpossible\b|\benough\b|\bcan\s+(?:i|we|it|they)\b|"
@@ -2618,6 +2630,9 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         ex.fields["host_owned"] = True  # "桌機目前插一張 4090…想加第二張", "服务器插了2张A100…再加卡": into the box they have
     if ex.more_slots and owned_n and "max_gpus" not in ex.fields:
         ex.fields["max_gpus"] = owned_n + ex.more_slots  # "插了2张…还空着4个槽": six in all
+    if ex.more_slots and not owned_n and not _NEW_MACHINE.search(low):
+        ex.fields["host_owned"] = True  # "機殼只能再塞一張" beside a card we do not know: their box, room for one more
+        ex.fields.setdefault("max_gpus", ex.more_slots)
     if acq in (None, "either") and ex.fields.get("host_owned") and _ADD_CARD.search(w.orig.lower()):
         acq = "buy"  # "desktop with a 3090 … want to add a second card", "想再加一张": one more card, bought
     if acq == "rent" and "owned_gpus" in ex.fields and _REFUSE_BUY.search(w.orig.lower()) and not _ACQ[1][1].search(
