@@ -237,8 +237,38 @@ def english_number_words(text: str) -> str:
     return "".join(out)
 
 
-_SMALL_COUNT_BEFORE_UNIT = re.compile(
-    r"(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?=[\s-]+(?:more\s+)?(?:epochs?|passes)\b)")
+_SMALL_COUNT_BEFORE_UNIT = lazy_compile(
+    r"(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?=[\s-]+(?:epochs?|passes)\b)")
+
+
+_TASK_WORDS = ("quantization", "pretraining", "concurrency", "finetuning", "pretrained", "concurrent", "finetuned",
+               "inference", "quantized", "finetune", "pretrain")  # longest first: "pretraing" is "pretraining"
+_LATIN_WORD = lazy_compile(r"(?<![A-Za-z])[A-Za-z]+(?:-[A-Za-z]+)?(?![A-Za-z])")
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether `a` becomes `b` by one deletion, insertion, substitution or swap of neighbours."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                   and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    i = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
+    return short[i:] == long_[i + 1:]
+
+
+def fix_task_typos(text: str) -> str:
+    """Task words typed one key off become the word: "finetuen", "fine-tuen", "infernce", "pretrian"
+    (not "training": "raining" is one key from it)."""
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(0)
+        flat = word.replace("-", "").lower()
+        if len(flat) < 7 or flat in _TASK_WORDS:
+            return word
+        return next((t for t in _TASK_WORDS if _one_edit(flat, t)), word)
+    return _LATIN_WORD.sub(fix, text)
 
 
 def normalize_text(text: str) -> str:
@@ -251,11 +281,12 @@ def normalize_text(text: str) -> str:
     text = _ODD_BEFORE_MEASURE.sub("", text)
     text = _DUAL_CARD.sub("2卡", text)  # "一台双卡L40S的服务器" holds two
     text = _CJK_LATIN.sub(" ", text)
-    text = _MEASURE_BEFORE_MAGNITUDE.sub(lambda m: (m.group(1) or m.group(3)) + (m.group(2) or m.group(4)), text)  # "5 个亿" is 5 亿
+    text = _MEASURE_BEFORE_MAGNITUDE.sub(lambda m: (m.group(1) or m.group(3)) + (m.group(2) or m.group(4)), text)
     text = _WAN_AND_DIGIT.sub(r"\1.\3\2", text)  # "2 萬 5" is 2.5 萬
     text = _W_AND_DIGIT.sub(r"\1.\2万", text)  # "1w5" is 1.5 万
     text = _YUAN_AND_JIAO.sub(_yuan_jiao, text)  # "一块二" is 1.2 元
     text = english_number_words(text)  # "forty thousand dollars" is 40000 dollars
+    text = fix_task_typos(text)
     text = _SMALL_COUNT_BEFORE_UNIT.sub(lambda m: str(_EN_UNITS[m.group(1).lower()]), text)  # "two epochs" is 2
     text = _INDIAN_GROUPS.sub(lambda m: m.group().replace(",", ""), text)
     text = _LAKH_CRORE.sub(_lakh_crore, text)  # "1.5 lakh" is 150000, "2 crore" 20000000

@@ -142,6 +142,9 @@ _CORRECTION = _c(
     r"说错了|說錯了|打错了|打錯了|更正一下|更正\s*[,:]|"
     r"算了\s*,?\s*(?=还是|還是)|(?<=[-–—])\s*no\s*,(?=\s*\d))"  # "72b，算了还是32b吧", "2 more - no, 3 more"
 )
+_CARDS_TOTAL = _c(rf"(?:一共|总共|總共|合计|合計|总计|總計|共|\bin\s+total\b|\btotal\s+of\b|\bso\b)\s*(?:是|有|就是)?\s*{NUM}\s*"
+                  r"(?:张|張|块|塊|颗|顆|片|卡|gpus?\b|cards?\b)|"
+                  rf"{_num('num2')}\s*(?:gpus?|cards?)\s+(?:total|in\s+total|in\s+all|altogether)\b")
 _SIZE_FIX = lazy_compile(r"[\s,:]*(?:i\s+meant?\s+)?(?:还是|還是|改成|改用|换成|換成|用|make\s+it|use|the)?\s*(\d+(?:\.\d+)?)\s*b\b",
                          re.IGNORECASE)
 _SIZE_IN_NAME = lazy_compile(r"(\d+(?:\.\d+)?)\s*b\b", re.IGNORECASE)
@@ -187,6 +190,14 @@ def apply_corrections(text: str) -> str:
         gpus = _gpu_spans(low)
         fixed_gpus = [g for g in gpus if marker.end() <= g[4] < end]
         earlier_gpus = [g for g in gpus if g[5] <= marker.start()]
+        total = _CARDS_TOTAL.search(low, marker.end(), end)
+        if total and earlier_gpus and not fixed_gpus and not fixed_models:
+            # "4台服务器，每台8张4090，哦不对，有一台是4卡的，一共28张", "3 servers w/ 8 each - sorry, … so 20 cards
+            # total": the total they state replaces the machines × cards said before
+            _, _, a_s, a_e, s, e = earlier_gpus[-1]
+            n = _numtext(total) or ""
+            text = text[:s] + f"{n} x " + text[a_s:a_e] + text[e: marker.start()] + text[_clause_end(text, total.end()):]
+            continue
         if fixed_gpus and earlier_gpus and not fixed_models:  # "4 張 3090，喔不是，是 4 張 A6000", "2x 3090, sorry, 2x 4090"
             _, _, _, _, s, e = earlier_gpus[-1]
             _, _, _, _, fs, fe = fixed_gpus[0]
@@ -244,7 +255,7 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
         r"重新训练一个|base\s+model\s+training")),
     ("finetune", _c(
         r"full[\s-]*(?:parameter\s*|param\s*)?fine[\s-]?tun|full\s+ft\b|full\s+sft\b|全参数|全參數|全量|全参|全參|"
-        r"fine[\s-]?tun|fine[\s-]?tu?nn?i|finetuing|\bsft\b|微调|微調|精调|精調")),
+        r"fine[\s-]?tun|fine[\s-]?tu?nn?i|finetuing|\bsft\b|微调|微調|精调|精調|微條|微条")),
     ("inference", _c(
         r"inference|\bserv(?:e|ing)\b|\bdeploy|\bhost(?:ing)?\b|chatbot|\bapi\b|推理|推論|部署|(?<!同时)(?<!同時)(?:上线|上線)|"
         r"在线服务|線上服務|提供服务|提供服務|跑模型给|对外服务|對外服務|\brun\s+it\s+for\s+users|"
@@ -258,7 +269,7 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
 ]
 _MAIN_TASK = _c(r"(?:主要|主要是|主要用来|主要用來|mainly|mostly|primarily|main\s+use\s+is)\s*(?:for\s+|是|用来|用來|拿来|拿來)?\s*$")
 _SIDE_TASK = _c(r"(?:偶尔|偶爾|顺便|順便|有时|有時|occasionally|sometimes|maybe|perhaps|later\s+maybe|now\s+and\s+then|或许|或許|也许|也許)\s*(?:也)?\s*(?:\S+\s*)?$")
-_TRAIN_WORD = _c(r"\btrain(?:ing)?\b|训练|訓練")
+_TRAIN_WORD = _c(r"\btrain(?:ing)?\b|\btrain?n?ing\b|训练|訓練|訓鍊|训炼")
 
 
 def parse_task(text: str) -> str | None:
@@ -345,6 +356,7 @@ _BUDGET_BARE = _c(
     r"(?!\s*(?:台|张|張|个|個|块|塊|卡|人|位|天|日|月|年|周|週|号|號|小时|小時|/\s*\d|gpus?\b|cards?\b|users?\b|people\b|days?\b|"
     r"weeks?\b|months?\b|years?\b|tokens?\b|b\b))"  # "經費要在 12/20 前核銷完": a date, not NT$12
 )
+_AMOUNT_ALL_IN = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*k)\s+(?:all[\s-]in|in\s+total|total|tops|max(?:imum)?)\b")
 _MAGNITUDE_AMOUNT = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*(?:k|m|万|萬))(?![a-z])")
 _AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|经费|經費|to\s+spend|可以花|能花|max\b|tops\b|ceiling\b|上限|封顶|封頂)")
 _CAP_AMOUNT = _c(rf"(?:最多|不超过|不超過|上限|封顶|封頂|顶多|頂多|\bat\s+most\b|\bmax(?:imum)?\b|hard\s+(?:cap|ceiling|limit)|"
@@ -355,6 +367,7 @@ _AMOUNT_RANGE = _c(  # "$5-6k", "~100-150k", "80 到 100 萬", "三到五百万"
     r"(?P<mag>k|m|mil|万|萬|十万|十萬|百万|百萬|千万|千萬|亿|億)(?![a-z])"
 )
 _PER_MONTH = _c(r"^\s*(?:/\s*(?:month|mo|月)|per\s+month|a\s+month|monthly)|(?:每月|每个月|每個月|月预算|月預算|monthly)\s*(?:预算|預算)?\s*$")
+_MONTH_IN_CLAUSE = _c(r"(?:每月|每个月|每個月|\bmonthly\b|\bper\s+month\b|\beach\s+month\b)[^,;.!?，；。\d]{0,16}$")
 _TERM = _c(r"(?:签|簽|合约|合約|commit(?:ment)?|contract|term)\s*(?:of\s+)?(?P<n>\d+|an?|one|two|three|four|five|[一二两兩三四五六七八九十])\s*(?:-\s*)?(?P<u>年|个月|個月|years?|yrs?|months?)")
 _CJK = lazy_compile(r"[\u4e00-\u9fff]")
 _SELF_CORRECTION = _c(
@@ -535,6 +548,12 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
             if value is not None:
                 candidates.append((value, local, m.start(), m.end()))
                 ex.currency_assumed = True
+    if not candidates and not answering_budget:  # an answer's amounts are weighed below
+        for m in w.finditer(_AMOUNT_ALL_IN):  # "somewhere around 4 grand all in": a total with a magnitude is money
+            value = number_value(m.group("num"))
+            if value is not None:
+                candidates.append((value, local, m.start(), m.end()))
+                ex.currency_assumed = True
     if not candidates:
         for m in w.finditer(_AMOUNT_BEFORE_BUDGET):
             value = number_value(_numtext(m) or "")
@@ -591,7 +610,8 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
     if usd > MAX_BUDGET_USD:
         ex.problem("conv.problem.budget_huge")
         return
-    monthly = _PER_MONTH.search(w.text[end: end + 12]) or _PER_MONTH.search(w.text[max(0, start - 8): start])
+    monthly = _PER_MONTH.search(w.text[end: end + 12]) or _PER_MONTH.search(w.text[max(0, start - 8): start]) or \
+        _MONTH_IN_CLAUSE.search(w.text[max(0, start - 24): start])  # "每個月雲端費用最多5萬台幣"
     if monthly:  # "预算每月3万，签一年": the budget is the month's amount over the term
         term = _TERM.search(w.orig.lower())
         if not term:
@@ -622,7 +642,7 @@ _ACQ = [
                r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)(?<!上[两兩一二三四五六七八\d]张)(?<!上[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|(?<!colo\s)(?<!colocation\s)\bquote\b|报价|報價|grants?\s+for\s+(?:gpu\s+|new\s+)?(?:gpus|hardware|servers?)|"
                r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation)\b|"
                r"自购|自購|自行采购|自行採購|自建(?!的|机房|機房|数据中心|數據中心|資料中心|idc)|\bcapex\b|买(?!了|的|过|過|不到|不起)|買(?!了|的|过|過|不到|不起)|购买|購買|采购|採購|购置|購置|加购|加購|"
-               r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|配出|配一台|配一套|"
+               r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|搭一台|搭建一台|搭一套|配出|配一台|配一套|"
                r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
 
                r"\b(?:off|on|from)\s+(?:ebay|craigslist|fb\s+marketplace)\b|闲鱼|閒魚|咸鱼|鹹魚|\bthinking\s+(?:of\s+|about\s+)?(?:getting|buying|grabbing)\b|"
@@ -666,10 +686,10 @@ _RATHER = _c(r"rather\s+(?P<a>rent|buy)\s+than\s+(?:rent|buy)|prefer\s+(?:to\s+)
 
 
 _REFUSE_RENT = _c(r"\bnot\s+rent(?:ing)?\b(?!(?:\s+\w+){0,2}\s+yet\b)|\bno\s+rent(?:ing|als?)?\b|\b(?:won'?t|don'?t\s+want\s+to|rather\s+not|do\s+not\s+want\s+to)\s+"
-                  r"rent\b|不(?:考虑|考慮|想|要|打算|用|会|會|能)?\s*(?:租|租用|租卡|租赁|租賃)(?!的也|也)")
+                  r"rent\b|(?<!要)不(?:考虑|考慮|想|要|打算|用|会|會|能)?\s*(?:租|租用|租卡|租赁|租賃)(?!的也|也)")
 """Renting refused: "not renting", "buy, not rent", "不考虑租", "不想租": of the two ways, buying is left."""
 _REFUSE_BUY = _c(r"\bnot\s+buy(?:ing)?\b(?!(?:\s+\w+){0,2}\s+yet\b)|\b(?:won'?t|don'?t\s+want\s+to|rather\s+not|do\s+not\s+want\s+to|can'?t)\s+buy\b|"
-                 r"\bno\s+(?:capex|hardware\s+purchases?)\b|不(?:想|要|打算|考虑|考慮|会|會|能)\s*(?:再)?(?:花钱|花錢)?\s*(?:买|買|购买|購買|采购|採購)|"
+                 r"\bno\s+(?:capex|hardware\s+purchases?)\b|(?<!要)不(?:想|要|打算|考虑|考慮|会|會|能)\s*(?:再)?(?:花钱|花錢)?\s*(?:买|買|购买|購買|采购|採購)|"
                  # owning refused as upkeep: "we really don't want to manage any hardware", "不想自己维护硬件"
                  r"\b(?:don'?t|do\s+not|rather\s+not|won'?t)\s+(?:really\s+)?(?:want\s+to\s+)?(?:manage|maintain|babysit|deal\s+with|look\s+after|own)\s+"
                  r"(?:any\s+|our\s+own\s+|the\s+|physical\s+)?(?:hardware|servers?|machines|gpu\s+boxes|infra(?:structure)?)\b|"
@@ -682,6 +702,8 @@ def _blank_refusals(text: str) -> str:
 
 
 _IF_SHORT = _c(r"(?:不够|不夠|吃紧|吃緊|跑不动|跑不動|放不下|装不下|裝不下|爆了?|不行)\s*的[话話]|(?:实在|實在)?不行(?:就|再)|"
+               # "這樣來得及嗎？還是要去租雲端的A100？": renting as the other answer to whether theirs will do
+               r"(?:(?<=[吗嗎?])|(?<=[吗嗎?]\s))(?:还是|還是)\s*(?:要|得|该|該|需要)?\s*(?:去|改)?\s*租|"
                r"\botherwise\b|\bif\s+(?:all\s+)?else\s+fails\b|"
                r"\bif\s+(?:it|that|they|those|mine|ours)\s+(?:doesn'?t|does\s+not|won'?t|can'?t|isn'?t|aren'?t)\b|"
                # "if that's too slow we could rent", "要是太慢就去阿里云租", "如果記憶體不夠再考慮租"
@@ -728,7 +750,8 @@ def _acquisition(w: _Work) -> str | None:
     for name, pattern in _ACQ:
         if name == "buy" and all(_PAST.search(_clause_at(w.text, m.start())) for m in pattern.finditer(w.text)):
             continue  # "去年幫團隊買 MacBook 就花了 7 萬", "bought in 2024": what they bought before
-        if name != "either" and all(_IF_SHORT.search(_clause_at(w.text, m.start())) for m in pattern.finditer(w.text)):
+        if name != "either" and all(_IF_SHORT.search(_clause_at(w.text, m.start())) or said[m.start()] != w.text[m.start()]
+                                    for m in pattern.finditer(w.text)):
             continue  # "不够的话再去AutoDL租": a fallback if their own cards fall short decides nothing
         if pattern.search(w.text):
             if name == "rent" and _ACQ[2][1].search(w.text):
@@ -768,7 +791,7 @@ _NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|没法上
 _AIR = _c(r"\bair\b(?![\s-]*gap)|air[\s-]?cool|风冷|風冷|氣冷|空冷")
 _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bcolab\b|\bkaggle\b|coreweave|"
             r"paperspace|autodl|恒源云|火山引擎|volcengine|\btwcc\b|國網中心|国网中心|云|雲|\bcloud[\s-]?based")
-_NO_CLOUD = _c(r"cloud\s+is\s+(?:a\s+)?no[\s-]?go|不(?:想|要|考虑|考慮|用|上|租)\s*(?:云端|雲端|公有云|公有雲|云|雲)|\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
+_NO_CLOUD = _c(r"cloud\s+is\s+(?:a\s+)?no[\s-]?go|不(?:想|要|考虑|考慮|用|上|租|许|許|准|準|能|可以|得)\s*(?:用|上|使用)?\s*(?:云端|雲端|公有云|公有雲|云|雲)|\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
                r"不(?:能|准|可|会|會)?(?:上云|上雲|用云|用雲|上公有云|上公有雲)|禁止上[云雲]")
 _ONPREM = _c(
     r"on[\s-]?prem|in[\s-]?house|self[\s-]?host|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc)|"
@@ -779,9 +802,10 @@ _ONPREM = _c(
     r"\b(?:put|stick|place|keep)\s+(?:it|them)\s+in\s+(?:the|our)\s+(?:office|lab)\b|"
     r"内网|內網|\bintranet\b|air[\s-]?gapped|智算中心|算力中心|超算中心|"
     r"(?:不能|不可以|不准|不得|不可|絕對不能|绝对不能)\s*(?:离开|離開|出)\s*(?:厂区|廠區|园区|園區|公司|内网|內網|机房|機房|本地|校园|校園|医院|醫院)|"
-    r"gaming\s+pc|leave\s+the\s+building|closet\b|\bdata\s+hall\b|\bon[\s-]?site\b|\bon\s+(?:our|the)\s+(?:own\s+)?premises\b|"
+    r"gaming\s+pc|leave\s+the\s+building|closet\b|(?:我的|我|小弟的?)?(?:房間|房间|書房|书房|臥室|卧室)(?:裡|里|的|是)|\bdata\s+hall\b|\bon[\s-]?site\b|\bon\s+(?:our|the)\s+(?:own\s+)?premises\b|"
     r"(?:leave|leaving|go\s+outside|outside|off)\s+(?:of\s+)?(?:our|the|my)\s+(?:own\s+)?(?:network|premises|site|firewall|campus|hospital)\b|\b(?:our|my)\s+(?:basement|garage)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
 )
+_SELF_HOST = _c(r"self[\s-]?host(?:ed|ing)?")
 _EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|buy\s+or\s+cloud|cloud\s+or\s+buy|云或|雲或|或云|或雲|都行|都可以|either|both")
 _PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
 
@@ -833,7 +857,9 @@ _HOST = _c(r"\b(?:my|our)\s+(?:existing|current|present|old|gaming)\s+(?:desktop
            r"升级显卡|升級顯卡|换(?:一张|张|块)?显卡|換(?:一張|張)?顯卡|"
            r"(?:电脑|主机|台式机|電腦|主機|桌機)(?:里|裡|上)?(?:加|插|装|裝)(?:一|两|兩|1|2)?(?:张|張|块|塊)?(?:卡|显卡|顯卡|gpu)|"
            r"(?:给|幫|帮|替)(?:我的)?(?:电脑|主机|台式机|電腦|主機|桌機)(?:加|配|换|換|升级|升級)|"
-           r"(?:那台|这台|這台|我那台)(?:电脑|電腦|主机|主機|桌機|台式机|工作站)(?:里|裡|上)?(?:已经|已經|目前|现在|現在)?(?:有|插了|装了|裝了)")
+           r"(?:那台|这台|這台|我那台)(?:电脑|電腦|主机|主機|桌機|台式机|工作站)(?:里|裡|上)?(?:已经|已經|目前|现在|現在)?(?:有|插了|装了|裝了)|"
+           r"(?:装进|裝進|装到|裝到|插进|插進|插到|放进|放進)\s*(?:我|我们|我們)?(?:的|现在的|現在的|目前的|原本的|原来的|原來的|家里的|家裡的)?\s*"
+           r"(?:电脑|電腦|主机|主機|桌機|桌机|台式机|工作站)")
 """The GPUs go into a computer the writer has: "my existing desktop", "put a 4090 in my PC", "现有的主机",
 "給桌機換顯卡"."""
 
@@ -847,7 +873,8 @@ _UPGRADE_INTENT = _c(r"(?:打算|想要?|准备|準備|计划|計劃|决定|決�
                      r"(?:升级|升級|换|換|upgrade)(?!\s*(?:成|为|為)?\s*(?:租|云|雲|the\s+cloud|cloud|rent))")
 _GET_A_CARD = _c(r"\b(?:get|grab|pick\s+up)\s+(?:a|an|one|two|another)\s+(?:used\s+|new\s+|second[\s-]hand\s+)?"
                  r"(?:rtx\s*|gtx\s*|rx\s*)?(?:\d{4}|pro\s+6000|a\d{2,4}|h\d{2,3}|l40s?|mi\d{3})\b")
-_ADD_CARD = _c(r"\badd\s+(?:a\s+second|another|one\s+more|a\s+2nd|more|two\s+more|\d\s+more)\s+(?:cards?|gpus?|\w+\s+cards?)|\b(?:second|2nd)\s+(?:card|gpu)\b|"
+_ADD_CARD = _c(r"\badd\s+(?:a\s+(?:second|third|fourth|2nd|3rd|4th)|another|one\s+more|more|two\s+more|\d\s+more)\s+(?:cards?|gpus?|\w+\s+cards?)|"
+               r"\b(?:second|2nd|third|3rd)\s+(?:card|gpu)\b|"
                r"再加(?:一|1)?(?:张|張|块|塊)|再加卡|加卡|加第[二三四2-4](?:张|張|块|塊)|加(?:一|1)(?:张|張|块|塊)(?:卡|显卡|顯卡)?|再(?:买|買)(?:一|1)(?:张|張|块|塊)")
 """One more card for a machine the writer has: "add a second card", "想再加一张"."""
 
@@ -866,6 +893,8 @@ _MAX_GPUS = _c(r"\b(?:only|just)\s+(?:(?:buy|get|want|afford|fit|need)(?:ing|s)?
 
 _SLOTS_TOTAL = _c(r"\b(?:case|chassis|board|motherboard|mobo|box|tower|server)\s+(?:only\s+)?(?:takes|fits|holds|supports|has\s+room\s+for)\s+"
                   r"(?:up\s+to\s+)?(?P<n>\d|one|two|three|four|six|eight)\s+(?:gpus?|cards?)(?:\s+total|\s+in\s+total|\s+max)?\b|"
+                  r"\b(?:case|chassis|board|motherboard|mobo|box|tower|server)\s+(?:only\s+)?has\s+(?:only\s+)?"
+                  r"(?P<n3>\d|one|two|three|four|six|eight)\s+(?:pcie\s+|gpu\s+|x16\s+)?slots?\s+(?:total|in\s+total|in\s+all)\b|"
                   r"(?:机箱|機殼|機箱|主板|主機板|机器|機器|服务器|伺服器)(?:总共|總共|一共)?\s*(?:只能|最多)?(?:放|插|装|裝|塞)\s*(?:得下)?\s*(?P<n2>[一二两兩三四六八1-8])\s*(?:张|張|块|塊)")
 _SLOTS_MORE = _c(r"(?:还|還)?空[着著]?\s*(?P<n>[一二两兩三四五六七八\d])\s*(?:个|個)\s*(?:pcie\s*)?(?:槽|插槽|卡槽|位置)|"
                  r"(?:最多(?:只能)?|(?:主板|主機板|机箱|機箱|機殼)?\s*(?:只能|只可以))(?:再|還能|还能)(?:插|加|装|裝|放|塞)\s*(?P<n2>[一二两兩三1-3])\s*(?:张|張|块|塊)|"
@@ -973,6 +1002,8 @@ def _facility(w: _Work, ex: Extraction) -> None:
     elif _AIR.search(w.text) or no_liquid:  # "液冷目前還沒有": air is what they have
         ex.fields["cooling"] = "air"
     cloud, onprem = bool(_CLOUD.search(_without_fallbacks(w.text))), bool(_ONPREM.search(w.text))
+    if cloud and onprem and not _ONPREM.search(_SELF_HOST.sub(" ", w.text)):
+        onprem = False  # "running everything on AWS, want to self-host gpt-oss": their own model server, in the cloud
     if cloud and onprem and all(_NOW.search(_clause_at(w.text, m.start())) for m in _CLOUD.finditer(w.text)):
         cloud = False  # "our AWS bill is $9k/month right now … buy our own box": the cloud is what they leave
     if _NO_CLOUD.search(w.orig.lower()):
@@ -1314,7 +1345,7 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("tomorrow", _c(r"\btomorrow\b|明天|明日")),
     ("day_after", _c(r"后天|後天|day\s+after\s+tomorrow")),
 ]
-_SLASH_CUE = _c(r"前|之前|以前|before|\bby\b|\bdue\b|deadline|截止|完成|交付|交|until|till|放寬|放宽|推到|改到|延到|\bon\b|日期|date")
+_SLASH_CUE = _c(r"前|之前|以前|before|\bby\b|\bdue\b|deadline|截止|完成|交付|交|until|till|demo|展示|演示|上线|上線|放寬|放宽|推到|改到|延到|\bon\b|日期|date")
 _START_CUE = _c(r"\s*(?:前|之前|以前|before|by)?\s*(?:机器|機器|服务器|伺服器|设备|設備|集群|叢集|it|the\s+(?:box|machine|server|cluster))?\s*"
                 r"(?:就|要|得|能|可以|必须|必須|need\s+to|must|we|to|should|can)?\s*(?:开始|開始|开跑|開跑|上线跑|start|kick\s*off|begin|be\s+up)")
 _START_BEFORE = _c(r"(?:start|begin|kick\s*off)(?:ing)?\s+(?:it\s+|training\s+|the\s+run\s+)?(?:before|by|on|from|after)?\s*$")
@@ -1540,6 +1571,7 @@ _SAMPLES = _c(
     r"records?|documents?|docs?|sentences?|convos?|passages?|paragraphs?|chunks?|pages?|queries|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|对(?![比话照应齐])|對(?![比話照應齊])|"
     r"份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
 )
+_RATE_BEFORE = _c(r"(?:每秒|每分钟|每分鐘|per\s+(?:second|minute))\s*(?:大概|大约|大約|约|約|有|要)?\s*$")
 _AT_ONCE_BEFORE = _c(r"(?:同时|同時|并发|並發|concurrent(?:ly)?|simultaneous)\s*(?:大概|大约|大約|约|約|有|会有|會有|预计|預計)?\s*$")
 _IMAGES = _c(
     rf"(?:图|圖)\s*(?:共|有|约|約|大约|大約|大概|差不多)?\s*{_num('num9')}\s*(?:张|張)|"
@@ -1551,7 +1583,8 @@ _IMAGES = _c(
     rf"{_num('num2')}\s*(?:张|張|幅)(?!\s*(?:卡|显卡|顯示卡|gpu|4090|3090|a100|h100))"
 )
 _AVG_LEN = _c(
-    rf"(?:avg\.?|average|averaging|on\s+average|each(?:\s+(?:about|around|of|with))?|of|at|x|×|\*|平均(?:每条|每條|长度|長度|约|約)?|"
+    rf"(?:avg\.?|average|averaging|on\s+average|each(?:\s+(?:about|around|of|with))?|of|at|x|×|\*|"
+    rf"平均(?:每条|每條|长度|長度|约|約|一条|一條|一笔|一筆|一个|一個|一段)?|"
     rf"每条|每條|每个|每個|每段|每笔|每筆|长度|長度|约|約|~)\s*(?:(?:about|around|~|约|約|为|為|是|maybe|probably|roughly|平均|大概|大约|大約)\s*){{0,2}}"
     rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|词元|詞元|字|words?)"
     rf"(?:\s*(?:avg|average|on\s+average|each|apiece))?"
@@ -1594,7 +1627,7 @@ _TEXT_BYTES = _c(
 
 _TEXT_BYTES_AFTER = _c(
     r"(?:资料|資料|数据|數據|语料|語料|文本|纯文本|純文本|纯文字|純文字|文字|原始码|原始碼|源码|源碼|代码|代碼|程式碼|dataset|data|corpus|code)\s*"
-    r"(?:是|为|為|有|共|大约|大概|大約|约|約|is|about|~|:)?\s*"
+    r"(?:清洗完|清洗后|清洗後|清完|去重后|去重後|整理完|after\s+(?:cleaning|dedup\w*))?\s*(?:是|为|為|有|共|大约|大概|大約|约|約|is|about|~|:)?\s*"
     r"(?<![\d.])(?P<n>\d+(?:\.\d+)?|[一二两兩三四五六七八九十百千]+)\s*(?:个|個)?\s*(?P<unit>kb|mb|gb|tb|g)\b"
 )
 
@@ -1639,6 +1672,8 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
             v = number_value(_numtext(m) or "")
             if _AT_ONCE_BEFORE.search(w.text[max(0, m.start() - 8): m.start()]):
                 continue  # "同時大概 15 個對話": conversations at once are a load, not a data set
+            if _RATE_BEFORE.search(w.text[max(0, m.start() - 12): m.start()]):
+                continue  # "每秒60筆請求": a rate of requests, not a data set
             if v is not None:
                 samples = v
                 w.consume(m.start(), m.end())
@@ -1747,14 +1782,14 @@ _CONC_USERS = _c(  # "to 50 users", "for 500 people", "给 500 个用户", "服�
     r"(?:用户|用戶|使用者|同事|同仁|工程师|工程師|同学|同學|人)(?:用|使用)?"
 )
 _RPS = _c(
-    rf"{_num('num1')}\s*(?:requests?|reqs?|queries|calls|次请求|次請求|个请求|個請求|次查询|次查詢|次)?\s*(?:/\s*s(?:ec(?:ond)?)?(?![a-z])|per\s+sec(?:ond)?\b|a\s+sec(?:ond)?\b|每秒)"
+    rf"{_num('num1')}\s*(?:requests?|reqs?|queries|calls|次请求|次請求|个请求|個請求|笔请求|筆請求|次查询|次查詢|次)?\s*(?:/\s*s(?:ec(?:ond)?)?(?![a-z])|per\s+sec(?:ond)?\b|a\s+sec(?:ond)?\b|每秒)"
     rf"|{_num('num2')}\s*(?:qps|rps|req/s)(?![a-z])"
     rf"|(?:qps|rps|每秒请求数?|每秒請求數?|requests\s+per\s+second)(?:\s*(?:[:=]|of|约|約|为|為|是|about|around|~|大概|大约|大約|差不多|预计|預計|估计|估計|峰值|尖峰))*\s*{_num('num3')}"
-    rf"|每秒\s*(?:大概|大约|大約|约|約|有|差不多|要|需要|得)?\s*(?:处理|處理|扛|撑|撐|支撑|支撐|跑)?\s*{_num('num4')}\s*(?:个|個|次)?\s*"
+    rf"|每秒\s*(?:大概|大约|大約|约|約|有|差不多|要|需要|得)?\s*(?:处理|處理|扛|撑|撐|支撑|支撐|跑)?\s*{_num('num4')}\s*(?:个|個|次|笔|筆)?\s*"
     r"(?:请求|請求|查询|查詢|requests?|reqs?|queries|calls)"
 )
 _CONTEXT_BEFORE = _c(
-    rf"{NUM}\s*(?:tokens?\s*(?:of\s*)?|token\s*的?)?\s*(?:context|ctx|上下文|的上下文|context\s*window|context\s*length)"
+    rf"{NUM}\s*(?:tokens?\s*(?:of\s*)?|token\s*的?)?\s*(?:的\s*)?(?:长|長|超长|超長)?\s*(?:context|ctx|上下文|context\s*window|context\s*length)"
 )
 _PROMPT_LEN = _c(rf"(?:prompts?|inputs?)\s+(?:are\s+|of\s+|around\s+|about\s+|~\s*|up\s+to\s+|averag\w*\s+|typically\s+)*{NUM}\s*tokens?")
 _CONTEXT_AFTER = _c(
@@ -2364,11 +2399,12 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
         ident = alias.ident
         each = _PER_MACHINE_AFTER.match(text, consume_to) or _CARDS_PER_MACHINE.match(text, consume_to) or \
             _GPUS_EACH_AFTER.match(text, consume_to)
+        per_system = None
         if each and count:
             n = number_value(each.group("num"))  # "两台4090工作站（每台两张卡）": machines x cards in each
             if n:
                 count *= n
-                consume_to = each.end()
+                consume_to, per_system = each.end(), n
         mem = re.match(r"\s*(\d+)\s*(?:gb|g)\b", text[consume_to:], re.IGNORECASE)
         if mem:
             consume_to += mem.end()
@@ -2378,15 +2414,16 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
                 count = number_value(again.group("num"))
                 consume_to += again.end()
         form = re.match(r"\s*[（(]?\s*(?:pcie|pci-e)\b\s*[）)]?", text[consume_to:])
-        if form and ident.endswith("-sxm") and _known_gpu(ident[:-4] + "-pcie"):
-            ident, consume_to = ident[:-4] + "-pcie", consume_to + form.end()  # "A100 40G PCIe"
+        pcie = re.sub(r"-sxm\d?(?=-|$)", "-pcie", ident)
+        if form and pcie != ident and _known_gpu(pcie):
+            ident, consume_to = pcie, consume_to + form.end()  # "A100 40G PCIe", "8x V100 32GB PCIe"
         later = _COUNT_LATER.match(text[consume_to: consume_to + 16])  # "A100 40G 八张", "H100 有 16 张", "（8 顆）"
         system = _SYSTEM.search(text[max(0, start - 6): start])  # a DGX/HGX system holds eight
         if later and (count is None or system):  # "一台 HGX H200（8 顆）": the GPUs counted, not the systems
             count = number_value(later.group("num"))
             consume_to += later.end()
-        if system:
-            count = (count or 1) * GPUS_PER_SYSTEM if not later else count
+        if system:  # "two HGX H200 nodes, 8 GPUs each": the eight already counted
+            count = (count or 1) * GPUS_PER_SYSTEM if not (later or per_system) else count
             consume_from = min(consume_from, max(0, start - 6) + system.start())
         out.append((ident, count, start, end, consume_from, consume_to))
     return out
