@@ -817,6 +817,10 @@ def _rank(options: list[_Option], profile: Profile) -> None:
             if _memory_tight(o):
                 dearest = TIGHT_FIT_COST_RATIO * (o.cost_usd + 1.0)
                 above = [r.score for r in roomy if _faster(r, o) and r.cost_usd + 1.0 <= dearest]
+            elif not o.owned and (o.m.offload or not _on_schedule(o, tight_s)):
+                dearest = ROBUST_COST_RATIO * (o.cost_usd + 1.0)
+                above = [r.score for r in roomy if r.cost_usd + 1.0 <= dearest and not r.m.offload
+                         and _on_schedule(r, tight_s) and (o.m.offload or _faster(r, o))]
             elif not o.owned:
                 above = [r.score for r in roomy if r is not o and _dominates(r, o)]
             else:
@@ -830,6 +834,24 @@ def _rank(options: list[_Option], profile: Profile) -> None:
 TIGHT_FIT_COST_RATIO = 4.0
 """How much more a faster plan with room may cost and still rank above a tight fit (two doublings of cost, 50 score
 points): 2 x RTX PRO 6000 over one card at 0.5 GiB free, yes; a $400k board over a $9 rental, no."""
+
+
+ROBUST_COST_RATIO = 8.0
+"""How much more a passing plan may cost and still rank above one that works only on the edge of the job — its
+optimizer waiting on the CPU (offload), or its run past 80 % of the deadline or its slow end past it — when the
+dearer plan keeps the states on its GPUs and meets the deadline with room (three doublings). CPU offload is the
+last resort of a memory that is too small, and a schedule with no room for a rerun is a schedule missed. Two blind
+experts chose an 8 x H20 board within budget over 6 x A10 at a quarter of its price: blind2-10 (8-bit Adam, 95 %
+of a 45-day deadline, slow end past it) and blind5-09 (CPU offload). A cheap plan stays ahead of a card five times
+dearer only when that card is over the budget (rejected, so never above it)."""
+
+
+def _on_schedule(o: _Option, tight_s: tuple[float, float] | None) -> bool:
+    """The run leaves room for a rerun before the deadline, even at the slow end of its range (no deadline: yes)."""
+    if tight_s is None or not o.m.time_s:
+        return True
+    return o.m.time_s <= tight_s[0] and (o.m.time_s_high or 0.0) <= tight_s[1]
+
 
 
 def _memory_tight(o: _Option) -> bool:
