@@ -102,6 +102,11 @@ class GpuSpec(Frozen, GpuFigures):
     export_controlled_cn: bool = Field(
         default=False, description="Needs a US export licence for mainland China (ECCN 3A090, platforms.md §7)."
     )
+    china_only: bool = Field(
+        default=False,
+        description="Made for and sold new only in mainland China (the export-compliant 'D' GeForce parts): a buyer "
+        "elsewhere gets the full card instead.",
+    )
     source: str = Field(min_length=1, description="Sources of the specifications.")
     notes: str = ""
 

@@ -216,7 +216,7 @@ def _hard_ok(o: _Option, profile: Profile) -> bool:
     return not (f["over_budget"] or f["misses_deadline"] or f["exceeds_rack"] or not f["serves_concurrency"]
                 or f["more_gpus_than_wanted"]
                 or f["too_slow_per_user"] or f["ttft_too_long"]
-                or f["licence_blocked"] or f["export_blocked"]
+                or f["licence_blocked"] or f["export_blocked"] or f["china_only_blocked"]
                 or (f["on_prem"] and profile.cooling == "air" and f["rack_density_kw"] > _air_limit_kw()))
 
 
@@ -231,7 +231,7 @@ def _hard_ok_for(profile: Profile):
     users = max(1, profile.concurrency or 1)
     min_tps, max_ttft = profile.min_tokens_per_s_per_user, profile.max_ttft_s
     datacenter, multi_user = datacenter_deployment(profile), multi_user_service(profile)
-    china = in_mainland_china(profile)
+    china, abroad = in_mainland_china(profile), outside_mainland_china(profile)
     air_limit = _air_limit_kw() if profile.cooling == "air" else None
 
     max_gpus = profile.max_gpus
@@ -259,7 +259,7 @@ def _hard_ok_for(profile: Profile):
             gpu = o.gpu
             if gpu.segment == "consumer" and ((on_prem and (datacenter or m.nodes > 1)) or multi_user):
                 return False
-            if on_prem and gpu.export_controlled_cn and china:
+            if on_prem and ((gpu.export_controlled_cn and china) or (gpu.china_only and abroad)):
                 return False
         if on_prem and air_limit is not None:
             density = m.node_power_w / 1000.0 * min(m.nodes, SERVERS_PER_RACK) if m.nodes > 1 else power_kw
@@ -426,6 +426,8 @@ def _derived(o: _Option, profile: Profile) -> dict[str, Any]:
                                      or multi_user_service(profile))),
         # Buying a card that needs a US export licence for mainland China, for a buyer there.
         "export_blocked": bool(on_prem and not o.owned and o.gpu.export_controlled_cn and in_mainland_china(profile)),
+        # Buying a China-market card (RTX 4090D) outside mainland China, where the full card is what is sold.
+        "china_only_blocked": bool(on_prem and not o.owned and o.gpu.china_only and outside_mainland_china(profile)),
     }
 
 
@@ -476,6 +478,13 @@ def rent_allowed(profile: Profile) -> bool:
 def in_mainland_china(profile: Profile) -> bool:
     """The buyer is in mainland China: they said so, or they budget in yuan (platforms.md §7 applies)."""
     return profile.region == "cn" or (profile.region is None and (profile.budget_currency or "").upper() == "CNY")
+
+
+def outside_mainland_china(profile: Profile) -> bool:
+    """The buyer is known to be elsewhere: they said where, or they budget in another currency (unknown: False)."""
+    if profile.region is not None:
+        return profile.region != "cn"
+    return (profile.budget_currency or "").upper() not in ("", "CNY")
 
 
 def _profile_fields(profile: Profile, w: planner.Workload) -> dict[str, Any]:
@@ -612,6 +621,7 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "ownership_usd": ownership,
         "licence_blocked": d["licence_blocked"],
         "export_blocked": d["export_blocked"],
+        "china_only_blocked": d["china_only_blocked"],
         "export_controlled_cn": gpu.export_controlled_cn,
         "bought_used": bool(o.on_prem and not o.owned and gpu.price is None and gpu.price_used is not None),
         "passive_in_desk": bool(d["on_prem"] and gpu.segment == "datacenter" and gpu.form_factor == "pcie"

@@ -335,3 +335,19 @@ def test_no_option_ranks_above_one_that_beats_it_on_cost_and_time(profile: Profi
                          and concerns(better) <= concerns(worse))
             assert not dominates, (worse.count, worse.gpu, worse.cost_usd, worse.time_hours, "above",
                                    better.count, better.gpu, better.cost_usd, better.time_hours)
+
+
+def test_a_china_market_card_is_bought_only_in_mainland_china() -> None:
+    # The RTX 4090D is the mainland-China version of the RTX 4090, cut to stay under the US export threshold
+    # (platforms.md §7: 14,592 CUDA cores vs 16,384, TPP under 4,800); shops elsewhere sell the full card. A Taiwan
+    # buyer (budget in NT$) is never offered it; a buyer budgeting in yuan still is, and nothing changes for renting.
+    fields = dict(task="qlora", model="qwen2.5-7b", tokens=20_000_000, seq_len=1000, acquisition="buy",
+                  deployment="on-prem", deadline_days=14)
+    taiwan = recommend(Profile(language="zh-Hant", budget_amount=150_000, budget_currency="TWD",
+                             budget_usd=4_838, **fields))
+    shown = [*taiwan.recommendations, *taiwan.alternatives]
+    assert shown and all(c.gpu != "rtx-4090d" for c in shown)
+    mainland = recommend(Profile(language="zh-Hans", budget_amount=30_000, budget_currency="CNY",
+                               budget_usd=4_167, **fields))
+    assert any(c.gpu == "rtx-4090d" for c in [*mainland.recommendations, *mainland.alternatives])
+    assert "cost.china-market-only" in rules_by_id() and rules_by_id()["cost.china-market-only"].reject

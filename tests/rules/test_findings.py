@@ -97,7 +97,8 @@ def test_severity_and_reject_are_consistent() -> None:
     assert rejecting == {"memory.does-not-fit", "cost.over-budget", "cost.deadline-missed", "facility.exceeds-rack",
                          "cost.more-gpus-than-wanted", "cost.used-for-company",
                          "facility.air-limit", "inference.concurrency-short", "cost.geforce-datacenter",
-                         "cost.export-controlled", "inference.too-slow-per-user", "inference.ttft-too-long"}
+                         "cost.export-controlled", "cost.china-market-only", "inference.too-slow-per-user",
+                         "inference.ttft-too-long"}
     for r in RULES:
         if r.reject:
             assert r.severity in ("warning", "critical")
