@@ -446,6 +446,9 @@ class Candidate(Frozen):
     micro_batch: int = Field(default=1, description="Training: sequences (or images) per GPU per step.")
     optimizer: str = Field(default="adamw", description="Training: optimizer (adamw, adamw-8bit, ...).")
     offload: bool = Field(default=False, description="Training: optimizer state (and ZeRO-3 parameters) in CPU memory.")
+    power_limit_w: float | None = Field(
+        default=None, description="Each card held to this many watts (nvidia-smi -pl) to fit the circuit or PSU."
+    )
     weights_dtype: str | None = Field(default=None, description="Serving: weight format the plan uses.")
     kv_dtype: str | None = Field(default=None, description="Serving: KV-cache format the plan uses.")
     usage_hours: float | None = Field(default=None, description="Hours of use the rent and electricity are for.")

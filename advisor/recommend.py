@@ -112,6 +112,7 @@ class _Option:
     utilization: float = planner.TRAINING_UTILIZATION  # share of the horizon it works
     owned_used: int = 0  # a purchase that adds to GPUs of this model the user owns: how many of those it keeps
     in_host: bool = False  # bought to go into the computer the user has: its base is not in the price
+    power_limit_w: float | None = None  # each card held to this many watts (nvidia-smi -pl) to fit the circuit
 
     @property
     def time_s(self) -> float | None:
@@ -199,7 +200,48 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
                 append(_Option(m, gpu, "rent", False, m.rent_usd, "", [], False, 0.0, horizon, util))
         if out:
             break
+    if profile.rack_kw is not None and profile.deployment != "cloud":
+        out.extend(_power_limited(o, profile.rack_kw * 1000.0) for o in list(out) if _can_power_limit(o, profile))
     return out
+
+
+POWER_LIMIT_SHARE = 0.8
+"""The share of its rated power a PCIe card is held to when that lets a plan run off the circuit or power supply the
+user has: Puget Systems held four RTX 3090s at 280 W of 350 W (80 %) and kept more than 95 % of their training
+throughput, on one PSU and one US 110 V / 15 A circuit (advisory-anchors.md §1, §3a)."""
+
+POWER_LIMITED_SPEED = 0.95
+"""Throughput kept at `POWER_LIMIT_SHARE` of the rated power (the same Puget measurement: "more than 95 %")."""
+
+
+def _can_power_limit(o: _Option, profile: Profile) -> bool:
+    """A plan on the user's premises that draws more than their circuit or PSU allows, on PCIe cards (one server or
+    desktop: SXM boards are sized with their server), which would fit at `POWER_LIMIT_SHARE` of the cards' power."""
+    m, limit_w = o.m, (profile.rack_kw or 0.0) * 1000.0
+    if not (o.on_prem and o.gpu.form_factor == "pcie" and m.nodes == 1 and m.power_w > limit_w):
+        return False
+    return m.power_w - (1.0 - POWER_LIMIT_SHARE) * o.gpu.tdp_w * m.count <= limit_w
+
+
+def _power_limited(o: _Option, limit_w: float) -> _Option:
+    """`o` with every card held to `POWER_LIMIT_SHARE` of its rated power: less power, a little less speed."""
+    m = o.m
+    saved = (1.0 - POWER_LIMIT_SHARE) * o.gpu.tdp_w * m.count
+    share = (m.power_w - saved) / m.power_w
+    slow = 1.0 / POWER_LIMITED_SPEED
+
+    def longer(s: float | None) -> float | None:
+        return s * slow if s is not None else None
+
+    limited = dataclasses.replace(
+        m, power_w=m.power_w - saved, facility_w=m.facility_w * share, node_power_w=m.node_power_w - saved,
+        average_power_w=m.average_power_w * share if m.average_power_w is not None else None,
+        energy_kwh=m.energy_kwh * share * slow if m.energy_kwh is not None else None,
+        energy_usd=m.energy_usd * share * slow if m.energy_usd is not None else None,
+        time_s=longer(m.time_s), time_s_low=longer(m.time_s_low), time_s_high=longer(m.time_s_high),
+        ttft_s=longer(m.ttft_s),
+        tokens_per_s=m.tokens_per_s * POWER_LIMITED_SPEED if m.tokens_per_s is not None else None)
+    return dataclasses.replace(o, m=limited, findings=[], power_limit_w=round(o.gpu.tdp_w * POWER_LIMIT_SHARE))
 
 
 def _air_limit_kw() -> float:
@@ -586,6 +628,8 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "owned_kept": o.owned_used,
         "gpus_added": m.count - o.owned_used if o.owned_used else 0,
         "in_own_host": o.in_host,
+        "power_limited": o.power_limit_w is not None,
+        "power_limit_w": o.power_limit_w or 0.0,
         "more_gpus_than_wanted": d["more_gpus_than_wanted"],
         "on_prem": d["on_prem"],
         "fits": m.fits,
@@ -943,7 +987,7 @@ def _candidate(o: _Option) -> Candidate:
         checkpointing=m.checkpointing, micro_batch=m.micro_batch, optimizer=m.optimizer, offload=m.offload,
         weights_dtype=m.weights_dtype, kv_dtype=m.kv_dtype, usage_hours=m.usage_hours,
         ownership_usd=o.total_usd if o.on_prem and not o.owned else None, ttft_s=m.ttft_s,
-        max_concurrency=m.max_concurrency, host_ram_bytes=m.host_ram_bytes,
+        max_concurrency=m.max_concurrency, host_ram_bytes=m.host_ram_bytes, power_limit_w=o.power_limit_w,
     )
 
 

@@ -237,8 +237,10 @@ def english_number_words(text: str) -> str:
     return "".join(out)
 
 
-_SMALL_COUNT_BEFORE_UNIT = lazy_compile(
-    r"(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?=[\s-]+(?:epochs?|passes)\b)")
+_SMALL_COUNT_BEFORE_UNIT = lazy_compile(  # "two epochs", "three servers with 8x A100 each": counts of things
+    r"(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?=[\s-]+(?:epochs?|passes)\b)|"
+    r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"(?=\s+(?:(?:gpu|dgx|hgx|[a-z]+-?gpu)\s+)?(?:servers|nodes|machines|boxes|workstations|rigs|hosts|systems)\b)")
 
 
 _TASK_WORDS = ("quantization", "pretraining", "concurrency", "finetuning", "pretrained", "concurrent", "finetuned",
@@ -287,7 +289,7 @@ def normalize_text(text: str) -> str:
     text = _YUAN_AND_JIAO.sub(_yuan_jiao, text)  # "一块二" is 1.2 元
     text = english_number_words(text)  # "forty thousand dollars" is 40000 dollars
     text = fix_task_typos(text)
-    text = _SMALL_COUNT_BEFORE_UNIT.sub(lambda m: str(_EN_UNITS[m.group(1).lower()]), text)  # "two epochs" is 2
+    text = _SMALL_COUNT_BEFORE_UNIT.sub(lambda m: str(_EN_UNITS[(m.group(1) or m.group(2)).lower()]), text)
     text = _INDIAN_GROUPS.sub(lambda m: m.group().replace(",", ""), text)
     text = _LAKH_CRORE.sub(_lakh_crore, text)  # "1.5 lakh" is 150000, "2 crore" 20000000
     text = _GRAND.sub(r"\1k", text)  # "3 grand" is 3k

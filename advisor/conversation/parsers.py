@@ -128,7 +128,8 @@ _NEG = _c(
     r"\bnot\s+(?:buying|renting|going\s+to\s+(?:buy|rent)|planning\s+to\s+(?:buy|rent))\b(?:\s+(?:anything|yet|now))?|"
     r"\bno\s+more\b|\bstop\s+(?:renting|paying)\b|\bthan\s+keep\s+(?:paying|renting|using)\b)(?:\s*(?:用|使用|use\b|using\b|the\b|an?\b))?"
 )
-_NEG_STOP = _c(r"[,;:.!?()（）]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是|是|改|换成|換成|用|要|，|；|but|\band\b")
+_NEG_STOP = _c(r"[,;:.!?()（）]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是|是|改|换成|換成|用|要|，|；|but|\band\b|"
+               r"\bso\b|\bhence\b|\btherefore\b|\bthus\b|所以|因此")
 
 
 # Corrections inside one message: "40 users - scratch that, more like 90", "预算8w，哦不对，老板批了12w",
@@ -262,7 +263,7 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
         r"\binfe?ra?n?ce\b|\binfer\w{0,2}ce\b|\binfrence\b|\brag\b|知识库|知識庫|(?<![筆笔条條组組份])(?:问答|問答)(?!对|對|数据|資料|语料|語料|样本|樣本|pairs?)|"
         r"客服|机器人|機器人|聊天|\bchat(?:bot|ting)?\b|assistant|助手|助理|"
         r"\brun(?:ning)?\s+(?:it\s+|them\s+|llms?\s+|models?\s+)?(?:at\s+home|locally|local)|本地跑|跑本地|本地大模型|"
-        r"跑满血|跑滿血|(?:给|給)自己用|转成向量|轉成向量|批次(?:推論|推理)|离线推理|離線推論|batch\s+(?:inference|embedding)|offline\s+inference|"
+        r"跑满血|跑滿血|(?:给|給)自己用|转成向量|轉成向量|\bembed\b|(?:做|算|跑|生成)\s*embeddings?|向量化|批次(?:推論|推理)|离线推理|離線推論|batch\s+(?:inference|embedding)|offline\s+inference|"
         r"撑多少并发|撐多少並發|出图|出圖|生图|生圖|文生图|文生圖|画图|畫圖|generat(?:e|ing)\s+(?:images?|pictures?|pics|art)|image\s+generation|"
         r"\brun(?:ning)?\s+(?:a\s+|the\s+)?(?:qwen|llama|mistral|mixtral|gemma|deepseek|phi|gpt-oss|glm|yi-|flux|sdxl|sd\s*[123]|stable\s+diffusion)|"
         r"(?:导入|導入|引入|落地|上)\s*(?:地端|本地|私有化|内部|內部)?\s*(?:llm|大模型|大語言模型|大语言模型|gpt)")),
@@ -277,7 +278,9 @@ def parse_task(text: str) -> str | None:
     return _task(_Work(text))
 
 
-_DESCRIBED = _c(r"\b(?:a|an|our|the|my|their|your|this)\s+(?:custom\s+|domain\s+)?fine[\s-]?tuned\b|微[调調](?:过|過)?的(?=\s*[a-z0-9])")
+_DESCRIBED = _c(r"\b(?:a|an|our|the|my|their|your|this)\s+(?:custom\s+|domain\s+)?fine[\s-]?tuned\b|微[调調](?:过|過)?的(?=\s*[a-z0-9])|"
+                r"(?<=[a-z0-9])\s+fine[\s-]?tuned\s+(?:in[\s-]?house|by\s+us|ourselves|internally|on\s+our\s+(?:own\s+)?data)\b|"
+                r"(?:q?lora|微调|微調)\s*(?:过|過)的")  # "bert-large fine-tuned in-house", "自己 LoRA 過的 Gemma": what it is
 
 
 _PREFERENCE_TUNING = _c(r"(?<![a-z])(?:dpo|orpo|kto|simpo|ipo|rlhf|ppo|grpo)(?![a-z])")
@@ -345,6 +348,7 @@ _PER_HOUR = _c(r"^\s*(?:/|per|an?|每|一)\s*(?:h|hr|hour|gpu[\s-]?h(?:ou)?r|小
 _HOUR_BEFORE = _c(r"(?:一|每|per|an?)\s*(?:个|個)?\s*(?:小时|小時|hour|hr|h)\s*(?:要|大概|大约|大約|约|約|才|只要|差不多)?\s*$")
 _ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度|一度|台電|台电)")
 _BUDGET_WORDS = (r"budget|ceiling|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
+                 r"(?:(?:want|plan|hope|like)\s+to|wanna|rather\s+not|won'?t|can'?t)\s+spend\s+(?:over|more\s+than|above|up\s+to|at\s+most|under|about|around)?|"
                  r"拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|可以花|能花|愿意花|願意花")
 # The budget line that counts where a message gives several: the hardware line of a grant, or the figure it works
 # its way to ("so call it 48k for the GPUs").
@@ -442,7 +446,8 @@ def parse_money(text: str, locale: Locale = "en") -> Money | None:
 
 _BARE_TARIFF = _c(
     rf"(?:电费|電費|电价|電價|power|electricity)?\s*(?:填|是|为|為|约|約|大概|大约|大約|is|at|here\s+is)?\s*{_SIGN}{NUM}\s*"
-    r"(?P<mao>毛多?|角)?\s*(?:元|块|塊|cents?|c|¢)?\s*(?:/|per|每|一)\s*(?:kwh|kw·h|kw-h|度|千瓦时|千瓦時)"
+    r"(?P<mao>毛多?|角)?\s*(?:元|块|塊|cents?|c|¢)?\s*(?P<code>cad|aud|usd|eur|gbp|sgd|chf|jpy|twd|cny|rmb|nt\$?)?\s*"
+    r"(?:/|per|每|一)\s*(?:kwh|kw·h|kw-h|度|千瓦时|千瓦時)"
 )
 
 
@@ -465,9 +470,10 @@ def _tariff(w: _Work, ex: Extraction, locale: Locale) -> None:
     said = m.group(0).lower()
     if m.group("mao"):
         value = (value + (0.5 if m.group("mao").endswith("多") else 0)) / 10  # 毛/角 = 0.1 yuan; 6 毛多 ≈ 0.65
-    elif re.search(r"\d\s*(?:cents?|c|¢)\s*(?:/|per|$)", said):
+    elif re.search(r"\d\s*(?:cents?|c|¢)\s*(?:[a-z]{3}\s*)?(?:/|per|$)", said):
         value /= 100
-    cur = "USD" if re.search(r"kwh|cents?|¢", said) and not _CJK.search(said) else (
+    code = m.groupdict().get("code")  # "7 cents CAD per kWh": the currency said with it
+    cur = (_currency(code, locale) or "USD") if code else "USD" if re.search(r"kwh|cents?|¢", said) and not _CJK.search(said) else (
         default_currency(locale) if _CJK.search(w.orig) else "USD")
     w.consume(m.start(), m.end())
     if m.group("sign") or value <= 0:
@@ -709,7 +715,8 @@ _IF_SHORT = _c(r"(?:不够|不夠|吃紧|吃緊|跑不动|跑不動|放不下|�
                # "if that's too slow we could rent", "要是太慢就去阿里云租", "如果記憶體不夠再考慮租"
                r"\bif\s+(?:it|that|this|they|those)(?:'s|'re|\s+is|\s+are|\s+turns?\s+out)?\s+(?:too\s+(?:slow|small)|not\s+enough|"
                r"insufficient)\b|\bin\s+case\s+(?:it|that|they|we)\b|"
-               r"(?:(?<!主)(?<!只)(?<!就)要是|如果|万一|萬一|假如|若是)[^，。,.；;!?！？]{0,12}?(?:太慢|不够|不夠|不行|放不下|装不下|裝不下|跑不动|跑不動|不足)")
+               r"(?:(?<!主)(?<!只)(?<!就)要是|如果|万一|萬一|假如|若是)[^，。,.；;!?！？]{0,12}?(?:太慢|不够|不夠|不行|放不下|装不下|裝不下|跑不动|跑不動|不足|"
+               r"超过|超過|太久|来不及|來不及)|\bif\s+(?:it|that|this)\s+takes\s+(?:more|longer)\s+than\b")
 
 
 def _without_fallbacks(text: str) -> str:
@@ -794,7 +801,7 @@ _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|
 _NO_CLOUD = _c(r"cloud\s+is\s+(?:a\s+)?no[\s-]?go|不(?:想|要|考虑|考慮|用|上|租|许|許|准|準|能|可以|得)\s*(?:用|上|使用)?\s*(?:云端|雲端|公有云|公有雲|云|雲)|\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
                r"不(?:能|准|可|会|會)?(?:上云|上雲|用云|用雲|上公有云|上公有雲)|禁止上[云雲]")
 _ONPREM = _c(
-    r"on[\s-]?prem|in[\s-]?house|self[\s-]?host|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc)|"
+    r"on[\s-]?prem|(?<!tuned\s)(?<!trained\s)(?<!built\s)(?<!developed\s)(?<!made\s)in[\s-]?house|self[\s-]?host|(?:stays?|remains?|kept|staying)\s+(?:in|inside|within|on)\s+(?:the|our|my)\s+(?:own\s+)?(?:building|premises|network|site|hospital|campus|office)\b|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc|premises)|"
     r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|\bour\s+(?:dc|server\s+room|racks?|cluster\s+room)\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|地端|\bidc\b|托管|託管|自己的服务器|自己的伺服器|"
     r"home\s*lab|\bat\s+home\b|\blocally\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
     r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|想放|"
@@ -805,6 +812,8 @@ _ONPREM = _c(
     r"gaming\s+pc|leave\s+the\s+building|closet\b|(?:我的|我|小弟的?)?(?:房間|房间|書房|书房|臥室|卧室)(?:裡|里|的|是)|\bdata\s+hall\b|\bon[\s-]?site\b|\bon\s+(?:our|the)\s+(?:own\s+)?premises\b|"
     r"(?:leave|leaving|go\s+outside|outside|off)\s+(?:of\s+)?(?:our|the|my)\s+(?:own\s+)?(?:network|premises|site|firewall|campus|hospital)\b|\b(?:our|my)\s+(?:basement|garage)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
 )
+_SELF_PROVIDER = _c(r"(?:我們是|我们是|\bwe'?re\s+an?|\bwe\s+are\s+an?)[^，。,.;]{0,12}?(?:雲端服務商|云服务商|云厂商|雲端廠商|雲端業者|"
+                    r"cloud\s+(?:service\s+)?provider|neocloud|gpu\s+cloud)")
 _SELF_HOST = _c(r"self[\s-]?host(?:ed|ing)?")
 _EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|buy\s+or\s+cloud|cloud\s+or\s+buy|云或|雲或|或云|或雲|都行|都可以|either|both")
 _PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
@@ -842,7 +851,9 @@ _PSU_W = _c(rf"{_num('num1')}\s*(?:w|watts?|瓦)\s*(?:的)?\s*(?:gold\s+|platinu
             rf"{_PSU_NAME}\s*(?:is|of|:|：|是|为|為|只有|only|has)?\s*(?:an?\s+|only\s+)?{_num('num2')}\s*(?:w|watts?|瓦)(?![a-z])")
 """A power supply's rating ("850 W PSU", "电源 750W", "電供只有 650W"): the most the machine it powers can draw."""
 
-_HOST = _c(r"\b(?:my|our)\s+(?:existing|current|present|old|gaming)\s+(?:desktop|pc|rig|tower|computer|workstation|machine|"
+_HOST = _c(r"\b(?:psu|power\s+supply)\s+(?:that'?s\s+)?(?:already\s+)?in\s+my\s+(?:case|pc|tower|rig|desktop|build)\b|"
+           r"\balready\s+in\s+my\s+(?:case|pc|tower|rig|desktop|build)\b|"
+           r"\b(?:my|our)\s+(?:existing|current|present|old|gaming)\s+(?:desktop|pc|rig|tower|computer|workstation|machine|"
            r"box|build)\b|\b(?:existing|current)\s+(?:desktop|pc|rig|tower|computer|workstation|build)\b|"
            r"\b(?:in|into)\s+my\s+(?:desktop|pc|rig|tower|computer|workstation|machine|box)\b|"
            r"\bupgrad(?:e|ing)\s+(?:the\s+)?(?:gpu|graphics\s+card|card)\s+(?:in|of|on)\s+my\b|"
@@ -1001,14 +1012,16 @@ def _facility(w: _Work, ex: Extraction) -> None:
         ex.fields["cooling"] = "liquid"
     elif _AIR.search(w.text) or no_liquid:  # "液冷目前還沒有": air is what they have
         ex.fields["cooling"] = "air"
-    cloud, onprem = bool(_CLOUD.search(_without_fallbacks(w.text))), bool(_ONPREM.search(w.text))
+    cloud = bool(_CLOUD.search(_SELF_PROVIDER.sub(" ", _without_fallbacks(w.text))))  # not "我們是雲端服務商"
+    onprem = bool(_ONPREM.search(w.text))
     if cloud and onprem and not _ONPREM.search(_SELF_HOST.sub(" ", w.text)):
         onprem = False  # "running everything on AWS, want to self-host gpt-oss": their own model server, in the cloud
     if cloud and onprem and all(_NOW.search(_clause_at(w.text, m.start())) for m in _CLOUD.finditer(w.text)):
         cloud = False  # "our AWS bill is $9k/month right now … buy our own box": the cloud is what they leave
     if _NO_CLOUD.search(w.orig.lower()):
         cloud, onprem = False, True  # "No cloud allowed (NDA)", "不能上云": where it runs is theirs
-    if (cloud and onprem) or (_EITHER_DEPLOY.search(w.text) and (cloud or onprem)):
+    either = _EITHER_DEPLOY.search(w.text) and (onprem or _ACQ[2][1].search(w.text) or not cloud)
+    if (cloud and onprem) or (either and (cloud or onprem)):  # not "國網 TWCC 或 GCP 台灣區都可以": clouds only
         ex.fields["deployment"] = "either"
     elif cloud:
         ex.fields["deployment"] = "cloud"
@@ -1142,8 +1155,13 @@ def _duration(w: _Work, ex: Extraction) -> None:
             continue  # "4090 一小时两块多", "H100 一小時大概一百多台幣": a price per hour, not a deadline
         if re.match(r"(?:an?|per|each|every)\b|/", m.group(0)) and _MONEY_BEFORE.search(w.orig[max(0, m.start() - 24): m.start()]):
             continue  # "2000 dollars a month", "$3k per month": a rate, not a deadline
+        if _IF_OVER_BEFORE.search(w.text[max(0, m.start() - 40): m.start()]):
+            continue  # "如果超過兩週就考慮租", "if it takes longer than a week": a condition, not a deadline
         if _PAST_SPAN_BEFORE.search(w.text[max(0, m.start() - 60): m.start()]):
             continue  # "it ran for 3 days and barely made a dent", "之前跑了3天": how long it took, not a deadline
+        if re.match(r"(?:an?|per|each|every)\b|/", m.group(0)) and _COUNT_PER_SPAN.search(
+                w.orig.lower()[max(0, m.start() - 24): m.start()]):
+            continue  # "we summarize ~2M docs a day", "500 requests per hour": a rate, not a deadline
         if _RENT_SPAN_BEFORE.search(w.text[max(0, m.start() - 40): m.start()]):
             continue  # "or should i just rent an a100 for a day": how long a rental lasts, not a deadline
         days = value * _DUR_UNITS.get(unit, _DUR_UNITS.get(unit.rstrip("s"), 1))
@@ -1345,7 +1363,8 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("tomorrow", _c(r"\btomorrow\b|明天|明日")),
     ("day_after", _c(r"后天|後天|day\s+after\s+tomorrow")),
 ]
-_SLASH_CUE = _c(r"前|之前|以前|before|\bby\b|\bdue\b|deadline|截止|完成|交付|交|until|till|demo|展示|演示|上线|上線|放寬|放宽|推到|改到|延到|\bon\b|日期|date")
+_SLASH_CUE = _c(r"前|之前|以前|before|\bby\b|\bdue\b|deadline|截止|完成|交付|交|until|till|demo|展示|演示|上线|上線|跑出[来來]|放寬|放宽|推到|改到|延到|\bon\b|日期|date")
+_LATEST_BEFORE = _c(r"(?:最晚|最迟|最遲|\blatest\b|\bno\s+later\s+than)\s*$")
 _START_CUE = _c(r"\s*(?:前|之前|以前|before|by)?\s*(?:机器|機器|服务器|伺服器|设备|設備|集群|叢集|it|the\s+(?:box|machine|server|cluster))?\s*"
                 r"(?:就|要|得|能|可以|必须|必須|need\s+to|must|we|to|should|can)?\s*(?:开始|開始|开跑|開跑|上线跑|start|kick\s*off|begin|be\s+up)")
 _START_BEFORE = _c(r"(?:start|begin|kick\s*off)(?:ing)?\s+(?:it\s+|training\s+|the\s+run\s+)?(?:before|by|on|from|after)?\s*$")
@@ -1359,10 +1378,16 @@ _REPORT = _c(r"\b(?:send|get|give)\s+(?:me|us)\s+(?:some\s+)?(?:options|a\s+quot
              r"\breport\s+(?:to|back)|\bpitch\b|方案(?:要)?(?:報|报|交)")
 _FINISHED = _c(r"跑完|训完|訓完|完成|做完|上线|上線|交付|结果|結果|成果|\bdone\b|\bfinish|\bready\b|\blive\b|\bresults?\b")
 _JOB_DONE = _c(r"训|訓|跑完|上线|上線|交付|结果|結果|demo|\btrain|\bresults?\b|\blive\b|\bserv")
+_COUNT_PER_SPAN = _c(r"(?<!\bin)(?<!\bwithin)(?<!\bfor)\s(?:~\s*)?\d[\d,.]*\s*[kmb]?\+?\s+(?:[a-z]+\s+){0,2}?"
+                     r"(?:docs?|documents|requests|queries|calls|images|photos|pages|records|messages|tickets|emails|"
+                     r"items|reviews|articles|transcripts|chats|conversations|users|jobs|runs|videos|files)\s+$")
+_IF_OVER_BEFORE = _c(r"(?:如果|要是|假如|若是?)\s*(?:会|會|要|跑)?\s*(?:超过|超過|超出|多于|多於)\s*$|"
+                     r"\bif\s+(?:it|that|this)\s+(?:takes|runs)\s+(?:more|longer)\s+than\s+$|\bif\s+(?:it'?s\s+)?over\s+$")
 _PAST_SPAN_BEFORE = _c(r"(?:\bran|\btook|\bspent|\blasted|\bhad\s+(?:it\s+)?(?:running|run)|\bbeen\s+(?:running|training)|"
                        r"\blet\s+(?:it|a|an|the|my|our)\b[^.;,!?]{0,50}?\brun|\bwas\s+running)\s+(?:for\s+)?"
                        r"(?:about\s+|around\s+|almost\s+|nearly\s+|over\s+|~\s*)?$|"
                        r"(?:跑了|训了|訓了|练了|練了|花了|用了|耗了)\s*(?:大概|大约|大約|差不多|将近|將近|快|整整|足足)?\s*$")
+_BEFORE_THEN = _c(r"(?:在|于|於)?\s*(?:这|這|那)\s*(?:之前|以前|前)|\bbefore\s+(?:then|that)\b|\bby\s+then\b")
 _HORIZON_UNTIL = _c(r"用到|使用到|跑到|use\s+(?:it\s+)?until|run\s+(?:it\s+)?until|until\s+(?:the\s+)?end\s+of")
 
 
@@ -1486,13 +1511,15 @@ def _calendar(w: _Work, ex: Extraction) -> None:
     now = today()
     for kind, pattern in _CAL_PATTERNS:
         for m in w.finditer(pattern):
-            if kind == "slash" and not _SLASH_CUE.search(w.text[max(0, m.start() - 14): m.end() + 8]):
+            if kind == "slash" and not (_SLASH_CUE.search(w.text[max(0, m.start() - 14): m.end() + 8])
+                                        or _LATEST_BEFORE.search(w.text[max(0, m.start() - 8): m.start()])):
                 continue  # "1/3 的人", "3/4 of the GPUs": a fraction, not a date
             d = _calendar_date(kind, m, now)
             if d is None:
                 continue
             days = (d - now).days
-            until = _HORIZON_UNTIL.search(w.text[max(0, m.start() - 8): m.start() + 1])
+            until = _HORIZON_UNTIL.search(w.text[max(0, m.start() - 8): m.start() + 1]) and not _BEFORE_THEN.search(
+                w.text[m.end(): m.end() + 24])  # "只能用到 2 月底，能不能在这之前跑完": the job must be done by then
             w.consume(m.start(), m.end())
             if _START_CUE.match(w.text[m.end(): m.end() + 10]) or _START_BEFORE.search(w.text[max(0, m.start() - 24): m.start()]):
                 continue  # "下週三前要開始跑": when it starts, not when it must be done
@@ -1512,21 +1539,21 @@ def _calendar(w: _Work, ex: Extraction) -> None:
 
 _TTFT = [
     _c(rf"(?:p\d+\s+)?(?:ttft|time\s+to\s+(?:the\s+)?first\s+token|(?:first|1st)[\s-]token(?:\s+latency)?)\s*(?:p\d+\s*)?"
-       rf"(?:latency\s*)?(?:(?:has|needs|have)\s+to\s+(?:stay|be)\s+|must\s+(?:stay|be)\s+|should\s+(?:stay|be)\s+)?"
+       rf"(?:latency\s*)?(?:(?:has|needs|have|must|should)\s+(?:to\s+)?(?:stay|be|show\s+up|appear|arrive|come\s+back|land)\s+(?:in\s+)?)?"
        rf"(?:<=|<|≤|under|below|within|of|at\s+most|max(?:imum)?|:|=|is|in)?\s*(?:about\s+|~\s*)?{NUM}\s*(?P<unit>ms|s|secs?|seconds?)\b"),
     _c(rf"(?:ttft|首字|首\s*token|首个\s*token|首個\s*token|第一个字|第一個字|第一个\s*token|第一個\s*token|首包)\s*"
        rf"(?:延迟|延遲|时间|時間|响应|回應)?\s*(?:p\d+\s*)?(?:要|需要|要求|希望|控制|能|最好|最多|得|壓|压|不超过|不超過|不要超过|不要超過)*\s*"
        rf"(?:在|要在)?\s*(?:<|<=|小于|小於|低于|低於)?\s*{NUM}\s*(?P<unit>毫秒|ms|秒|s)"),
     # "first token under a second", "ttft within half a second": the second said in words
     _c(r"(?:ttft|time\s+to\s+(?:the\s+)?first\s+token|(?:first|1st)[\s-]token(?:\s+latency)?)\s*(?:latency\s*)?"
-       r"(?:(?:has|needs|have)\s+to\s+(?:stay|be)\s+|must\s+(?:stay|be)\s+|should\s+(?:stay|be)\s+)?"
+       r"(?:(?:has|needs|have|must|should)\s+(?:to\s+)?(?:stay|be|show\s+up|appear|arrive|come\s+back|land)\s+(?:in\s+)?)?"
        r"(?:under|below|within|in|at\s+most|<)\s*(?P<num>a|one|half\s+a)\s+(?P<unit>second)\b"),
 ]
 _WORD_SECONDS = {"a": 1.0, "one": 1.0, "half a": 0.5}
 _TPOT = _c(rf"(?:tpot|itl|time\s+per\s+output\s+token|inter[\s-]token\s+latency)\s*(?:<=|<|≤|under|below|of|:|=)?\s*{NUM}\s*(?:ms|毫秒)")
 _USER_RATE = [
     _c(rf"(?:>=|≥|>|at\s+least|min(?:imum)?|~|about)?\s*{NUM}\s*\+?\s*(?:tok(?:en)?s?|字|词|詞)\s*/\s*(?:s|sec|second|秒)\b"),
-    _c(rf"(?:每秒|每人每秒|每个人每秒|每個人每秒)\s*(?:至少|最少|要|大于|大於|>|能有|能|有)?\s*{NUM}\s*(?:个|個)?\s*(?:tokens?|字|词|詞)"),
+    _c(rf"(?:每秒|每人每秒|每个人每秒|每個人每秒)\s*(?:至少|最少|要|大于|大於|>|能有|能|有)*\s*{NUM}\s*(?:个|個)?\s*(?:tokens?|字|词|詞)"),
     _c(rf"{NUM}\s*(?:tokens?|tok)\s*(?:per|a|/)\s*(?:second|sec|s)\b"),
 ]
 
@@ -1592,7 +1619,7 @@ _AVG_LEN = _c(
 _EPOCHS = _c(rf"{NUM}\s*(?:epochs?|eps\b|(?:个|個)\s*epochs?|轮|輪|遍|passes|pass\b)")
 _EPOCHS_AFTER = _c(rf"(?:epochs?|轮数|輪數|训练轮数|訓練輪數)\s*(?:[:=]|of|为|為|是)?\s*{NUM}")
 _SEQ = _c(
-    rf"(?:seq(?:uence)?[\s_-]*len(?:gth)?|序列长度|序列長度|max[\s_-]*len(?:gth)?|(?<![a-z])seq(?:uence)?s?(?![a-z])|序列|(?<!上下文)(?<!輸入)(?<!输入)长度|(?<!上下文)(?<!輸入)(?<!输入)長度|"
+    rf"(?:seq(?:uence)?[\s_-]*len(?:gth)?|cutoff(?:[\s_-]*len(?:gth)?)?|序列长度|序列長度|max[\s_-]*len(?:gth)?|(?<![a-z])seq(?:uence)?s?(?![a-z])|序列|(?<!上下文)(?<!輸入)(?<!输入)长度|(?<!上下文)(?<!輸入)(?<!输入)長度|"
     rf"cutoff[\s_-]*len)\s*(?:[:=]|of|为|為|是|约|約|大概|(?:打算|想|要|会|會)?\s*(?:设|設|开|開)(?:为|為|成|到)?|set\s+to)?\s*{_num('num1')}(?!\s*(?:条|條|筆|笔|samples?|examples?))"
     rf"|{_num('num2')}\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|序列长度|序列長度|seq\b)"
 )
@@ -1732,7 +1759,7 @@ _CONC_BEFORE = _c(
     rf"|{_num('num2')}\s*(?:个|個|位|名|路)?\s*(?:用户|用戶|使用者|人|users?|ppl|people|persons?|sessions?|requests?|sequences?|clients?|"
     r"(?!gpus\b|cards\b|tokens\b|nodes\b|servers\b|machines\b|jobs\b)[a-z]{3,}s\b)?\s*"
     r"(?:(?:of\s+them\s+)?(?:hitting|using|on|online|querying|calling)\s+(?:it\s+)?)?"
-    r"(?:同时在线|同時在線|同时|同時|并发|並發|concurrently|at\s+once|simultaneously|at\s+the\s+same\s+time|in\s+parallel|"
+    r"(?:同时在线|同時在線|同时|同時|并发|並發|concurrently|at\s+once|simultaneously|at\s+the\s+same\s+(?:time|moment)|in\s+parallel|"
     r"at\s+a\s+time)"
 )
 _CONC_AFTER = _c(
@@ -1793,7 +1820,7 @@ _CONTEXT_BEFORE = _c(
 )
 _PROMPT_LEN = _c(rf"(?:prompts?|inputs?)\s+(?:are\s+|of\s+|around\s+|about\s+|~\s*|up\s+to\s+|averag\w*\s+|typically\s+)*{NUM}\s*tokens?")
 _CONTEXT_AFTER = _c(
-    rf"(?:context(?:\s*window|\s*length)?|ctx|上下文(?:长度|長度|窗口|視窗)?)(?:\s*(?:of|[:=]|为|為|是|长度|長度|要|需要|得|想|给到|給到|at|up\s+to|约|約|"
+    rf"(?:contexts?(?:\s*windows?|\s*lengths?)?|ctx|上下文(?:长度|長度|窗口|視窗)?)(?:\s*(?:of|[:=]|为|為|是|长度|長度|要|需要|得|想|给到|給到|at|up\s+to|are|約|约|"
     rf"改到|改成|改为|改為|调到|調到|拉到|开到|開到|to)){{0,3}}\s*{NUM}"
 )
 
@@ -1974,7 +2001,7 @@ _KV_VALUE = r"(?P<d>fp8|int8|bf16|fp16|8[\s-]?bits?|16[\s-]?bits?|8\s*(?:位元|
 _KV_PATTERNS = (
     _c(rf"{_A0}{_KV_VALUE}\s*(?:的\s*)?{_KV_WORD}"),
     _c(rf"{_KV_WORD}\s*(?:也|还|還|都)?\s*(?:in|at|as|of|=|:|：|用|使用|采用|採用|为|為|是|改成|改为|改為|换成|換成|设为|設為|开|開|开成|開成|"
-       r"维持|維持|保持|keep|stays?\s+(?:at|in)?|"
+       r"上|跑|维持|維持|保持|keep|stays?\s+(?:at|in)?|"
        rf"量化(?:为|為|到|成)?)?\s*{_KV_VALUE}{_A1}"),
 )
 _WEIGHTS = [
@@ -2329,7 +2356,7 @@ _NOT_OWNED = _c(  # a GPU said with intent or as an option: to rent, to buy, to 
     r"\brent(?:ed|ing|al)?\b|\blease|租|\bbuy(?:ing)?\b|\bpurchas|\bget\b|买(?!了)|買(?!了)|购|購|采购|採購|quote|报价|報價|"
     r"想|打算|准备|準備|计划|計劃|考虑|考慮|塞|\bplan|\bwant|\bwould\b|\bconsider|\bworth\b|\bthinking\b|组|組|攒|攢|\bbuild|\bassemble|"
     r"或|还是|還是|\bor\b|\bvs\.?(?![a-z])|versus|比较|比較|对比|對比|\bcompare|how\s+many|[几幾]\s*(?:张|張|颗|顆|块|塊|片|台|个|個)|多少|需要|\bneed|"
-    r"\bcloud\b|云|雲|\bon\s+(?:aws|gcp|azure|lambda|runpod|vast)"
+    r"\bcloud\b|云|雲|\bon\s+(?:aws|gcp|azure|lambda|runpod|vast)|申請|申请|\bapply\s+for\b"
 )
 _HYPOTHETICAL = _c(r"[?？]|吗|嗎|假如|假设|假設|如果|(?<!主)(?<!只)(?<!就)要是|\bif\s+(?:i|we)\s+had\b|\bsuppose\b|能不能|可不可以|够不够|夠不夠|行不行|是否|\bpossible\b|\benough\b|\bcan\s+(?:i|we|it|they)\b|"
                    r"\bcould\b|how\s+(?:long|much|many)|多久|多少")
@@ -2344,6 +2371,8 @@ _ONLY_BEFORE = _c(r"(?:就只有|只有|就|只)\s*$")
 """"实验室穷，就两张3090": "just" right before the count says what they have."""
 _HAVE_PLAN = _c(r"(?:已经|已經|我们|我們|我|公司|目前|现在|現在)?有\s*(?:在)?\s*(?:考虑|考慮|想|看|打算|规划|規劃|计划|計劃|预算|預算|意|兴趣|興趣|需要|需求|评估|評估)")
 """"有在考慮 MI300X", "已經有預算買兩台 H100": a plan or a budget is had, not the GPU."""
+_WANT_TO_GET = _c(r"(?:想|打算|准备|準備|计划|計劃)\s*(?:要|再)?\s*(?:放|买|買|配|组|組|攒|攢|装|裝|搭|上)")
+""""家里书房想放一台 4 卡 5090 的机器": a machine they mean to get, wherever it will stand."""
 _SUPPOSE = _c(r"假如|假设|假設|如果|要是|\bif\s+(?:i|we)\s+(?:had|got|bought)\b|\bsuppose\b|\bimagine\b")
 _OWNED_TAIL = _c(r"^[^,;.!?，；。！？]*")
 _RENTED_NEAR_AFTER = _c(r"\s*(?:s\b)?\s*(?:cloud|instances?|credits?|rented|rental|on\s+(?:aws|gcp|azure|lambda|runpod)|云|雲|租)")
@@ -2361,13 +2390,15 @@ _PER_MACHINE_AFTER = _c(
 _GPUS_EACH_AFTER = _c(rf"\s*(?:sxm\d?\s*|pcie\s*)?(?:nodes?|servers?|boxes|machines?)\s*[(,]?\s*{NUM}\s*(?:gpus?|cards?)\s*(?:each|apiece)")
 _CARDS_PER_MACHINE = _c(rf"\s*{NUM}\s*卡(?:机|機|的?(?:服务器|伺服器|机器|機器|主机|主機))")  # "2台H20八卡机"
 _NODES_BEFORE = _c(
-    rf"{_num('nodes')}\s*(?:nodes?|servers?|machines?|boxes|workstations?|hosts?|rigs?|"
+    rf"(?<!-){_num('nodes')}\s*(?:nodes?|servers?|machines?|boxes|workstations?|hosts?|rigs?|"
     r"台(?:服务器|伺服器|机器|機器|主机|主機|工作站)?|个节点|個節點)\s*(?:上跑|上|里|裡|[a-z\u4e00-\u9fff][\w\s-]{0,16}?[(（](?=\s*(?:每台|每个|每個|各|each)))?\s*"
     r"(?:of|with|w/|,|，|×|x|\*|[（(])?\s*(?:each\s+with|每台|每个|每個|各|each)?\s*(?:插|装|裝|配|有)?\s*"
     rf"{_num('per')}\s*(?:x|×|\*|张|張|块|塊|颗|顆|片|卡|gpus?\s+of|cards?\s+of)?\s*(?:nvidia|amd|英伟达|輝達|geforce|rtx|tesla)?\s*$"
 )
 _COUNT_LATER = _c(rf"^\s*[）)]?\s*(?:有|共|共有|一共|总共|總共|合计|合計|是|各)?\s*[（(]?\s*{NUM}\s*(?:张|張|块|塊|片|颗|顆|卡|gpus?\b|cards?\b)\s*[）)]?")
 _SYSTEM = _c(r"(?:dgx|hgx)\s*$")
+_BOXES_BEFORE = _c(rf"{NUM}\s+(?:[a-z0-9-]+\s+){{0,2}}(?:boxes|nodes|servers|machines|workstations|systems|rigs|hosts)\s*[(（]\s*$")
+_EACH_CLOSE = _c(r"[^()（）]{0,30}?\beach\s*[)）]")
 GPUS_PER_SYSTEM = 8
 """One DGX/HGX system of the GPU named: eight on its baseboard (the 4-GPU HGX boards are named with a count)."""
 _COUNT_AFTER = _c(r"^\s*(?:(?:gpus?\b|cards?\b|卡)\s*)?(?:x|×|\*)\s*(?P<num>\d{1,4})(?![\d.])")  # "3090 x2", "4090x1"
@@ -2417,6 +2448,12 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
         pcie = re.sub(r"-sxm\d?(?=-|$)", "-pcie", ident)
         if form and pcie != ident and _known_gpu(pcie):
             ident, consume_to = pcie, consume_to + form.end()  # "A100 40G PCIe", "8x V100 32GB PCIe"
+        boxes = _BOXES_BEFORE.search(text[max(0, consume_from - 48): consume_from]) if count else None
+        if boxes and per_system is None and _EACH_CLOSE.match(text, consume_to):  # "2 DGX-1 boxes (8x V100 … each)"
+            nodes = number_value(_numtext(boxes) or "")
+            if nodes and float(nodes).is_integer() and nodes <= 1024:
+                count, per_system = count * nodes, count
+                consume_from = max(0, consume_from - 48) + boxes.start()
         later = _COUNT_LATER.match(text[consume_to: consume_to + 16])  # "A100 40G 八张", "H100 有 16 张", "（8 顆）"
         system = _SYSTEM.search(text[max(0, start - 6): start])  # a DGX/HGX system holds eight
         if later and (count is None or system):  # "一台 HGX H200（8 顆）": the GPUs counted, not the systems
@@ -2478,7 +2515,8 @@ def _gpus(w: _Work, ex: Extraction) -> None:
             continue
         intent = _NOT_OWNED.search(clause) and not _PAST.search(clause)  # "想買一張", not "去年买那台"
         after_cue = _OWN_CUE.search(w.text[end: end + 16]) and not intent  # not "想買一張 5090 放家裡"
-        cue = (_OWN_CUE.search(_HAVE_PLAN.sub(" ", clause)) or _ONLY_BEFORE.search(clause) or after_cue) and not _SUPPOSE.search(clause) and not (
+        cue = (_OWN_CUE.search(_HAVE_PLAN.sub(" ", clause)) or _ONLY_BEFORE.search(clause) or after_cue) and not _SUPPOSE.search(clause) \
+            and not _WANT_TO_GET.search(clause) and not (
             _RENTED_NEAR_AFTER.match(w.text[consume_to: consume_to + 16]) or _RENTED_NEAR_BEFORE.search(clause[-24:]))
         stated = (_whole_count(count) is not None
                   and not (_NOT_OWNED.search(clause + " " + tail) and not _PAST.search(clause))
@@ -2589,7 +2627,8 @@ _SERVING_SIGNAL = _c(  # what only a service has: users at once, request rates, 
     r"\brun\s+(?:\S+\s+){0,3}locally|\bjust\s+for\s+(?:me|myself)\b|跑起来|跑起來|跑得起来|跑得起來|(?:就|只有)我自己(?:在)?用|\b(?:can|cna|cn|cann)\s+(?:i|we|u|you)\s+run\b|\brun\s+(?:\S+\s+){1,4}on\s+(?:my|our|a|an|one|two|\d)\b|跑得动|跑得動|跑不动|跑不動|running\s+on[\s-]?prem|"
     r"跑\s*(?:一下|个|個|起来|起來|得动|得動)?\s*(?:[a-z]|本地|大模型)")
 _BATCH_JOB = _c(r"\bbatch\s+(?:job|run|inference)|\boffline\b|\bone[\s-]?off\b|\bembed(?:ding)?\s+(?:~|about|around)?\s*\d|"
-                r"跑批|离线|離線|批量(?:推理|推論|处理|處理)|一次性")
+                r"\bembed\s+(?:an?|the|our|all|every)\b|\bin\s+one\s+pass\b|"
+                r"跑批|离线|離線|批量(?:推理|推論|处理|處理)|一次性|(?:全部|所有)[^，。,.]{0,8}(?:做|转成|轉成)\s*(?:embedding|向量)")
 _TRAINING_SIGNAL = _c(r"train|tun(?:e|ing)|\bft\b|\bsft\b|lora|epoch|训|訓|微调|微調|调优|調優|语料|語料|数据集|資料集")
 QUESTIONS_THAT_SET_TASK = (None, "task")
 """Answers to these questions may say the task by implication ("awq, 30 users" is a service); an answer to
@@ -2683,8 +2722,10 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         acq = "buy"  # "打算升級顯卡，換 5090", "should i just get a 5090? budget ~2k": a card they mean to buy
     if acq:
         ex.fields["acquisition"] = acq
-    if ex.fields.get("host_owned") and owned_n and acq != "buy" and not _UPGRADE.search(w.orig.lower()):
+    if ex.fields.get("host_owned") and owned_n and acq != "buy" and not _UPGRADE.search(w.orig.lower()) and not (
+            acq == "either" and ex.fields.get("preferred_gpus")):
         del ex.fields["host_owned"]  # "got a 3090 in my gaming pc, will that work": their cards, nothing goes in
+        # (kept for "would a used A6000 fix it, or rent? … the PSU already in my case": a card to get, for that box)
     if acq == "either" and ex.fields.get("deployment") == "cloud" and not _CLOUD_ONLY_SAID.search(w.text):
         del ex.fields["deployment"]  # "租云上的 A100 还是直接买卡？", "买卡还是租AutoDL": the cloud is one side
     if acq == "either" and ex.fields.get("deployment") == "on-prem" and _IF_BUY.search(w.text):
@@ -2698,8 +2739,8 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     prec = _precision(w)
     if prec and "precision" not in ex.fields:
         ex.fields["precision"] = prec
-    if _NO_DEADLINE.search(w.orig.lower()):
-        ex.no_deadline = True
+    if _NO_DEADLINE.search(w.orig.lower()) and "deadline_days" not in ex.fields:
+        ex.no_deadline = True  # not "No rush, but I'd like it done by Feb 1": the date they give stands
     if "budget_usd" not in ex.fields and _NO_BUDGET.search(w.orig.lower()):
         ex.no_budget = True
     return ex

@@ -220,3 +220,78 @@ def test_text_size_after_cleaning() -> None:
 def test_the_length_of_one_sample_said_with_yi() -> None:
     got = _read("資料 3 萬筆，平均一筆 600 token", "zh-Hant")
     assert got["samples"] == 30000 and got["tokens"] == 18_000_000
+
+
+# ---------------------------------------------------------------- after the seventeenth blind table
+
+@pytest.mark.parametrize(("text", "owned"), [
+    ("the department has 3 DGX-2 boxes (16x V100 32GB each)", [("v100-sxm2-32gb", 48)]),
+    ("we run four servers with 2x L40S each", [("l40s", 8)]),
+])
+def test_machines_in_words_or_named_systems_multiply_their_cards(text: str, owned: list) -> None:
+    assert _owned(_read(text)) == owned
+
+
+def test_a_cluster_one_may_apply_for_is_not_owned() -> None:
+    got = _read("可以申請學校的 A100，但我們自己有 2 台 8 卡 A100", "zh-Hant")
+    assert _owned(got) == [("a100-80gb-sxm", 16)]
+
+
+def test_a_machine_one_means_to_set_up_is_not_owned() -> None:
+    got = _read("打算在工作室放一台双卡 4090 的机器跑推理", "zh-Hans")
+    assert "owned_gpus" not in got and got["preferred_gpus"] == ["rtx-4090"]
+
+
+@pytest.mark.parametrize(("text", "locale", "fields"), [
+    ("i dont wanna spend more than 3k on this", "en", {"budget_amount": 3000.0}),
+    ("requests: about 30 users at the same moment, 8k contexts each", "en", {"concurrency": 30}),
+    ("serve it; contexts up to 32k", "en", {"context_tokens": 32768}),
+    ("serve Qwen; the first token needs to show up in under 2 s", "en", {"max_ttft_s": 2.0}),
+    ("KV cache 也上 INT8，权重 AWQ", "zh-Hans", {"kv_dtype": "int8"}),
+    ("cutoff_len 設 4096，資料 5 萬筆", "zh-Hant", {"seq_len": 4096}),
+    ("V100 doesn't do bf16 so fp16 mixed it is", "en", {"precision": "fp16-mixed"}),
+    ("power is cheap, about 9 cents AUD per kWh", "en", {"electricity_usd_per_kwh": pytest.approx(0.09 * 0.65, abs=0.01)}),
+])
+def test_slots_said_in_other_words(text: str, locale: str, fields: dict) -> None:
+    got = _read(text, locale)
+    assert {k: got.get(k) for k in fields} == fields
+
+
+@pytest.mark.parametrize(("text", "locale", "days"), [
+    ("No hard deadline, but ideally finished by March 1", "en", 90.0),
+    ("GPU 只能借到 1 月底，能在那之前训完吗", "zh-Hans", 61.0),
+    ("論文口試 2/10，結果最晚 1/20 要跑出來", "zh-Hant", 50.0),
+])
+def test_the_deadline_that_is_meant(text: str, locale: str, days: float) -> None:
+    assert _read(text, locale)["deadline_days"] == days
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("we index ~500k pages a day with it", "en"),
+    ("要是超過十天就改租雲端", "zh-Hant"),
+    ("if it runs longer than two weeks we'll rent", "en"),
+])
+def test_rates_and_conditions_are_no_deadline(text: str, locale: str) -> None:
+    assert "deadline_days" not in _read(text, locale)
+
+
+def test_describing_oneself_as_a_cloud_provider_is_not_the_cloud() -> None:
+    got = _read("We're a GPU cloud provider building our own data hall, 40 kW racks, liquid cooled")
+    assert got["deployment"] == "on-prem"
+
+
+def test_clouds_offered_as_alternatives_are_the_cloud() -> None:
+    assert _read("租 AWS 或 GCP 都可以，跑 Llama 3.1 8B 推理", "zh-Hans")["deployment"] == "cloud"
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("embed all 40 million support tickets with bge-large", "en"),
+    ("把十年的公文全部做 embedding", "zh-Hant"),
+])
+def test_embedding_a_corpus_is_inference(text: str, locale: str) -> None:
+    assert _read(text, locale)["task"] == "inference"
+
+
+def test_a_model_fine_tuned_in_house_is_described_not_trained() -> None:
+    got = _read("serve our support model (llama 3.1 8b fine-tuned in-house) to 50 agents")
+    assert got["task"] == "inference" and got.get("deployment") is None

@@ -88,6 +88,7 @@ ROWS: list[tuple[str, str, dict, dict]] = [
     ("cost.geforce-datacenter", "candidate", {"licence_blocked": True}, {"licence_blocked": False}),
     ("cost.export-controlled", "candidate", {"export_blocked": True}, {"export_blocked": False}),
     ("cost.china-market-only", "candidate", {"china_only_blocked": True}, {"china_only_blocked": False}),
+    ("facility.power-limited", "candidate", {"power_limited": True, "power_limit_w": 280.0}, {"power_limited": False}),
     ("cost.export-controlled-rent", "candidate",
      {"in_mainland_china": True, "acquisition": "rent", "export_controlled_cn": True}, {"export_controlled_cn": False}),
     ("cost.bought-used", "candidate", {"bought_used": True, "acquisition": "buy"}, {"acquisition": "rent"}),
