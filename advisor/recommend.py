@@ -168,7 +168,10 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
     may_buy, may_rent = buy_allowed(profile), rent_allowed(profile)
     horizon, util = planner.usage_horizon_days(w), planner.usage_utilization(w)
     gpus = kb.gpus
-    host = profile.host_owned and not owned  # an owned card's machine is already in what an addition costs
+    # Cards for the computer the user has: its base is not bought again. More of a model they own are an addition
+    # (below), whose price already leaves their machine out; another model (an upgrade: "目前插一張 3060，想升級")
+    # gets the credit.
+    host = profile.host_owned
     owned_capex = {}
     for gpu_id, n in owned.items():
         kept = cost.capex_usd(gpus[gpu_id], n) if gpu_id in gpus else None

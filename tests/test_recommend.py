@@ -366,3 +366,15 @@ def test_a_card_held_to_a_lower_power_limit_runs_off_the_psu_they_have() -> None
     free = recommend(Profile(rack_kw=2.0, **fields)).recommendations[0]
     assert (free.gpu, free.power_limit_w) == ("rtx-3090", None) and free.power_w > 650
     assert top.time_hours == pytest.approx(free.time_hours / 0.95, rel=1e-6)
+
+
+def test_upgrading_the_card_in_a_desktop_one_has_buys_only_the_card() -> None:
+    # Seen walking through the app as a Taiwan hobbyist: "目前插一張 3060 12G，電供 650W，想升級來做 Qwen2.5-14B 的
+    # QLoRA，預算抓 3 萬". A 3090 for the desktop they have costs the card (platforms.md §4: used RTX 3090 $500-800,
+    # midpoint $650), not a new desktop around it; at 280 W it runs off their 650 W supply.
+    profile = Profile(task="qlora", model="qwen2.5-14b", tokens=24_000_000, seq_len=800, acquisition="buy",
+                      deployment="on-prem", rack_kw=0.65, budget_usd=1_017, host_owned=True,
+                      owned_gpus=(OwnedGpus(gpu="rtx-3060", count=1),), deadline_days=28)
+    top = recommend(profile).recommendations[0]
+    assert (top.gpu, top.count, top.acquisition, top.cost_usd) == ("rtx-3090", 1, "buy", 650.0)
+    assert top.power_limit_w == 280 and top.power_w <= 650
