@@ -633,6 +633,8 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "in_own_host": o.in_host,
         "power_limited": o.power_limit_w is not None,
         "power_limit_w": o.power_limit_w or 0.0,
+        "power_w": round(m.power_w),
+        "rack_w": round((profile.rack_kw or 0.0) * 1000.0),
         "more_gpus_than_wanted": d["more_gpus_than_wanted"],
         "on_prem": d["on_prem"],
         "fits": m.fits,
