@@ -349,7 +349,7 @@ _HOUR_BEFORE = _c(r"(?:一|每|per|an?)\s*(?:个|個)?\s*(?:小时|小時|hour|h
 _ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度|一度|台電|台电)")
 _BUDGET_WORDS = (r"budget|ceiling|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
                  r"(?:(?:want|plan|hope|like)\s+to|wanna|rather\s+not|won'?t|can'?t)\s+spend\s+(?:over|more\s+than|above|up\s+to|at\s+most|under|about|around)?|"
-                 r"拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|可以花|能花|愿意花|願意花")
+                 r"拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|(?:能|可以|会|會)批|可以花|能花|愿意花|願意花")
 # The budget line that counts where a message gives several: the hardware line of a grant, or the figure it works
 # its way to ("so call it 48k for the GPUs").
 _BUDGET_THAT_COUNTS = _c(r"硬體費|硬件费|硬體預算|硬件预算|硬體經費|硬件经费|设备费|設備費|hardware\s+budget|for\s+(?:the\s+)?(?:gpus|hardware|cards)|"
@@ -647,7 +647,7 @@ _ACQ = [
     ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bprocure|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
                r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)(?<!上[两兩一二三四五六七八\d]张)(?<!上[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|(?<!colo\s)(?<!colocation\s)\bquote\b|报价|報價|grants?\s+for\s+(?:gpu\s+|new\s+)?(?:gpus|hardware|servers?)|"
                r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation)\b|"
-               r"自购|自購|自行采购|自行採購|自建(?!的|机房|機房|数据中心|數據中心|資料中心|idc)|\bcapex\b|买(?!了|的|过|過|不到|不起)|買(?!了|的|过|過|不到|不起)|购买|購買|采购|採購|购置|購置|加购|加購|"
+               r"标案|標案|招标|招標|自购|自購|自行采购|自行採購|自建(?!的|机房|機房|数据中心|數據中心|資料中心|idc)|\bcapex\b|买(?!了|的|过|過|不到|不起)|買(?!了|的|过|過|不到|不起)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|搭一台|搭建一台|搭一套|配出|配一台|配一套|"
                r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
 
@@ -1155,6 +1155,9 @@ def _duration(w: _Work, ex: Extraction) -> None:
             continue  # "4090 一小时两块多", "H100 一小時大概一百多台幣": a price per hour, not a deadline
         if re.match(r"(?:an?|per|each|every)\b|/", m.group(0)) and _MONEY_BEFORE.search(w.orig[max(0, m.start() - 24): m.start()]):
             continue  # "2000 dollars a month", "$3k per month": a rate, not a deadline
+        if re.match(r"\s*(?:計|计|算|來算|来算)", w.text[m.end(): m.end() + 4]) and re.search(
+                r"(?:以|按|用|照)\s*$", w.text[max(0, m.start() - 3): m.start()]):
+            continue  # "以 3 年計": the span costs are reckoned over (a horizon), not a deadline
         if _IF_OVER_BEFORE.search(w.text[max(0, m.start() - 40): m.start()]):
             continue  # "如果超過兩週就考慮租", "if it takes longer than a week": a condition, not a deadline
         if _PAST_SPAN_BEFORE.search(w.text[max(0, m.start() - 60): m.start()]):
@@ -1211,8 +1214,9 @@ _HORIZON = [
     _c(rf"(?:签|簽|签约|簽約|合约|合約)\s*{NUM}\s*(?P<unit>年|个月|個月)|"
        rf"(?:{_num('n2')}|\b(?P<w2>an?|one|two|three|four|five)\b)[\s-]*(?P<unit2>years?|months?)[\s-]+(?:contract|commitment|commit|term|lease)|"
        rf"commit(?:ted)?\s+(?:for\s+)?(?:{_num('n3')})\s*(?P<unit3>years?|months?)"),
-    # written off over years: 分三年攤提, 3 year depreciation, amortized over 4 years, keep it 5 yrs
+    # written off over years: 分三年攤提, 3 year depreciation, amortized over 4 years, keep it 5 yrs; 以 3 年計
     _c(rf"(?:分)?\s*{NUM}\s*(?P<unit>年)\s*(?:攤提|摊提|攤銷|摊销|折旧|折舊|攤|摊)|"
+       rf"(?:以|按|照)\s*{_num('num4')}\s*(?P<unit5>年)\s*(?:計|计|算|來算|来算)|"
        rf"(?:{_num('n2')}|\b(?P<w2>one|two|three|four|five|six|seven|eight|ten)\b)[\s-]*(?P<unit2>years?|yrs?)[\s-]+(?:depreciation|amorti[sz]ation|write[\s-]?off)|"
        rf"(?:keep|use|run)\s+(?:it|them|the\s+\w+)\s+(?:for\s+)?(?:{_num('n3')}|\b(?P<w3>one|two|three|four|five|six|seven|eight|ten)\b)\s*(?P<unit3>years?|yrs?)"),
     # a rental period: 先租三个月, rent for the pilot (2 months)
@@ -1265,7 +1269,8 @@ def _usage(w: _Work, ex: Extraction) -> None:
             number_value(said) if said else float(_EN_WORD_NUMBERS.get(word.lower(), 0) or 0))
         if g.get("unit4"):
             value = 1.0  # "for the next year"
-        unit = (g.get("unit") or g.get("unit2") or g.get("unit3") or g.get("unit4") or ("年" if half else "")).lower()
+        unit = (g.get("unit") or g.get("unit2") or g.get("unit3") or g.get("unit4") or g.get("unit5")
+                or ("年" if half else "")).lower()
         if value and value > 0:
             days = value * (30 if unit.startswith("month") or unit in ("个月", "個月") else 365)
             if days <= 36_500:
@@ -1368,7 +1373,7 @@ _LATEST_BEFORE = _c(r"(?:最晚|最迟|最遲|\blatest\b|\bno\s+later\s+than)\s*
 _START_CUE = _c(r"\s*(?:前|之前|以前|before|by)?\s*(?:机器|機器|服务器|伺服器|设备|設備|集群|叢集|it|the\s+(?:box|machine|server|cluster))?\s*"
                 r"(?:就|要|得|能|可以|必须|必須|need\s+to|must|we|to|should|can)?\s*(?:开始|開始|开跑|開跑|上线跑|start|kick\s*off|begin|be\s+up)")
 _START_BEFORE = _c(r"(?:start|begin|kick\s*off)(?:ing)?\s+(?:it\s+|training\s+|the\s+run\s+)?(?:before|by|on|from|after)?\s*$")
-_PROCURE = _c(r"采购|採購|核销|核銷|报账|報帳|花完|用完|报上去|報上去|下单|下單|签约|簽約|请购|請購|招标|招標|标案|標案|\bpurchas|\bprocure|\bplace\s+(?:the\s+|an\s+)?order|"
+_PROCURE = _c(r"采购|採購|验收|驗收|核销|核銷|报账|報帳|花完|用完|报上去|報上去|下单|下單|签约|簽約|请购|請購|招标|招標|标案|標案|\bpurchas|\bprocure|\bplace\s+(?:the\s+|an\s+)?order|"
                r"\bpo\b|budget\s+(?:request|approval|proposal)|预算申请|預算申請|报预算|報預算|"
                r"\b(?:be\s+)?spent\s+(?:by|before|until)|\bspend\s+(?:it|the\s+money)\s+(?:by|before)")
 _RENT_SPAN_BEFORE = _c(r"\bor\s+(?:should\s+(?:i|we)\s+)?(?:just\s+)?rent(?:ing)?\s+(?:(?:an?|one|two|\d+|some)\s+)?(?:[\w-]+\s+){0,3}"

@@ -295,3 +295,21 @@ def test_embedding_a_corpus_is_inference(text: str, locale: str) -> None:
 def test_a_model_fine_tuned_in_house_is_described_not_trained() -> None:
     got = _read("serve our support model (llama 3.1 8b fine-tuned in-house) to 50 agents")
     assert got["task"] == "inference" and got.get("deployment") is None
+
+
+def test_costs_reckoned_over_years_are_a_horizon_not_a_deadline() -> None:
+    got = _read("租雲端還是買伺服器放 IDC 比較划算？以 5 年計，推論 Qwen2.5-7B", "zh-Hant")
+    assert got["horizon_days"] == 1825.0 and "deadline_days" not in got
+
+
+def test_an_acceptance_date_is_no_deadline_and_a_tender_buys() -> None:
+    got = _read("局裡要辦標案採購 GPU 伺服器跑 Llama 3.1 70B 推論，設備要在明年 3 月底前驗收", "zh-Hant")
+    assert got["acquisition"] == "buy" and "deadline_days" not in got
+
+
+def test_money_a_school_can_approve_is_a_budget() -> None:
+    assert _read("系里能批 8 万，买卡跑 Qwen2.5-7B 的 LoRA", "zh-Hans")["budget_amount"] == 80000.0
+
+
+def test_money_for_upgrades_buys() -> None:
+    assert _read("I have a 3080 in my tower, $1,200 for upgrades, want to QLoRA a 7B")["acquisition"] == "buy"
