@@ -378,3 +378,16 @@ def test_upgrading_the_card_in_a_desktop_one_has_buys_only_the_card() -> None:
     top = recommend(profile).recommendations[0]
     assert (top.gpu, top.count, top.acquisition, top.cost_usd) == ("rtx-3090", 1, "buy", 650.0)
     assert top.power_limit_w == 280 and top.power_w <= 650
+
+
+def test_training_back_to_back_for_years_keeps_what_is_bought_busy() -> None:
+    # blind6-04 (tests/advice/expert_cases_blind6.yaml), with the schedule its message states ("for the next 3 years
+    # we will pretrain 8B-class models, 1T tokens per run, back to back"): whatever is bought runs the whole horizon,
+    # so renting the same GPUs costs 3 years of hours (the expert: 16 x B200 x 26,280 h x $6.11-6.79 = $2.6-2.9M)
+    # against buying two B200 nodes (~$1.1-1.4M with power). The expert buys exactly 16 B200 (two nodes fit 30 kW).
+    profile = Profile(task="pretrain", model="llama-3.1-8b", tokens=1_000_000_000_000, seq_len=4096,
+                      budget_usd=1_600_000, deadline_days=60, deployment="on-prem", rack_kw=30, cooling="liquid",
+                      electricity_usd_per_kwh=0.10, pue=1.2, horizon_days=1095, utilization=1.0)
+    top = recommend(profile).recommendations[0]
+    assert (top.gpu, top.count, top.acquisition) == ("b200", 16, "buy")
+    assert top.usage_hours == pytest.approx(3 * 365 * 24)

@@ -1226,7 +1226,8 @@ _HORIZON = [
 ]
 _LONG_TERM = _c(r"\blong[\s-]?term\b|for\s+years\b|长期|長期|长久|長久")
 _AROUND_CLOCK = _c(r"24\s*/\s*7|7\s*[x×*]\s*24|24\s*[x×*]\s*7|around\s+the\s+clock|round[\s-]the[\s-]clock|"
-                   r"24\s*(?:hours?|h)\s*(?:a|per)\s*day|全天候|全天|不间断|不間斷|24\s*小[时時]")
+                   r"24\s*(?:hours?|h)\s*(?:a|per)\s*day|全天候|全天|不间断|不間斷|24\s*小[时時]|"
+                   r"\bback[\s-]to[\s-]back\b|\bnon[\s-]?stop\b|一个接一个|一個接一個|连续不断|連續不斷|不停地?跑|一直在?跑")
 _BUSINESS_HOURS = _c(r"business\s+hours|office\s+hours|working\s+hours|work\s+hours|上班时间|上班時間|工作时间|工作時間|"
                      r"办公时间|辦公時間|上班的时候|上班的時候")
 _HOURS_PER = [
@@ -2454,7 +2455,7 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
         if form and pcie != ident and _known_gpu(pcie):
             ident, consume_to = pcie, consume_to + form.end()  # "A100 40G PCIe", "8x V100 32GB PCIe"
         boxes = _BOXES_BEFORE.search(text[max(0, consume_from - 48): consume_from]) if count else None
-        if boxes and per_system is None and _EACH_CLOSE.match(text, consume_to):  # "2 DGX-1 boxes (8x V100 … each)"
+        if boxes and count and per_system is None and _EACH_CLOSE.match(text, consume_to):  # "2 DGX-1 boxes (8x V100 … each)"
             nodes = number_value(_numtext(boxes) or "")
             if nodes and float(nodes).is_integer() and nodes <= 1024:
                 count, per_system = count * nodes, count

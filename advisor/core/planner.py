@@ -820,9 +820,15 @@ def _usage_hours(w: Workload, run_hours: float | None, ref_hours: float | None =
     runs = max(run_hours or 0.0, RENT_MIN_HOURS) * runs_planned
     if runs_alone or horizon_hours is None:  # (no horizon: the runs alone)
         return runs
-    if ref_hours and run_hours:
+    if ref_hours and run_hours and usage_utilization(w) < AROUND_THE_CLOCK:
         horizon_hours *= run_hours / ref_hours
     return max(runs, horizon_hours)
+
+
+AROUND_THE_CLOCK = 0.99
+"""A training schedule at or above this share ("back to back for three years", "24/7") keeps whatever is bought
+busy the whole horizon: its hours are the configuration's wall clock, not an amount of work in reference GPU-hours
+(run after run, as many as fit), so renting the same configuration costs the horizon's hours."""
 
 
 def _training_metrics(

@@ -67,7 +67,8 @@ BLIND5_WITHIN_BOUNDS = [f"blind5-{i:02d}" for i in range(1, 13) if i not in (3, 
 # expert_cases_blind6.yaml: 12 more (2026-12-03: plans to check, owned clusters that suffice, KV-bound serving, batch
 # jobs, power-limited desktops). 8 of 12 on the first run; blind6-07 (SDXL LoRA on a 650 W PSU) came in with the
 # power-limit lever (a used 3090 at 280 W). Out: blind6-04 (a 30 kW liquid rack for three years of back-to-back 8B
-# pretraining: the expert buys 16 x B200, the tool rents 96 x H100), blind6-08 (a 12-hour batch job in mainland
+# pretraining: the expert buys 16 x B200, the tool rents 96 x H100 — the case's profile leaves out the "back to back"
+# schedule its message states; with it the tool buys the 16 B200, tests/test_recommend.py), blind6-08 (a 12-hour batch job in mainland
 # China: the tool rents 8 x RTX 6000 Ada, the expert H100/H800-class), blind6-10 (an owned 3090 plus a second one for
 # 70B at 4 bits: the memory model puts the pair 1 GiB over the 90 % a serving engine uses).
 BLIND6 = {c["id"]: c for c in load_cases(Path(__file__).with_name("expert_cases_blind6.yaml"))}

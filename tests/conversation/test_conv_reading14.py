@@ -313,3 +313,11 @@ def test_money_a_school_can_approve_is_a_budget() -> None:
 
 def test_money_for_upgrades_buys() -> None:
     assert _read("I have a 3080 in my tower, $1,200 for upgrades, want to QLoRA a 7B")["acquisition"] == "buy"
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("we'll be training models back to back for the next two years", "en"),
+    ("接下来两年会一个接一个地跑预训练", "zh-Hans"),
+])
+def test_runs_back_to_back_keep_the_hardware_busy(text: str, locale: str) -> None:
+    assert _read(text, locale)["utilization"] == 1.0
