@@ -204,7 +204,7 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
         if out:
             break
     if profile.rack_kw is not None and profile.deployment != "cloud":
-        out.extend(_power_limited(o, profile.rack_kw * 1000.0) for o in list(out) if _can_power_limit(o, profile))
+        out.extend(_power_limited(o) for o in list(out) if _can_power_limit(o, profile))
     return out
 
 
@@ -216,22 +216,31 @@ throughput, on one PSU and one US 110 V / 15 A circuit (advisory-anchors.md §1,
 POWER_LIMITED_SPEED = 0.95
 """Throughput kept at `POWER_LIMIT_SHARE` of the rated power (the same Puget measurement: "more than 95 %")."""
 
+POWER_LIMIT_MIN_TDP_W = 250.0
+"""Cards rated below this are not power-limited: the evidence is for 350 W cards, and a small card's driver floor
+(a T4's 70 W, an L4's) leaves little or nothing to take off."""
+
 
 def _can_power_limit(o: _Option, profile: Profile) -> bool:
     """A plan on the user's premises that draws more than their circuit or PSU allows, on PCIe cards (one server or
     desktop: SXM boards are sized with their server), which would fit at `POWER_LIMIT_SHARE` of the cards' power."""
     m, limit_w = o.m, (profile.rack_kw or 0.0) * 1000.0
-    if not (o.on_prem and o.gpu.form_factor == "pcie" and m.nodes == 1 and m.power_w > limit_w):
+    if not (o.on_prem and o.gpu.form_factor == "pcie" and o.gpu.tdp_w >= POWER_LIMIT_MIN_TDP_W and m.nodes == 1
+            and m.power_w > limit_w):
         return False
     return m.power_w - (1.0 - POWER_LIMIT_SHARE) * o.gpu.tdp_w * m.count <= limit_w
 
 
-def _power_limited(o: _Option, limit_w: float) -> _Option:
-    """`o` with every card held to `POWER_LIMIT_SHARE` of its rated power: less power, a little less speed."""
+def _power_limited(o: _Option) -> _Option:
+    """`o` with every card held to `POWER_LIMIT_SHARE` of its rated power: less power, a little less speed. The
+    hours of use grow with the run when they are the run's (no horizon); over a horizon (a service, a schedule) they
+    stay, and only the power falls."""
     m = o.m
     saved = (1.0 - POWER_LIMIT_SHARE) * o.gpu.tdp_w * m.count
     share = (m.power_w - saved) / m.power_w
     slow = 1.0 / POWER_LIMITED_SPEED
+    runs_only = m.time_s is not None and o.horizon_days is None  # the hours billed are the run's own
+    hours = share * (slow if runs_only else 1.0)  # energy: power x hours
 
     def longer(s: float | None) -> float | None:
         return s * slow if s is not None else None
@@ -239,8 +248,9 @@ def _power_limited(o: _Option, limit_w: float) -> _Option:
     limited = dataclasses.replace(
         m, power_w=m.power_w - saved, facility_w=m.facility_w * share, node_power_w=m.node_power_w - saved,
         average_power_w=m.average_power_w * share if m.average_power_w is not None else None,
-        energy_kwh=m.energy_kwh * share * slow if m.energy_kwh is not None else None,
-        energy_usd=m.energy_usd * share * slow if m.energy_usd is not None else None,
+        energy_kwh=m.energy_kwh * hours if m.energy_kwh is not None else None,
+        energy_usd=m.energy_usd * hours if m.energy_usd is not None else None,
+        usage_hours=m.usage_hours * slow if runs_only and m.usage_hours is not None else m.usage_hours,
         time_s=longer(m.time_s), time_s_low=longer(m.time_s_low), time_s_high=longer(m.time_s_high),
         ttft_s=longer(m.ttft_s),
         tokens_per_s=m.tokens_per_s * POWER_LIMITED_SPEED if m.tokens_per_s is not None else None)
@@ -304,7 +314,8 @@ def _hard_ok_for(profile: Profile):
             gpu = o.gpu
             if gpu.segment == "consumer" and ((on_prem and (datacenter or m.nodes > 1)) or multi_user):
                 return False
-            if on_prem and ((gpu.export_controlled_cn and china) or (gpu.china_only and abroad)):
+            if on_prem and ((gpu.export_controlled_cn and china) or (gpu.china_only and abroad and not (
+                    profile.region is None and gpu.id in profile.preferred_gpus))):
                 return False
         if on_prem and air_limit is not None:
             density = m.node_power_w / 1000.0 * min(m.nodes, SERVERS_PER_RACK) if m.nodes > 1 else power_kw
@@ -472,7 +483,8 @@ def _derived(o: _Option, profile: Profile) -> dict[str, Any]:
         # Buying a card that needs a US export licence for mainland China, for a buyer there.
         "export_blocked": bool(on_prem and not o.owned and o.gpu.export_controlled_cn and in_mainland_china(profile)),
         # Buying a China-market card (RTX 4090D) outside mainland China, where the full card is what is sold.
-        "china_only_blocked": bool(on_prem and not o.owned and o.gpu.china_only and outside_mainland_china(profile)),
+        "china_only_blocked": bool(on_prem and not o.owned and o.gpu.china_only and outside_mainland_china(profile)
+                                   and not (profile.region is None and o.gpu.id in profile.preferred_gpus)),
     }
 
 
@@ -910,7 +922,6 @@ def _on_schedule(o: _Option, tight_s: tuple[float, float] | None) -> bool:
     if tight_s is None or not o.m.time_s:
         return True
     return o.m.time_s <= tight_s[0] and (o.m.time_s_high or 0.0) <= tight_s[1]
-
 
 
 def _memory_tight(o: _Option) -> bool:

@@ -102,7 +102,7 @@ _PUNCT = str.maketrans({"，": ", ", "、": ", ", "。": ". ", "；": "; ", "：
 _CJK_LATIN = lazy_compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9$])|(?<=[A-Za-z0-9%])(?=[\u4e00-\u9fff])")
 _WAN_W = lazy_compile(r"(?<![A-Za-z])(\d+(?:\.\d+)?)\s*[wW](?=\s*(?:[条條笔筆张張个個人块塊元以左上的预預]|tokens?\b))")
 _ODD_BEFORE_MEASURE = lazy_compile(  # "两千多条", "2000多条", "三百来人", "30多G": the round figure the writer gives
-    r"(?<=[\d〇零一二两兩三四五六七八九十百千万萬亿億])\s*[多来來]\s*"
+    r"(?<=[\d〇零一二两兩三四五六七八九十百千万萬亿億])(?<![^\d〇零二两兩三四五六七八九十百千万萬亿億]一)\s*[多来來]\s*"
     r"(?=[条條个個张張台臺人位份篇句字块塊元笔筆段则則万萬亿億千百]|[A-Za-z])")
 _DUAL_CARD = lazy_compile(r"[双雙]卡")
 _MEASURE_BEFORE_MAGNITUDE = lazy_compile(  # "5 个亿", "一个亿" are 5 亿, 一亿
@@ -263,13 +263,13 @@ def _one_edit(a: str, b: str) -> bool:
 
 def fix_task_typos(text: str) -> str:
     """Task words typed one key off become the word: "finetuen", "fine-tuen", "infernce", "pretrian"
-    (not "training": "raining" is one key from it)."""
+    (not "training": "raining" is one key from it; the first letter is kept: "retrain" is no "pretrain")."""
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
         flat = word.replace("-", "").lower()
         if len(flat) < 7 or flat in _TASK_WORDS:
             return word
-        return next((t for t in _TASK_WORDS if _one_edit(flat, t)), word)
+        return next((t for t in _TASK_WORDS if t[0] == flat[0] and _one_edit(flat, t)), word)  # not "retrain"
     return _LATIN_WORD.sub(fix, text)
 
 
@@ -283,7 +283,8 @@ def normalize_text(text: str) -> str:
     text = _ODD_BEFORE_MEASURE.sub("", text)
     text = _DUAL_CARD.sub("2卡", text)  # "一台双卡L40S的服务器" holds two
     text = _CJK_LATIN.sub(" ", text)
-    text = _MEASURE_BEFORE_MAGNITUDE.sub(lambda m: (m.group(1) or m.group(3)) + (m.group(2) or m.group(4)), text)
+    text = _MEASURE_BEFORE_MAGNITUDE.sub(
+        lambda m: (m.group(1) or ("0.5" if m.group(3) == "半" else m.group(3))) + (m.group(2) or m.group(4)), text)
     text = _WAN_AND_DIGIT.sub(r"\1.\3\2", text)  # "2 萬 5" is 2.5 萬
     text = _W_AND_DIGIT.sub(r"\1.\2万", text)  # "1w5" is 1.5 万
     text = _YUAN_AND_JIAO.sub(_yuan_jiao, text)  # "一块二" is 1.2 元

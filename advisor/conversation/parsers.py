@@ -349,7 +349,7 @@ _HOUR_BEFORE = _c(r"(?:一|每|per|an?)\s*(?:个|個)?\s*(?:小时|小時|hour|h
 _ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度|一度|台電|台电)")
 _BUDGET_WORDS = (r"budget|ceiling|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
                  r"(?:(?:want|plan|hope|like)\s+to|wanna|rather\s+not|won'?t|can'?t)\s+spend\s+(?:over|more\s+than|above|up\s+to|at\s+most|under|about|around)?|"
-                 r"拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|(?:能|可以|会|會)批|可以花|能花|愿意花|願意花")
+                 r"拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|(?:能|可以|会|會)批(?!量|次|处|處|改|评|評|注)|可以花|能花|愿意花|願意花")
 # The budget line that counts where a message gives several: the hardware line of a grant, or the figure it works
 # its way to ("so call it 48k for the GPUs").
 _BUDGET_THAT_COUNTS = _c(r"硬體費|硬件费|硬體預算|硬件预算|硬體經費|硬件经费|设备费|設備費|hardware\s+budget|for\s+(?:the\s+)?(?:gpus|hardware|cards)|"
@@ -360,7 +360,8 @@ _BUDGET_BARE = _c(
     r"(?!\s*(?:台|张|張|个|個|块|塊|卡|人|位|天|日|月|年|周|週|号|號|小时|小時|/\s*\d|gpus?\b|cards?\b|users?\b|people\b|days?\b|"
     r"weeks?\b|months?\b|years?\b|tokens?\b|b\b))"  # "經費要在 12/20 前核銷完": a date, not NT$12
 )
-_AMOUNT_ALL_IN = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*k)\s+(?:all[\s-]in|in\s+total|total|tops|max(?:imum)?)\b")
+_AMOUNT_ALL_IN = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*k)\s+(?:all[\s-]in|in\s+total|total|tops|max(?:imum)?)\b"
+                    r"(?!\s+(?:[a-z]+\s+)?(?:[a-z]+s|context|ctx|tokens?)\b)")  # not "100k total documents", "128k max context"
 _MAGNITUDE_AMOUNT = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*(?:k|m|万|萬))(?![a-z])")
 _AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|经费|經費|to\s+spend|可以花|能花|max\b|tops\b|ceiling\b|上限|封顶|封頂)")
 _CAP_AMOUNT = _c(rf"(?:最多|不超过|不超過|上限|封顶|封頂|顶多|頂多|\bat\s+most\b|\bmax(?:imum)?\b|hard\s+(?:cap|ceiling|limit)|"
@@ -371,7 +372,8 @@ _AMOUNT_RANGE = _c(  # "$5-6k", "~100-150k", "80 到 100 萬", "三到五百万"
     r"(?P<mag>k|m|mil|万|萬|十万|十萬|百万|百萬|千万|千萬|亿|億)(?![a-z])"
 )
 _PER_MONTH = _c(r"^\s*(?:/\s*(?:month|mo|月)|per\s+month|a\s+month|monthly)|(?:每月|每个月|每個月|月预算|月預算|monthly)\s*(?:预算|預算)?\s*$")
-_MONTH_IN_CLAUSE = _c(r"(?:每月|每个月|每個月|\bmonthly\b|\bper\s+month\b|\beach\s+month\b)[^,;.!?，；。\d]{0,16}$")
+_MONTH_IN_CLAUSE = _c(r"(?:每月|每个月|每個月|\bmonthly\b|\bper\s+month\b|\beach\s+month\b)\s*(?:的)?[^,;.!?，；。\d]{0,8}?"
+                      r"(?:费用|費用|预算|預算|花费|花費|开销|開銷|支出|budget|spend|bill|cost)[^,;.!?，；。\d]{0,8}$")
 _TERM = _c(r"(?:签|簽|合约|合約|commit(?:ment)?|contract|term)\s*(?:of\s+)?(?P<n>\d+|an?|one|two|three|four|five|[一二两兩三四五六七八九十])\s*(?:-\s*)?(?P<u>年|个月|個月|years?|yrs?|months?)")
 _CJK = lazy_compile(r"[\u4e00-\u9fff]")
 _SELF_CORRECTION = _c(
@@ -798,7 +800,7 @@ _NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|没法上
 _AIR = _c(r"\bair\b(?![\s-]*gap)|air[\s-]?cool|风冷|風冷|氣冷|空冷")
 _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bcolab\b|\bkaggle\b|coreweave|"
             r"paperspace|autodl|恒源云|火山引擎|volcengine|\btwcc\b|國網中心|国网中心|云|雲|\bcloud[\s-]?based")
-_NO_CLOUD = _c(r"cloud\s+is\s+(?:a\s+)?no[\s-]?go|不(?:想|要|考虑|考慮|用|上|租|许|許|准|準|能|可以|得)\s*(?:用|上|使用)?\s*(?:云端|雲端|公有云|公有雲|云|雲)|\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
+_NO_CLOUD = _c(r"cloud\s+is\s+(?:a\s+)?no[\s-]?go|(?<!要)不(?:想|要|考虑|考慮|用|上|租|许|許|准|準|能|可以|得)\s*(?:用|上|使用)?\s*(?:云端|雲端|公有云|公有雲|云|雲)|\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
                r"不(?:能|准|可|会|會)?(?:上云|上雲|用云|用雲|上公有云|上公有雲)|禁止上[云雲]")
 _ONPREM = _c(
     r"on[\s-]?prem|(?<!tuned\s)(?<!trained\s)(?<!built\s)(?<!developed\s)(?<!made\s)in[\s-]?house|self[\s-]?host|(?:stays?|remains?|kept|staying)\s+(?:in|inside|within|on)\s+(?:the|our|my)\s+(?:own\s+)?(?:building|premises|network|site|hospital|campus|office)\b|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc|premises)|"
@@ -1020,7 +1022,7 @@ def _facility(w: _Work, ex: Extraction) -> None:
         cloud = False  # "our AWS bill is $9k/month right now … buy our own box": the cloud is what they leave
     if _NO_CLOUD.search(w.orig.lower()):
         cloud, onprem = False, True  # "No cloud allowed (NDA)", "不能上云": where it runs is theirs
-    either = _EITHER_DEPLOY.search(w.text) and (onprem or _ACQ[2][1].search(w.text) or not cloud)
+    either = _EITHER_DEPLOY.search(w.text) and (onprem or _ACQ[2][1].search(w.text))
     if (cloud and onprem) or (either and (cloud or onprem)):  # not "國網 TWCC 或 GCP 台灣區都可以": clouds only
         ex.fields["deployment"] = "either"
     elif cloud:
@@ -1226,8 +1228,11 @@ _HORIZON = [
 ]
 _LONG_TERM = _c(r"\blong[\s-]?term\b|for\s+years\b|长期|長期|长久|長久")
 _AROUND_CLOCK = _c(r"24\s*/\s*7|7\s*[x×*]\s*24|24\s*[x×*]\s*7|around\s+the\s+clock|round[\s-]the[\s-]clock|"
-                   r"24\s*(?:hours?|h)\s*(?:a|per)\s*day|全天候|全天|不间断|不間斷|24\s*小[时時]|"
-                   r"\bback[\s-]to[\s-]back\b|\bnon[\s-]?stop\b|一个接一个|一個接一個|连续不断|連續不斷|不停地?跑|一直在?跑")
+                   r"24\s*(?:hours?|h)\s*(?:a|per)\s*day|全天候|全天|不间断|不間斷|24\s*小[时時]")
+_BACK_TO_BACK = _c(r"(?<!\btwo\s)(?<!\bthree\s)(?<!\d\s)\bback[\s-]to[\s-]back\b|\bnon[\s-]?stop\b|一个接一个|一個接一個|"
+                   r"连续不断|連續不斷")
+"""Runs one after another — around the clock only over a horizon the message gives ("back to back for the next 3
+years"), not "two back-to-back LoRA runs" or a card that "一直在跑" today."""
 _BUSINESS_HOURS = _c(r"business\s+hours|office\s+hours|working\s+hours|work\s+hours|上班时间|上班時間|工作时间|工作時間|"
                      r"办公时间|辦公時間|上班的时候|上班的時候")
 _HOURS_PER = [
@@ -1283,7 +1288,7 @@ def _usage(w: _Work, ex: Extraction) -> None:
         if m:
             ex.fields["horizon_days"] = float(planner.OWNERSHIP_HORIZON_DAYS)
             w.consume(m.start(), m.end())
-    m = _AROUND_CLOCK.search(w.text)
+    m = _AROUND_CLOCK.search(w.text) or (_BACK_TO_BACK.search(w.text) if "horizon_days" in ex.fields else None)
     if m:
         ex.fields["utilization"] = 1.0
         w.consume(m.start(), m.end())
@@ -1342,7 +1347,8 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("lunar", _c(r"春节|春節|过年|過年|农历年|農曆年|农历新年|農曆新年|chinese\s+new\s+year|lunar\s+new\s+year|(?<![今明去\d一二两兩三四五六七八九十几幾多])年前(?!\d)")),
     ("christmas", _c(r"christmas|xmas|圣诞|聖誕")),
     ("nye", _c(r"new\s+year'?s?\s+eve|\bnye\b|跨年")),
-    ("new_year", _c(r"元旦|new\s+year'?s?\s+day|(?<!chinese\s)(?<!lunar\s)(?<!happy\s)\bnew\s+year'?s?'?(?!\s*(?:eve|day))\b")),
+    ("new_year", _c(r"元旦|new\s+year'?s?\s+day|(?:\bby|\bbefore|\buntil|\btill|\bdue|\bdone)\s+(?:the\s+)?"
+                    r"new\s+year'?s?'?(?!\s*(?:eve|day))\b")),
     ("quarter", _c(r"(?P<next>明年|next\s+year'?s?)?\s*(?:第\s*)?(?P<q>[一二三四1-4])\s*(?:季度?|季)\s*(?:末|底|结束|結束)?|"
                    r"(?:end\s+of\s+)?q(?P<q2>[1-4])(?:\s+(?P<next2>next\s+year))?")),
     ("year_end_of", _c(r"(?P<year>20\d\d)\s*年\s*(?:底|末|年底)|end\s+of\s+(?P<year2>20\d\d)")),
@@ -1390,7 +1396,8 @@ _COUNT_PER_SPAN = _c(r"(?<!\bin)(?<!\bwithin)(?<!\bfor)\s(?:~\s*)?\d[\d,.]*\s*[k
 _IF_OVER_BEFORE = _c(r"(?:如果|要是|假如|若是?)\s*(?:会|會|要|跑)?\s*(?:超过|超過|超出|多于|多於)\s*$|"
                      r"\bif\s+(?:it|that|this)\s+(?:takes|runs)\s+(?:more|longer)\s+than\s+$|\bif\s+(?:it'?s\s+)?over\s+$")
 _PAST_SPAN_BEFORE = _c(r"(?:\bran|\btook|\bspent|\blasted|\bhad\s+(?:it\s+)?(?:running|run)|\bbeen\s+(?:running|training)|"
-                       r"\blet\s+(?:it|a|an|the|my|our)\b[^.;,!?]{0,50}?\brun|\bwas\s+running)\s+(?:for\s+)?"
+                       r"(?<!can\s)(?<!could\s)(?<!will\s)(?<!'ll\s)(?<!to\s)\blet\s+(?:it|a|an|the|my|our)\b[^.;,!?]{0,50}?\brun|"
+                       r"\bwas\s+running)\s+(?:for\s+)?"
                        r"(?:about\s+|around\s+|almost\s+|nearly\s+|over\s+|~\s*)?$|"
                        r"(?:跑了|训了|訓了|练了|練了|花了|用了|耗了)\s*(?:大概|大约|大約|差不多|将近|將近|快|整整|足足)?\s*$")
 _BEFORE_THEN = _c(r"(?:在|于|於)?\s*(?:这|這|那)\s*(?:之前|以前|前)|\bbefore\s+(?:then|that)\b|\bby\s+then\b")
@@ -1625,8 +1632,8 @@ _AVG_LEN = _c(
 _EPOCHS = _c(rf"{NUM}\s*(?:epochs?|eps\b|(?:个|個)\s*epochs?|轮|輪|遍|passes|pass\b)")
 _EPOCHS_AFTER = _c(rf"(?:epochs?|轮数|輪數|训练轮数|訓練輪數)\s*(?:[:=]|of|为|為|是)?\s*{NUM}")
 _SEQ = _c(
-    rf"(?:seq(?:uence)?[\s_-]*len(?:gth)?|cutoff(?:[\s_-]*len(?:gth)?)?|序列长度|序列長度|max[\s_-]*len(?:gth)?|(?<![a-z])seq(?:uence)?s?(?![a-z])|序列|(?<!上下文)(?<!輸入)(?<!输入)长度|(?<!上下文)(?<!輸入)(?<!输入)長度|"
-    rf"cutoff[\s_-]*len)\s*(?:[:=]|of|为|為|是|约|約|大概|(?:打算|想|要|会|會)?\s*(?:设|設|开|開)(?:为|為|成|到)?|set\s+to)?\s*{_num('num1')}(?!\s*(?:条|條|筆|笔|samples?|examples?))"
+    rf"(?:seq(?:uence)?[\s_-]*len(?:gth)?|cutoff(?:[\s_-]*len(?:gth)?)?|序列长度|序列長度|max[\s_-]*len(?:gth)?|(?<![a-z])seq(?:uence)?s?(?![a-z])|序列|(?<!上下文)(?<!輸入)(?<!输入)长度|(?<!上下文)(?<!輸入)(?<!输入)長度"
+    rf")\s*(?:[:=]|of|为|為|是|约|約|大概|(?:打算|想|要|会|會)?\s*(?:设|設|开|開)(?:为|為|成|到)?|set\s+to)?\s*{_num('num1')}(?!\s*(?:条|條|筆|笔|samples?|examples?))"
     rf"|{_num('num2')}\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|序列长度|序列長度|seq\b)"
 )
 

@@ -321,3 +321,25 @@ def test_money_for_upgrades_buys() -> None:
 ])
 def test_runs_back_to_back_keep_the_hardware_busy(text: str, locale: str) -> None:
     assert _read(text, locale)["utilization"] == 1.0
+
+
+# ---------------------------------------------------------------- what these readings must not take (a review's finds)
+
+@pytest.mark.parametrize(("text", "locale", "key", "value"), [
+    ("We retrain our 7B model every month", "en", "task", None),                 # "retrain" is no "pretrain"
+    ("We have a retrained 13B model and want to serve it to 50 users", "en", "concurrency", 50),
+    ("之前用4090一直在跑SD出图，现在想微调Qwen 7B", "zh-Hans", "utilization", None),  # running now, not 24/7 for years
+    ("We'll do two back-to-back LoRA runs and then we're done", "en", "utilization", None),
+    ("我们会批量处理20万条文档", "zh-Hans", "budget_amount", None),               # 批量 is no approval
+    ("We have 100k total documents to embed", "en", "budget_amount", None),
+    ("We update the model each month and have $40k for hardware", "en", "budget_amount", 40000.0),
+    ("Starting in the new year we want to fine-tune Llama 3 8B", "en", "deadline_days", None),
+    ("We can let it run for 3 days at most", "en", "deadline_days", 3.0),
+    ("预算半个亿，建一个训练集群", "zh-Hans", "budget_amount", 5e7),
+])
+def test_readings_stay_where_they_belong(text: str, locale: str, key: str, value: object) -> None:
+    assert _read(text, locale).get(key) == value
+
+
+def test_asking_whether_to_use_the_cloud_refuses_nothing() -> None:
+    assert _read("微调Qwen 7B，要不要上云？", "zh-Hans").get("deployment") != "on-prem"
