@@ -190,7 +190,7 @@ async def test_starting_afresh_keeps_the_language_of_the_unfinished_session(tmp_
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)
-        assert "未完成的諮詢" in str(app.screen.query_one(".question").render())  # asked in the saved language
+        assert "上次的諮詢" in str(app.screen.query_one(".question").render())  # asked in the saved language
         await pilot.press("escape")
         await app.workers.wait_for_complete()
         await pilot.pause()
