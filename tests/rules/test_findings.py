@@ -95,6 +95,7 @@ def test_severity_and_reject_are_consistent() -> None:
     # a warranty: no second-hand cards).
     rejecting = {r.id for r in RULES if r.reject}
     assert rejecting == {"memory.does-not-fit", "cost.over-budget", "cost.deadline-missed", "facility.exceeds-rack",
+                         "facility.exceeds-psu",
                          "cost.more-gpus-than-wanted", "cost.used-for-company",
                          "facility.air-limit", "inference.concurrency-short", "cost.geforce-datacenter",
                          "cost.export-controlled", "cost.china-market-only", "inference.too-slow-per-user",
