@@ -138,7 +138,7 @@ _NEG_STOP = _c(r"[,;:.!?()（）]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是
 # replaces the earlier one, and the correcting clause is dropped (the rest of its sentence stays).
 _CORRECTION = _c(
     r"(?:\bscratch\s+that\b|\bno\s+wait\b|\bwait,?\s+no\b|\bcorrection\s*:|\bsorry,?\s+i\s+meant?\b|\bi\s+meant\b|"
-    r"(?<=[-–—,])\s*sorry\b|(?<=[-–—,]\s)sorry\b|\bactually\s+no\b|\bno,?\s+actually\b|\bmake\s+(?:it|that)\b(?=\s*[~$]?\s*\d)|\boops\b|"
+    r"(?<=[-–—,])\s*sorry\b|(?<=[-–—,]\s)sorry\b|(?<=[-–—,]\s)actually\b(?=\s*\d)|\bactually\s+no\b|\bno,?\s+actually\b|\bmake\s+(?:it|that)\b(?=\s*[~$]?\s*\d)|\boops\b|"
     r"(?<![对對])(?:[哦噢喔啊欸诶誒呃]\s*)?(?:不对|不對)(?=\s*[,:是]|\s*$)|(?:[哦噢喔啊欸诶誒呃阿]\s*)(?:不是)(?=\s*[,:是])|"
     r"说错了|說錯了|打错了|打錯了|更正一下|更正\s*[,:]|"
     r"算了\s*,?\s*(?=还是|還是)|(?<=[-–—])\s*no\s*,(?=\s*\d))"  # "72b，算了还是32b吧", "2 more - no, 3 more"
@@ -262,7 +262,7 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
         r"在线服务|線上服務|提供服务|提供服務|跑模型给|对外服务|對外服務|\brun\s+it\s+for\s+users|"
         r"\binfe?ra?n?ce\b|\binfer\w{0,2}ce\b|\binfrence\b|\brag\b|知识库|知識庫|(?<![筆笔条條组組份])(?:问答|問答)(?!对|對|数据|資料|语料|語料|样本|樣本|pairs?)|"
         r"客服|机器人|機器人|聊天|\bchat(?:bot|ting)?\b|assistant|助手|助理|"
-        r"\brun(?:ning)?\s+(?:it\s+|them\s+|llms?\s+|models?\s+)?(?:at\s+home|locally|local)|本地跑|跑本地|本地大模型|"
+        r"\brun(?:ning)?\s+(?:it\s+|them\s+|llms?\s+|models?\s+)?(?:at\s+home|locally|local|internally|in[\s-]?house)|本地跑|跑本地|本地大模型|"
         r"跑满血|跑滿血|(?:给|給)自己用|转成向量|轉成向量|\bembed\b|(?:做|算|跑|生成)\s*embeddings?|向量化|批次(?:推論|推理)|离线推理|離線推論|batch\s+(?:inference|embedding)|offline\s+inference|"
         r"撑多少并发|撐多少並發|出图|出圖|生图|生圖|文生图|文生圖|画图|畫圖|generat(?:e|ing)\s+(?:images?|pictures?|pics|art)|image\s+generation|"
         r"\brun(?:ning)?\s+(?:a\s+|the\s+)?(?:qwen|llama|mistral|mixtral|gemma|deepseek|phi|gpt-oss|glm|yi-|flux|sdxl|sd\s*[123]|stable\s+diffusion)|"
@@ -349,7 +349,7 @@ _HOUR_BEFORE = _c(r"(?:一|每|per|an?)\s*(?:个|個)?\s*(?:小时|小時|hour|h
 _ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度|一度|台電|台电)")
 _BUDGET_WORDS = (r"budget|ceiling|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
                  r"(?:(?:want|plan|hope|like)\s+to|wanna|rather\s+not|won'?t|can'?t)\s+spend\s+(?:over|more\s+than|above|up\s+to|at\s+most|under|about|around)?|"
-                 r"拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|(?:能|可以|会|會)批(?!量|次|处|處|改|评|評|注)|可以花|能花|愿意花|願意花")
+                 r"(?:雲端|云端|算力|計算|计算)?(?:額度|额度)|拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|(?:能|可以|会|會)批(?!量|次|处|處|改|评|評|注)|可以花|能花|愿意花|願意花")
 # The budget line that counts where a message gives several: the hardware line of a grant, or the figure it works
 # its way to ("so call it 48k for the GPUs").
 _BUDGET_THAT_COUNTS = _c(r"硬體費|硬件费|硬體預算|硬件预算|硬體經費|硬件经费|设备费|設備費|hardware\s+budget|for\s+(?:the\s+)?(?:gpus|hardware|cards)|"
@@ -363,7 +363,7 @@ _BUDGET_BARE = _c(
 _AMOUNT_ALL_IN = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*k)\s+(?:all[\s-]in|in\s+total|total|tops|max(?:imum)?)\b"
                     r"(?!\s+(?:[a-z]+\s+)?(?:[a-z]+s|context|ctx|tokens?)\b)")  # not "100k total documents", "128k max context"
 _MAGNITUDE_AMOUNT = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*(?:k|m|万|萬))(?![a-z])")
-_AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|经费|經費|to\s+spend|可以花|能花|max\b|tops\b|ceiling\b|上限|封顶|封頂)")
+_AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|经费|經費|設備費|设备费|硬體費|硬件费|to\s+spend|可以花|能花|max\b|tops\b|ceiling\b|上限|封顶|封頂)")
 _CAP_AMOUNT = _c(rf"(?:最多|不超过|不超過|上限|封顶|封頂|顶多|頂多|\bat\s+most\b|\bmax(?:imum)?\b|hard\s+(?:cap|ceiling|limit)|"
                  rf"capped\s+at|no\s+more\s+than)\s*(?:是|为|為|of|is|at|:)?\s*(?:最多|不超过|不超過)?\s*(?:us\s?\$|\$|¥)?\s*{NUM}")
 _AMOUNT_RANGE = _c(  # "$5-6k", "~100-150k", "80 到 100 萬", "三到五百万": the middle of the range
@@ -812,7 +812,8 @@ _ONPREM = _c(
     r"内网|內網|\bintranet\b|air[\s-]?gapped|智算中心|算力中心|超算中心|"
     r"(?:不能|不可以|不准|不得|不可|絕對不能|绝对不能)\s*(?:离开|離開|出)\s*(?:厂区|廠區|园区|園區|公司|内网|內網|机房|機房|本地|校园|校園|医院|醫院)|"
     r"gaming\s+pc|leave\s+the\s+building|closet\b|(?:我的|我|小弟的?)?(?:房間|房间|書房|书房|臥室|卧室)(?:裡|里|的|是)|\bdata\s+hall\b|\bon[\s-]?site\b|\bon\s+(?:our|the)\s+(?:own\s+)?premises\b|"
-    r"(?:leave|leaving|go\s+outside|outside|off)\s+(?:of\s+)?(?:our|the|my)\s+(?:own\s+)?(?:network|premises|site|firewall|campus|hospital)\b|\b(?:our|my)\s+(?:basement|garage)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
+    r"(?:leave|leaving|go\s+outside|outside|off)\s+(?:of\s+)?(?:our|the|my)\s+(?:own\s+)?(?:network|premises|site|firewall|campus|hospital|office|building)\b|"
+    r"(?:我的|我|小弟的?)?(?:书房|書房)|\b(?:our|my)\s+(?:basement|garage)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
 )
 _SELF_PROVIDER = _c(r"(?:我們是|我们是|\bwe'?re\s+an?|\bwe\s+are\s+an?)[^，。,.;]{0,12}?(?:雲端服務商|云服务商|云厂商|雲端廠商|雲端業者|"
                     r"cloud\s+(?:service\s+)?provider|neocloud|gpu\s+cloud)")
@@ -1553,7 +1554,7 @@ def _calendar(w: _Work, ex: Extraction) -> None:
 _TTFT = [
     _c(rf"(?:p\d+\s+)?(?:ttft|time\s+to\s+(?:the\s+)?first\s+token|(?:first|1st)[\s-]token(?:\s+latency)?)\s*(?:p\d+\s*)?"
        rf"(?:latency\s*)?(?:(?:has|needs|have|must|should)\s+(?:to\s+)?(?:stay|be|show\s+up|appear|arrive|come\s+back|land)\s+(?:in\s+)?)?"
-       rf"(?:<=|<|≤|under|below|within|of|at\s+most|max(?:imum)?|:|=|is|in)?\s*(?:about\s+|~\s*)?{NUM}\s*(?P<unit>ms|s|secs?|seconds?)\b"),
+       rf"(?:(?:<=|<|≤|under|below|within|of|at\s+most|max(?:imum)?|:|=|is|in)\s*){{0,2}}(?:about\s+|~\s*)?{NUM}\s*(?P<unit>ms|s|secs?|seconds?)\b"),
     _c(rf"(?:ttft|首字|首\s*token|首个\s*token|首個\s*token|第一个字|第一個字|第一个\s*token|第一個\s*token|首包)\s*"
        rf"(?:延迟|延遲|时间|時間|响应|回應)?\s*(?:p\d+\s*)?(?:要|需要|要求|希望|控制|能|最好|最多|得|壓|压|不超过|不超過|不要超过|不要超過)*\s*"
        rf"(?:在|要在)?\s*(?:<|<=|小于|小於|低于|低於)?\s*{NUM}\s*(?P<unit>毫秒|ms|秒|s)"),
@@ -1607,8 +1608,8 @@ def _slo(w: _Work, ex: Extraction) -> None:
 _TOKENS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元)")
 _TOKENS_AFTER = _c(rf"(?:tokens?|词元|詞元|token\s*数|token\s*數|数据量|資料量)\s*(?:[:=]|of|约|約|大约|大約|about|~|为|為|是|共|有)?\s*{NUM}(?!\s*(?:examples?|samples?|条|條|张|張|images?))")
 _SAMPLES = _c(
-    rf"{NUM}\s*(?:(?:组|組|对|對)\s*(?=[a-z]))?(?:training\s+|(?:(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?|of)\b)[a-z][a-z/-]+\s+){{1,2}})?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
-    r"records?|documents?|docs?|sentences?|convos?|passages?|paragraphs?|chunks?|pages?|queries|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|对(?![比话照应齐])|對(?![比話照應齊])|"
+    rf"(?<![a-z]-){NUM}\s*(?:(?:组|組|对|對)\s*(?=[a-z]))?(?:of\s+(?:my|our|the)\s+(?:own\s+)?)?(?:training\s+|(?:(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?|of)\b)[a-z][a-z/-]+\s+){{1,2}})?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
+    r"records?|documents?|docs?|sentences?|convos?|(?:chat\s+)?logs|passages?|paragraphs?|chunks?|pages?|queries|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|对(?![比话照应齐])|對(?![比話照應齊])|"
     r"份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
 )
 _RATE_BEFORE = _c(r"(?:每秒|每分钟|每分鐘|per\s+(?:second|minute))\s*(?:大概|大约|大約|约|約|有|要)?\s*$")
@@ -1628,6 +1629,7 @@ _AVG_LEN = _c(
     rf"每条|每條|每个|每個|每段|每笔|每筆|长度|長度|约|約|~)\s*(?:(?:about|around|~|约|約|为|為|是|maybe|probably|roughly|平均|大概|大约|大約)\s*){{0,2}}"
     rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|词元|詞元|字|words?)"
     rf"(?:\s*(?:avg|average|on\s+average|each|apiece))?"
+    rf"|(?:about|around|roughly|~)\s*{_num('num9')}\s*(?:tokens?|words?)\s+(?:each|apiece|per\s+(?:sample|example|item|log|doc(?:ument)?))\b"
 )
 _EPOCHS = _c(rf"{NUM}\s*(?:epochs?|eps\b|(?:个|個)\s*epochs?|轮|輪|遍|passes|pass\b)")
 _EPOCHS_AFTER = _c(rf"(?:epochs?|轮数|輪數|训练轮数|訓練輪數)\s*(?:[:=]|of|为|為|是)?\s*{NUM}")
@@ -2388,7 +2390,8 @@ _WANT_TO_GET = _c(r"(?:想|打算|准备|準備|计划|計劃)\s*(?:要|再)?\s*
 """"家里书房想放一台 4 卡 5090 的机器": a machine they mean to get, wherever it will stand."""
 _SUPPOSE = _c(r"假如|假设|假設|如果|要是|\bif\s+(?:i|we)\s+(?:had|got|bought)\b|\bsuppose\b|\bimagine\b")
 _OWNED_TAIL = _c(r"^[^,;.!?，；。！？]*")
-_RENTED_NEAR_AFTER = _c(r"\s*(?:s\b)?\s*(?:cloud|instances?|credits?|rented|rental|on\s+(?:aws|gcp|azure|lambda|runpod)|云|雲|租)")
+_RENTED_NEAR_AFTER = _c(r"\s*(?:s\b)?\s*(?:cloud|instances?|credits?|rented|rental|on\s+(?:aws|gcp|azure|lambda|runpod)|"
+                        r"in\s+(?:our|my|the)\s+(?:gcp|aws|azure|cloud|colab|kaggle)\b|云|雲|租)")
 _RENTED_NEAR_BEFORE = _c(r"credits?|rented|renting|\brent\b|租|云上|雲端上")
 """Next to a GPU, these make "we have … H100" a rental ("credits on an MI300X cloud"), not hardware owned."""
 _SENTENCE_REST = _c(r"(?:[^.!?。！？]|\.(?=\S))*[.!?。！？]?")  # "qwen2.5-72b" ends no sentence
@@ -2539,6 +2542,8 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         # "實驗室現在有 2 台主機，一台 2 顆 3090…，記憶體會不會爆？": said as had earlier in the sentence, counted,
         # and nothing between says it is an option — the question is about the job, not whether they have them
         had = bool(have and _whole_count(count) and not _NOT_OWNED.search(before[have.end():]))
+        if _RENTED_NEAR_AFTER.match(w.text[consume_to: consume_to + 24]):
+            stated = had = False  # "all we have is a T4 in our GCP project": a cloud instance, not hardware owned
         if ident in owned and re.fullmatch(r"[^,;.!?，；。！？]{0,12}[(（]\s*", w.text[last_owned_end:consume_from]):
             owned[ident] = _whole_count(count) or owned[ident]  # "一台T4伺服器（2張T4）": the same cards restated
             countless.discard(ident)

@@ -343,3 +343,37 @@ def test_readings_stay_where_they_belong(text: str, locale: str, key: str, value
 
 def test_asking_whether_to_use_the_cloud_refuses_nothing() -> None:
     assert _read("微调Qwen 7B，要不要上云？", "zh-Hans").get("deployment") != "on-prem"
+
+
+# ---------------------------------------------------------------- after the eighteenth blind table
+
+def test_a_model_name_holds_no_data_count() -> None:
+    got = _read("serve gpt-oss-120b for summarising clinical notes")
+    assert got["model"] == "gpt-oss-120b" and "samples" not in got
+
+
+def test_a_count_of_ones_own_logs() -> None:
+    got = _read("LoRA on ~5k of our own chat logs, about 400 tokens each")
+    assert got["samples"] == 5000 and got["tokens"] == 2_000_000
+
+
+@pytest.mark.parametrize(("text", "locale", "fields"), [
+    ("chatbot on llama 3.1 8b, first token in under 2s", "en", {"max_ttft_s": 2.0}),
+    ("we need Mistral 7B running in-house, the files cannot leave the building", "en",
+     {"task": "inference", "deployment": "on-prem"}),
+    ("工作室的書房裡放一台 4090 跑 SD", "zh-Hant", {"deployment": "on-prem"}),
+    ("研究計畫有一百五十萬的設備費，想買伺服器", "zh-Hant", {"budget_amount": 1_500_000.0}),
+    ("系上給的算力額度 20 萬，租雲端 A100 微調 Llama 3.1 8B", "zh-Hant", {"budget_amount": 200_000.0}),
+])
+def test_more_ways_to_say_the_same_slots(text: str, locale: str, fields: dict) -> None:
+    got = _read(text, locale)
+    assert {k: got.get(k) for k in fields} == fields
+
+
+def test_a_gpu_in_a_cloud_project_is_not_owned() -> None:
+    got = _read("right now we only have an L4 in our GCP project")
+    assert "owned_gpus" not in got and got["deployment"] == "cloud"
+
+
+def test_actually_after_a_dash_corrects_a_count() -> None:
+    assert _owned(_read("we own 6 RTX 3090s - actually 5, one is dead")) == [("rtx-3090", 5)]
