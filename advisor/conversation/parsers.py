@@ -2456,6 +2456,8 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
         if mem:
             consume_to += mem.end()
             ident = _with_memory(ident, int(mem.group(1)))  # "V100 32G" is the 32 GB V100
+            if not _memory_matches(ident, int(mem.group(1))):
+                continue  # "笔记本是3060 6G": a variant the catalogue does not have (the laptop part), not its card
             again = _COUNT_AFTER.search(text[consume_to: consume_to + 12]) if count is None else None
             if again:  # "3090 24G x2"
                 count = number_value(again.group("num"))
@@ -2480,6 +2482,15 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
             consume_from = min(consume_from, max(0, start - 6) + system.start())
         out.append((ident, count, start, end, consume_from, consume_to))
     return out
+
+
+def _memory_matches(ident: str, gb: int) -> bool:
+    """Whether the catalogue GPU `ident` carries about `gb` GB (a memory said beside a name that is not its own
+    belongs to another part: the 6 GB laptop RTX 3060, a 48 GB modded 4090)."""
+    from advisor.knowledge import knowledge
+
+    gpu = knowledge().gpus.get(ident)
+    return gpu is None or gb < 4 or abs(gpu.memory_gb - gb) <= 2
 
 
 def _with_memory(ident: str, gb: int) -> str:

@@ -377,3 +377,15 @@ def test_a_gpu_in_a_cloud_project_is_not_owned() -> None:
 
 def test_actually_after_a_dash_corrects_a_count() -> None:
     assert _owned(_read("we own 6 RTX 3090s - actually 5, one is dead")) == [("rtx-3090", 5)]
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("笔记本是 3060 6G 的，想跑 7B", "zh-Hans"),      # the 6 GB laptop RTX 3060, not the 12 GB desktop card
+    ("手上有两张 4090 48G 魔改版", "zh-Hans"),        # a modded card the catalogue does not have
+])
+def test_a_memory_the_catalogue_card_does_not_have_is_another_part(text: str, locale: str) -> None:
+    assert "owned_gpus" not in _read(text, locale)
+
+
+def test_a_memory_that_names_a_variant_still_picks_it() -> None:
+    assert _owned(_read("有 4 张 A100 40G", "zh-Hans")) == [("a100-40gb-sxm", 4)]
