@@ -286,7 +286,7 @@ def _hard_ok_for(profile: Profile):
     users = max(1, profile.concurrency or 1)
     min_tps, max_ttft = profile.min_tokens_per_s_per_user, profile.max_ttft_s
     datacenter, multi_user = datacenter_deployment(profile), multi_user_service(profile)
-    china, abroad = in_mainland_china(profile), outside_mainland_china(profile)
+    china = in_mainland_china(profile)
     air_limit = _air_limit_kw() if profile.cooling == "air" else None
 
     max_gpus = profile.max_gpus
@@ -314,8 +314,7 @@ def _hard_ok_for(profile: Profile):
             gpu = o.gpu
             if gpu.segment == "consumer" and ((on_prem and (datacenter or m.nodes > 1)) or multi_user):
                 return False
-            if on_prem and ((gpu.export_controlled_cn and china) or (gpu.china_only and abroad and not (
-                    profile.region is None and gpu.id in profile.preferred_gpus))):
+            if on_prem and ((gpu.export_controlled_cn and china) or china_only_elsewhere(gpu, profile)):
                 return False
         if on_prem and air_limit is not None:
             density = m.node_power_w / 1000.0 * min(m.nodes, SERVERS_PER_RACK) if m.nodes > 1 else power_kw
@@ -483,8 +482,7 @@ def _derived(o: _Option, profile: Profile) -> dict[str, Any]:
         # Buying a card that needs a US export licence for mainland China, for a buyer there.
         "export_blocked": bool(on_prem and not o.owned and o.gpu.export_controlled_cn and in_mainland_china(profile)),
         # Buying a China-market card (RTX 4090D) outside mainland China, where the full card is what is sold.
-        "china_only_blocked": bool(on_prem and not o.owned and o.gpu.china_only and outside_mainland_china(profile)
-                                   and not (profile.region is None and o.gpu.id in profile.preferred_gpus)),
+        "china_only_blocked": bool(on_prem and not o.owned and china_only_elsewhere(o.gpu, profile)),
     }
 
 
@@ -542,6 +540,13 @@ def outside_mainland_china(profile: Profile) -> bool:
     if profile.region is not None:
         return profile.region != "cn"
     return (profile.budget_currency or "").upper() not in ("", "CNY")
+
+
+def china_only_elsewhere(gpu: GpuSpec, profile: Profile) -> bool:
+    """A China-market card for a buyer elsewhere — unless they named it themselves and said nowhere where they are
+    (the currency may only have been assumed from their language)."""
+    return gpu.china_only and outside_mainland_china(profile) and not (
+        profile.region is None and gpu.id in profile.preferred_gpus)
 
 
 def _profile_fields(profile: Profile, w: planner.Workload) -> dict[str, Any]:
