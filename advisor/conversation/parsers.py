@@ -363,7 +363,8 @@ _BUDGET_BARE = _c(
 _AMOUNT_ALL_IN = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*k)\s+(?:all[\s-]in|in\s+total|total|tops|max(?:imum)?)\b"
                     r"(?!\s+(?:[a-z]+\s+)?(?:[a-z]+s|context|ctx|tokens?)\b)")  # not "100k total documents", "128k max context"
 _MAGNITUDE_AMOUNT = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*(?:k|m|万|萬))(?![a-z])")
-_AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|经费|經費|設備費|设备费|硬體費|硬件费|to\s+spend|可以花|能花|max\b|tops\b|ceiling\b|上限|封顶|封頂)")
+_AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|经费|經費|設備費|设备费|硬體費|硬件费|to\s+spend|可以花|能花|"
+                           r"(?:max|tops|ceiling)\b(?!\s+(?:context|ctx|tokens?|seq|sequence|length|users?|concurren))|上限|封顶|封頂)")
 _CAP_AMOUNT = _c(rf"(?:最多|不超过|不超過|上限|封顶|封頂|顶多|頂多|\bat\s+most\b|\bmax(?:imum)?\b|hard\s+(?:cap|ceiling|limit)|"
                  rf"capped\s+at|no\s+more\s+than)\s*(?:是|为|為|of|is|at|:)?\s*(?:最多|不超过|不超過)?\s*(?:us\s?\$|\$|¥)?\s*{NUM}")
 _AMOUNT_RANGE = _c(  # "$5-6k", "~100-150k", "80 到 100 萬", "三到五百万": the middle of the range
@@ -1831,7 +1832,7 @@ _RPS = _c(
     r"(?:请求|請求|查询|查詢|requests?|reqs?|queries|calls)"
 )
 _CONTEXT_BEFORE = _c(
-    rf"{NUM}\s*(?:tokens?\s*(?:of\s*)?|token\s*的?)?\s*(?:的\s*)?(?:长|長|超长|超長)?\s*(?:context|ctx|上下文|context\s*window|context\s*length)"
+    rf"{NUM}\s*(?:tokens?\s*(?:of\s*)?|token\s*的?)?\s*(?:max(?:imum)?\s+)?(?:的\s*)?(?:长|長|超长|超長)?\s*(?:context|ctx|上下文|context\s*window|context\s*length)"
 )
 _PROMPT_LEN = _c(rf"(?:prompts?|inputs?)\s+(?:are\s+|of\s+|around\s+|about\s+|~\s*|up\s+to\s+|averag\w*\s+|typically\s+)*{NUM}\s*tokens?")
 _CONTEXT_AFTER = _c(

@@ -389,3 +389,9 @@ def test_a_memory_the_catalogue_card_does_not_have_is_another_part(text: str, lo
 
 def test_a_memory_that_names_a_variant_still_picks_it() -> None:
     assert _owned(_read("有 4 张 A100 40G", "zh-Hans")) == [("a100-40gb-sxm", 4)]
+
+
+def test_a_maximum_context_is_no_budget() -> None:
+    got = _read("serve Llama 3.1 8B, 128k max context, 10 users")
+    assert got["context_tokens"] == 131072 and "budget_amount" not in got
+    assert _read("budget 20k max")["budget_amount"] == 20000.0
