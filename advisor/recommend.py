@@ -228,7 +228,12 @@ def _can_power_limit(o: _Option, profile: Profile) -> bool:
     if not (o.on_prem and o.gpu.form_factor == "pcie" and o.gpu.tdp_w >= POWER_LIMIT_MIN_TDP_W and m.nodes == 1
             and m.power_w > limit_w):
         return False
-    return m.power_w - (1.0 - POWER_LIMIT_SHARE) * o.gpu.tdp_w * m.count <= limit_w
+    return m.power_w - _power_limit_saves_w(o) <= limit_w
+
+
+def _power_limit_saves_w(o: _Option) -> float:
+    """Watts taken off the configuration by holding every card to `POWER_LIMIT_SHARE` of its rated power."""
+    return (1.0 - POWER_LIMIT_SHARE) * o.gpu.tdp_w * o.m.count
 
 
 def _power_limited(o: _Option) -> _Option:
@@ -236,7 +241,7 @@ def _power_limited(o: _Option) -> _Option:
     hours of use grow with the run when they are the run's (no horizon); over a horizon (a service, a schedule) they
     stay, and only the power falls."""
     m = o.m
-    saved = (1.0 - POWER_LIMIT_SHARE) * o.gpu.tdp_w * m.count
+    saved = _power_limit_saves_w(o)
     share = (m.power_w - saved) / m.power_w
     slow = 1.0 / POWER_LIMITED_SPEED
     runs_only = m.time_s is not None and o.horizon_days is None  # the hours billed are the run's own

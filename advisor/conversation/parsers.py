@@ -812,9 +812,9 @@ _ONPREM = _c(
     r"\b(?:put|stick|place|keep)\s+(?:it|them)\s+in\s+(?:the|our)\s+(?:office|lab)\b|"
     r"内网|內網|\bintranet\b|air[\s-]?gapped|智算中心|算力中心|超算中心|"
     r"(?:不能|不可以|不准|不得|不可|絕對不能|绝对不能)\s*(?:离开|離開|出)\s*(?:厂区|廠區|园区|園區|公司|内网|內網|机房|機房|本地|校园|校園|医院|醫院)|"
-    r"gaming\s+pc|leave\s+the\s+building|closet\b|(?:我的|我|小弟的?)?(?:房間|房间|書房|书房|臥室|卧室)(?:裡|里|的|是)|\bdata\s+hall\b|\bon[\s-]?site\b|\bon\s+(?:our|the)\s+(?:own\s+)?premises\b|"
+    r"gaming\s+pc|leave\s+the\s+building|closet\b|(?:房間|房间|臥室|卧室)(?:裡|里|的|是)|\bdata\s+hall\b|\bon[\s-]?site\b|\bon\s+(?:our|the)\s+(?:own\s+)?premises\b|"
     r"(?:leave|leaving|go\s+outside|outside|off)\s+(?:of\s+)?(?:our|the|my)\s+(?:own\s+)?(?:network|premises|site|firewall|campus|hospital|office|building)\b|"
-    r"(?:我的|我|小弟的?)?(?:书房|書房)|\b(?:our|my)\s+(?:basement|garage)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
+    r"书房|書房|\b(?:our|my)\s+(?:basement|garage)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
 )
 _SELF_PROVIDER = _c(r"(?:我們是|我们是|\bwe'?re\s+an?|\bwe\s+are\s+an?)[^，。,.;]{0,12}?(?:雲端服務商|云服务商|云厂商|雲端廠商|雲端業者|"
                     r"cloud\s+(?:service\s+)?provider|neocloud|gpu\s+cloud)")

@@ -251,6 +251,13 @@ def test_a_machine_one_means_to_set_up_is_not_owned() -> None:
     ("cutoff_len 設 4096，資料 5 萬筆", "zh-Hant", {"seq_len": 4096}),
     ("V100 doesn't do bf16 so fp16 mixed it is", "en", {"precision": "fp16-mixed"}),
     ("power is cheap, about 9 cents AUD per kWh", "en", {"electricity_usd_per_kwh": pytest.approx(0.09 * 0.65, abs=0.01)}),
+    # after the eighteenth table
+    ("chatbot on llama 3.1 8b, first token in under 2s", "en", {"max_ttft_s": 2.0}),
+    ("we need Mistral 7B running in-house, the files cannot leave the building", "en",
+     {"task": "inference", "deployment": "on-prem"}),
+    ("工作室的書房裡放一台 4090 跑 SD", "zh-Hant", {"deployment": "on-prem"}),
+    ("研究計畫有一百五十萬的設備費，想買伺服器", "zh-Hant", {"budget_amount": 1_500_000.0}),
+    ("系上給的算力額度 20 萬，租雲端 A100 微調 Llama 3.1 8B", "zh-Hant", {"budget_amount": 200_000.0}),
 ])
 def test_slots_said_in_other_words(text: str, locale: str, fields: dict) -> None:
     got = _read(text, locale)
@@ -355,19 +362,6 @@ def test_a_model_name_holds_no_data_count() -> None:
 def test_a_count_of_ones_own_logs() -> None:
     got = _read("LoRA on ~5k of our own chat logs, about 400 tokens each")
     assert got["samples"] == 5000 and got["tokens"] == 2_000_000
-
-
-@pytest.mark.parametrize(("text", "locale", "fields"), [
-    ("chatbot on llama 3.1 8b, first token in under 2s", "en", {"max_ttft_s": 2.0}),
-    ("we need Mistral 7B running in-house, the files cannot leave the building", "en",
-     {"task": "inference", "deployment": "on-prem"}),
-    ("工作室的書房裡放一台 4090 跑 SD", "zh-Hant", {"deployment": "on-prem"}),
-    ("研究計畫有一百五十萬的設備費，想買伺服器", "zh-Hant", {"budget_amount": 1_500_000.0}),
-    ("系上給的算力額度 20 萬，租雲端 A100 微調 Llama 3.1 8B", "zh-Hant", {"budget_amount": 200_000.0}),
-])
-def test_more_ways_to_say_the_same_slots(text: str, locale: str, fields: dict) -> None:
-    got = _read(text, locale)
-    assert {k: got.get(k) for k in fields} == fields
 
 
 def test_a_gpu_in_a_cloud_project_is_not_owned() -> None:
