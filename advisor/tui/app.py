@@ -43,7 +43,7 @@ from advisor.conversation.dialogue import command_name
 from advisor.i18n import t
 from advisor.models import LOCALES, Locale, Recommendation
 from advisor.sanitize import clean_text
-from advisor.tui.screens import ConfirmDialog, HelpScreen, LocalizedCommandPalette, SaveDialog
+from advisor.tui.screens import ConfirmDialog, HelpScreen, LocalizedCommandPalette, ResumeDialog, SaveDialog
 from advisor.tui.widgets import (
     AdvisorMessage,
     MemoryBar,
@@ -458,7 +458,9 @@ class GpuAdvisorApp(App[int]):
                     self._start_locale = saved_locale  # starting afresh keeps the language of the last one
                 question = t("tui.resume.question", self.locale)
                 self.push_screen(
-                    ConfirmDialog(question, t("tui.resume.yes", self.locale), t("tui.resume.no", self.locale)),
+                    ResumeDialog(
+                        question, t("tui.resume.yes", self.locale), t("tui.resume.no", self.locale), self._typed_early
+                    ),
                     self._resume_answered,
                 )
         else:
@@ -491,6 +493,12 @@ class GpuAdvisorApp(App[int]):
             replies.append(_LocalReply("error", t("tui.error.internal", self.locale, error=_summary(exc))))
         _freeze_startup_heap()
         self.call_from_thread(self._after_turn, replies)  # type: ignore[arg-type]  # coroutine callbacks
+
+    def _typed_early(self, character: str) -> None:
+        """A key typed into the resume question starts the first message (ResumeDialog)."""
+        prompt = self.main.query_one("#prompt", Input)
+        prompt.insert_text_at_cursor(character)
+        prompt.focus()
 
     def _resume_answered(self, yes: bool | None) -> None:
         self.begin(resume=bool(yes))

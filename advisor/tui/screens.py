@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from rich.align import Align
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
@@ -95,6 +95,24 @@ class ConfirmDialog(OnceDialog[bool]):
     @on(Button.Pressed, "#no")
     def action_no(self) -> None:
         self.dismiss(False)
+
+
+class ResumeDialog(ConfirmDialog):
+    """"Continue your last consultation?" at launch. Someone who starts typing before reading it wants to talk,
+    not to answer a dialog: a printable key continues (nothing is discarded) and becomes the first character of
+    the message, handed to `typed`. So no single letter answers it ("n" of "need a GPU…" would have started
+    afresh); Escape or the second button starts afresh."""
+
+    def __init__(self, question: str, yes: str, no: str, typed: Callable[[str], None], **kwargs) -> None:
+        super().__init__(question, yes, no, **kwargs)
+        self.typed = typed
+
+    def on_key(self, event: events.Key) -> None:
+        if event.is_printable and event.character and not self._dismissed:
+            event.stop()
+            event.prevent_default()
+            self.typed(event.character)
+            self.dismiss(True)
 
 
 class SaveDialog(OnceDialog[Path | None]):

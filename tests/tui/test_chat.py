@@ -203,6 +203,26 @@ async def test_starting_afresh_keeps_the_language_of_the_unfinished_session(tmp_
 
 
 @sync
+async def test_typing_at_the_resume_question_continues_and_keeps_every_key(tmp_path) -> None:
+    """Found in tmux: a returning user who starts typing before reading the question lost the message, and the
+    'n' of "need" answered "start afresh". Now the first printable key continues (nothing is discarded) and
+    every key lands in the input, the later ones while the old consultation is being restored."""
+    state = tmp_path / "session.json"
+    session.save(state, {"locale": "en", "transcript": [{"role": "user", "text": "用 QLoRA"}]})
+    app = create_app(state_path=state, conversation_factory=FakeConversation, resume_factory=FakeConversation.resume)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press(*"need a GPU")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmDialog)
+        assert getattr(app.conversation, "resumed", False)
+        assert app.main.query_one("#prompt", Input).value == "need a GPU"
+        assert [m.text for m in app.main.query(UserMessage)] == ["用 QLoRA"]  # restored, nothing sent yet
+
+
+@sync
 async def test_no_resume_offer_for_an_empty_session(tmp_path) -> None:
     state = tmp_path / "session.json"
     session.save(state, {"locale": "en", "transcript": [{"role": "assistant", "text": "Hello"}]})
