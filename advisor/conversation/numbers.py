@@ -86,11 +86,14 @@ _ARABIC = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?|\.\d+"
 _EN_MAG = r"(?:thousands?|millions?|billions?|trillions?|hundred|mil|mm|mn|bn|tn|[kmbt])(?![a-z])"
 _CN_MAG = r"(?:万亿|萬億|千万|千萬|百万|百萬|十万|十萬|百亿|百億|千亿|千億|十亿|十億|[十百千万萬亿億])"
 
+YI_WORD = r"一(?:开始|開始|直|起|定|般|样|樣|旦|些|切|边|邊|方面|向|再|律)"
+"""Words that begin with 一 and count nothing: "预算一开始说30万" is not a budget of 1."""
+
 #: A number as typed: Arabic with an optional magnitude ("2.5万", "16k", "1.5 billion"), or a run of
 #: Chinese numerals ("三百五十亿"). The match is in group ``num``.
 NUMBER_RE = (
     rf"(?P<num>(?<![A-Za-z0-9.,])(?:{_ARABIC})(?:\s?(?:{_CN_MAG})|\s?{_EN_MAG})?"
-    rf"|(?=[{_CN_CHARS}]{{0,19}}[一二两兩三四五六七八九十])(?>[{_CN_CHARS}]{{1,20}}))"
+    rf"|(?!{YI_WORD})(?=[{_CN_CHARS}]{{0,19}}[一二两兩三四五六七八九十])(?>[{_CN_CHARS}]{{1,20}}))"
 )
 _NUMBER_ONLY = lazy_compile(rf"^\s*(?:[-+]\s*)?{NUMBER_RE}\s*$", re.IGNORECASE)
 

@@ -24,7 +24,7 @@ from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any
 
-from advisor.conversation.numbers import NUMBER_RE, find_numbers, lazy_compile, normalize_text, number_value
+from advisor.conversation.numbers import NUMBER_RE, YI_WORD, find_numbers, lazy_compile, normalize_text, number_value
 from advisor.core import planner, power
 from advisor.currency import default_currency, to_usd
 from advisor.locales import Locale
@@ -138,16 +138,20 @@ _NEG_STOP = _c(r"[,;:.!?()（）]|\bbut\b|\buse\b|\bto\b|\bit's\b|\bits\b|而是
 # replaces the earlier one, and the correcting clause is dropped (the rest of its sentence stays).
 _CORRECTION = _c(
     r"(?:\bscratch\s+that\b|\bno\s+wait\b|\bwait,?\s+no\b|\bcorrection\s*:|\bsorry,?\s+i\s+meant?\b|\bi\s+meant\b|"
-    r"(?<=[-–—,])\s*sorry\b|(?<=[-–—,]\s)sorry\b|(?<=[-–—,]\s)actually\b(?=\s*\d)|\bactually\s+no\b|\bno,?\s+actually\b|\bmake\s+(?:it|that)\b(?=\s*[~$]?\s*\d)|\boops\b|"
+    r"(?<=[-–—,])\s*sorry\b|(?<=[-–—,]\s)sorry\b|(?<=[-–—]\s)wait\b,?|(?<=[-–—])wait\b,?|(?<=[-–—,]\s)actually\b(?=\s*\d)|\bactually\s+no\b|\bno,?\s+actually\b|\bmake\s+(?:it|that)\b(?=\s*[~$]?\s*\d)|\boops\b|"
     r"(?<![对對])(?:[哦噢喔啊欸诶誒呃]\s*)?(?:不对|不對)(?=\s*[,:是]|\s*$)|(?:[哦噢喔啊欸诶誒呃阿]\s*)(?:不是)(?=\s*[,:是])|"
     r"说错了|說錯了|打错了|打錯了|更正一下|更正\s*[,:]|"
-    r"算了\s*,?\s*(?=还是|還是)|(?<=[-–—])\s*no\s*,(?=\s*\d))"  # "72b，算了还是32b吧", "2 more - no, 3 more"
+    r"算了\s*,?\s*(?=还是|還是)|(?<=[-–—])\s*no\s*,(?=\s*\d)|"  # "72b，算了还是32b吧", "2 more - no, 3 more"
+    r"(?:后来|後來|现在|現在|最后|最後)\s*(?:又)?\s*(?:改成|改为|改為|变成|變成|提高到|加到|调到|調到|砍到|降到)|"  # "一开始说30万，后来改成50万"
+    r"\b(?:later|since)\s+(?:raised|bumped|increased|changed|cut|lowered)\s+(?:it\s+)?to\b|"
+    r"\b(?:got|was|has\s+been)\s+(?:raised|bumped(?:\s+up)?|increased|cut|lowered)\s+to\b)"
 )
 _CARDS_TOTAL = _c(rf"(?:一共|总共|總共|合计|合計|总计|總計|共|\bin\s+total\b|\btotal\s+of\b|\bso\b)\s*(?:是|有|就是)?\s*{NUM}\s*"
                   r"(?:张|張|块|塊|颗|顆|片|卡|gpus?\b|cards?\b)|"
                   rf"{_num('num2')}\s*(?:gpus?|cards?)\s+(?:total|in\s+total|in\s+all|altogether)\b")
 _SIZE_FIX = lazy_compile(r"[\s,:]*(?:i\s+meant?\s+)?(?:还是|還是|改成|改用|换成|換成|用|make\s+it|use|the)?\s*(\d+(?:\.\d+)?)\s*b\b",
                          re.IGNORECASE)
+_ASIDE_END = lazy_compile(r"\s[-–—]\s|[–—]")
 _SIZE_IN_NAME = lazy_compile(r"(\d+(?:\.\d+)?)\s*b\b", re.IGNORECASE)
 _SENTENCE_END = lazy_compile(r"[;!?]|\.(?!\d)|$")
 _UNIT_AFTER = lazy_compile(r"\s*([a-z]+|[\u4e00-\u9fff])", re.IGNORECASE)
@@ -165,65 +169,73 @@ def _clause_end(text: str, pos: int) -> int:
 
 
 def apply_corrections(text: str) -> str:
-    """`text` with each in-message correction applied (see _CORRECTION); text without one is returned as is."""
-    for _ in range(3):  # a message corrects itself a few times at most
-        marker = _CORRECTION.search(text)
+    """`text` with each in-message correction applied (see _CORRECTION); text without one is returned as is.
+    A marker that corrects nothing ("Hi all, long post, sorry.") is passed over, not the end of the search."""
+    pos = 0
+    for _ in range(6):  # a message corrects itself a few times at most
+        marker = _CORRECTION.search(text, pos)
         if not marker:
             break
-        stop = _SENTENCE_END.search(text, marker.end())  # "$" always matches; mypy cannot know it
-        end = stop.start() if stop else len(text)
-        low = text.lower()
-        named = [(a.ident, s, e) for a, s, e in _scan_aliases(low, _catalogue_index("model"))]
-        fixed_models = [n for n in named if marker.end() <= n[1] < end]
-        earlier_models = [n for n in named if n[2] <= marker.start()]
-        if fixed_models and earlier_models:  # "先用 Mixtral 8x7B，啊不對，改用 Qwen2.5-14B 好了"
-            _, s, e = earlier_models[-1]
-            _, fs, fe = fixed_models[0]
-            text = text[:s] + text[fs:fe] + text[e: marker.start()] + text[_clause_end(text, fe):]
-            continue
-        size = _SIZE_FIX.match(low, marker.end(), end)
-        sizes = list(_SIZE_IN_NAME.finditer(text, earlier_models[-1][1], earlier_models[-1][2])) if earlier_models else []
-        if size and sizes and not fixed_models:  # "想部署 qwen2.5 72b，算了还是 32b 吧": the same model, another size
-            last = sizes[-1]
-            text = (text[:last.start(1)] + size.group(1) + text[last.end(1): marker.start()]
-                    + text[_clause_end(text, size.end()):])
-            continue
-        gpus = _gpu_spans(low)
-        fixed_gpus = [g for g in gpus if marker.end() <= g[4] < end]
-        earlier_gpus = [g for g in gpus if g[5] <= marker.start()]
-        total = _CARDS_TOTAL.search(low, marker.end(), end)
-        if total and earlier_gpus and not fixed_gpus and not fixed_models:
-            # "4台服务器，每台8张4090，哦不对，有一台是4卡的，一共28张", "3 servers w/ 8 each - sorry, … so 20 cards
-            # total": the total they state replaces the machines × cards said before
-            _, _, a_s, a_e, s, e = earlier_gpus[-1]
-            n = _numtext(total) or ""
-            text = text[:s] + f"{n} x " + text[a_s:a_e] + text[e: marker.start()] + text[_clause_end(text, total.end()):]
-            continue
-        if fixed_gpus and earlier_gpus and not fixed_models:  # "4 張 3090，喔不是，是 4 張 A6000", "2x 3090, sorry, 2x 4090"
-            _, _, _, _, s, e = earlier_gpus[-1]
-            _, _, _, _, fs, fe = fixed_gpus[0]
-            text = text[:s] + text[fs:fe] + text[e: marker.start()] + text[_clause_end(text, fe):]
-            continue
-        names = named + [(a.ident, s, e) for a, s, e in _scan_aliases(low, _catalogue_index("gpu"))]
-        fixes = [(v, s + marker.end(), e + marker.end()) for v, s, e in find_numbers(text[marker.end():end])]
-        before = [n for n in find_numbers(text[: marker.start()]) if not any(a <= n[1] < b for _, a, b in names)]
-        fixes = [n for n in fixes if not any(a <= n[1] < b for _, a, b in names)]
-        if not fixes or not before:
-            break
-        near = _unit_after(text, before[-1][2])
-        _, fs, fe = next((f for f in fixes if near and _unit_after(text, f[2]) == near), fixes[0])
-        mag = re.match(r"[wWkK](?![a-zA-Z])", text[fe:])
-        fe += mag.end() if mag else 0  # "是45w": the magnitude goes with the number
-        end = _clause_end(text, fe)  # "不对，是峰值50人同时用，int8量化": the rest of the sentence stays
-        unit = _unit_after(text, fe)
-        same = [n for n in before if unit and _unit_after(text, n[2]) == unit]
-        if unit and not same and any(_unit_after(text, n[2]) for n in before[-1:]):
-            break  # "8 张卡, 不对, 是 40 个人": a number of another kind corrects nothing
-        _, s, e = (same or before)[-1]
-        was = re.match(r"[wWkK](?![a-zA-Z])", text[e:])
-        e += was.end() if was else 0  # "预算8w，哦不对，…12w": the old magnitude goes with the old number
-        text = text[:s] + text[fs:fe] + text[e: marker.start()] + text[end:]
+        fixed = _apply_correction(text, marker)
+        text, pos = (fixed, 0) if fixed is not None else (text, marker.end())
     return text
+
+
+def _apply_correction(text: str, marker: re.Match[str]) -> str | None:
+    """`text` with the correction at `marker` applied, or None when it corrects nothing."""
+    stop = _SENTENCE_END.search(text, marker.end())  # "$" always matches; mypy cannot know it
+    end = stop.start() if stop else len(text)
+    low = text.lower()
+    named = [(a.ident, s, e) for a, s, e in _scan_aliases(low, _catalogue_index("model"))]
+    fixed_models = [n for n in named if marker.end() <= n[1] < end]
+    earlier_models = [n for n in named if n[2] <= marker.start()]
+    if fixed_models and earlier_models:  # "先用 Mixtral 8x7B，啊不對，改用 Qwen2.5-14B 好了"
+        _, s, e = earlier_models[-1]
+        _, fs, fe = fixed_models[0]
+        return text[:s] + text[fs:fe] + text[e: marker.start()] + text[_clause_end(text, fe):]
+    size = _SIZE_FIX.match(low, marker.end(), end)
+    sizes = list(_SIZE_IN_NAME.finditer(text, earlier_models[-1][1], earlier_models[-1][2])) if earlier_models else []
+    if size and sizes and not fixed_models:  # "想部署 qwen2.5 72b，算了还是 32b 吧": the same model, another size
+        last = sizes[-1]
+        return (text[:last.start(1)] + size.group(1) + text[last.end(1): marker.start()]
+                + text[_clause_end(text, size.end()):])
+    gpus = _gpu_spans(low)
+    fixed_gpus = [g for g in gpus if marker.end() <= g[4] < end]
+    earlier_gpus = [g for g in gpus if g[5] <= marker.start()]
+    total = _CARDS_TOTAL.search(low, marker.end(), end)
+    if total and earlier_gpus and not fixed_gpus and not fixed_models:
+        # "4台服务器，每台8张4090，哦不对，有一台是4卡的，一共28张", "3 servers w/ 8 each - sorry, … so 20 cards
+        # total": the total they state replaces the machines × cards said before
+        _, _, a_s, a_e, s, e = earlier_gpus[-1]
+        n = _numtext(total) or ""
+        return text[:s] + f"{n} x " + text[a_s:a_e] + text[e: marker.start()] + text[_clause_end(text, total.end()):]
+    if fixed_gpus and earlier_gpus and not fixed_models:  # "4 張 3090，喔不是，是 4 張 A6000", "2x 3090, sorry, 2x 4090"
+        same_gpu = [g for g in earlier_gpus if _family(g[0]) == _family(fixed_gpus[0][0])]  # "4 L40S and 2 A6000 - wait, 3 L40S"
+        if not (same_gpu and fixed_gpus[0][1] is None):  # not "8x V100 … bf16 - wait, V100 has no bf16": named again
+            _, _, _, _, s, e = (same_gpu or earlier_gpus)[-1]
+            _, _, _, _, fs, fe = fixed_gpus[0]
+            return text[:s] + text[fs:fe] + text[e: marker.start()] + text[_clause_end(text, fe):]
+    names = named + [(a.ident, s, e) for a, s, e in _scan_aliases(low, _catalogue_index("gpu"))]
+    fixes = [(v, s + marker.end(), e + marker.end()) for v, s, e in find_numbers(text[marker.end():end])]
+    before = [n for n in find_numbers(text[: marker.start()]) if not any(a <= n[1] < b for _, a, b in names)]
+    fixes = [n for n in fixes if not any(a <= n[1] < b for _, a, b in names)]
+    if not fixes or not before:
+        return None
+    near = _unit_after(text, before[-1][2])
+    _, fs, fe = next((f for f in fixes if near and _unit_after(text, f[2]) == near), fixes[0])
+    mag = re.match(r"[wWkK](?![a-zA-Z])", text[fe:])
+    fe += mag.end() if mag else 0  # "是45w": the magnitude goes with the number
+    end = _clause_end(text, fe)  # "不对，是峰值50人同时用，int8量化": the rest of the sentence stays
+    dash = _ASIDE_END.search(text, fe, end)
+    end = dash.start() if dash else end  # "$80k - sorry, $85k now that … came through - on hardware for LoRA"
+    unit = _unit_after(text, fe)
+    same = [n for n in before if unit and _unit_after(text, n[2]) == unit]
+    if unit and not same and any(_unit_after(text, n[2]) for n in before[-1:]):
+        return None  # "8 张卡, 不对, 是 40 个人": a number of another kind corrects nothing
+    _, s, e = (same or before)[-1]
+    was = re.match(r"[wWkK](?![a-zA-Z])", text[e:])
+    e += was.end() if was else 0  # "预算8w，哦不对，…12w": the old magnitude goes with the old number
+    return text[:s] + text[fs:fe] + text[e: marker.start()] + text[end:]
 
 
 _NEG_AFTER = _c(r"(?P<what>fp8|fp16|bf16|int8|int4|fp4|nvfp4|q4|q8|lora|qlora|液冷|水冷|云端?|雲端?|cloud)\s*(?:的话|的話)?\s*"
@@ -349,14 +361,15 @@ _HOUR_BEFORE = _c(r"(?:一|每|per|an?)\s*(?:个|個)?\s*(?:小时|小時|hour|h
 _ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度|一度|台電|台电)")
 _BUDGET_WORDS = (r"budget|ceiling|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
                  r"(?:(?:want|plan|hope|like)\s+to|wanna|rather\s+not|won'?t|can'?t)\s+spend\s+(?:over|more\s+than|above|up\s+to|at\s+most|under|about|around)?|"
-                 r"(?:雲端|云端|算力|計算|计算)?(?:額度|额度)|拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|(?:能|可以|会|會)批(?!量|次|处|處|改|评|評|注)|可以花|能花|愿意花|願意花")
+                 r"(?:雲端|云端|算力|計算|计算)?(?:額度|额度)|拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|(?:能|可以|会|會)批(?!量|次|处|處|改|评|評|注)|可以花|能花|愿意花|願意花|"
+                 r"(?:可以|能|愿意|願意|肯)出(?=\s*(?:\d|[一二两兩三四五六七八九十]))")
 # The budget line that counts where a message gives several: the hardware line of a grant, or the figure it works
 # its way to ("so call it 48k for the GPUs").
 _BUDGET_THAT_COUNTS = _c(r"硬體費|硬件费|硬體預算|硬件预算|硬體經費|硬件经费|设备费|設備費|hardware\s+budget|for\s+(?:the\s+)?(?:gpus|hardware|cards)|"
                          r"买卡的预算|買卡的預算|gpu\s*预算|gpu\s*預算|so\s+call\s+it|call\s+it|effectively|i\.e\.|net\s+of")
 _BUDGET_CUE = _c(rf"{_BUDGET_WORDS}|编了|編了|spend|\bcap\b|最多|不超过|不超過|花费|花費|投入|capex|预计花|預計花")
 _BUDGET_BARE = _c(
-    rf"(?:{_BUDGET_WORDS})[^0-9一二两兩三四五六七八九十$¥€\-−负負,.;，。；]{{0,36}}?{_SIGN}{NUM}(?![a-z%\d])"
+    rf"(?:{_BUDGET_WORDS})(?:{YI_WORD}|[^0-9一二两兩三四五六七八九十$¥€\-−负負,.;，。；]){{0,36}}?{_SIGN}{NUM}(?![a-z%\d])"
     r"(?!\s*(?:台|张|張|个|個|块|塊|卡|人|位|天|日|月|年|周|週|号|號|小时|小時|/\s*\d|gpus?\b|cards?\b|users?\b|people\b|days?\b|"
     r"weeks?\b|months?\b|years?\b|tokens?\b|b\b))"  # "經費要在 12/20 前核銷完": a date, not NT$12
 )
@@ -660,6 +673,8 @@ _ACQ = [
                # money for a machine, capital spending, cards added: "forty grand to spend on a box"
                r"\b(?:spend|budget)\b[^.;!?]{0,40}?\b(?:on|for)\s+(?:an?|one|the|our|my)?\s*(?:new\s+)?"
                r"(?:box|workstation|server|rig|machine|tower)\b|\bcapital\s+(?:budget|expenditure|spend)|"
+               r"\b(?:equipment|hardware)\s+(?:budget|funds?|money)\b|\bspend\b(?:(?!/\s*mo|per\s+month|a\s+month|monthly|/\s*h)[^.;!?]){0,60}?\bon\s+(?:new\s+)?(?:hardware|gpus|cards|servers)\b|"
+               r"设备费|設備費|设备预算|設備預算|硬件预算|硬體預算|硬件经费|硬體經費|"
                r"\bwhat\s+(?:should|could|do)\s+(?:i|we)\s+add\b")),
 ]
 _CLOUD_ONLY_SAID = _c(r"直接用云|直接用雲|直接上云|直接上雲|只用云|只用雲|云端就好|雲端就好|cloud\s+only|only\s+cloud|cheapest\s+cloud|"
@@ -778,7 +793,7 @@ def _acquisition(w: _Work) -> str | None:
 MAX_RACK_KW = 250.0
 """The most one rack can draw: the densest shipping racks (GB200 NVL72) are ~120-132 kW; a figure above 250 kW
 for a rack is a typo or a whole room, and is re-asked."""
-_KW = _c(rf"{NUM}\s*(?:kw|kilowatts?|千瓦|kva)(?!\s*h|·h|-h|时|時|[a-z])")
+_KW = _c(rf"{NUM}\s*(?:kw|kilowatts?|千瓦|瓩|kva)(?!\s*h|·h|-h|时|時|[a-z])")
 _W = _c(rf"{NUM}\s*(?:w|watts?|瓦)(?![a-z/]|时|時|特)")
 _OUTLET = _c(r"插座|插头|插頭|\boutlets?\b|\bwall\s+sockets?\b|\bsockets?\b|\breceptacles?\b|\bwall\s+plugs?\b")
 _VOLT = _c(rf"{NUM}\s*(?:v|volts?|伏特?)(?![a-z0-9])")
@@ -801,7 +816,8 @@ _NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|没法上
 _AIR = _c(r"\bair\b(?![\s-]*gap)|air[\s-]?cool|风冷|風冷|氣冷|空冷")
 _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bcolab\b|\bkaggle\b|coreweave|"
             r"paperspace|autodl|恒源云|火山引擎|volcengine|\btwcc\b|國網中心|国网中心|云|雲|\bcloud[\s-]?based")
-_NO_CLOUD = _c(r"cloud\s+is\s+(?:a\s+)?no[\s-]?go|(?<!要)不(?:想|要|考虑|考慮|用|上|租|许|許|准|準|能|可以|得)\s*(?:用|上|使用)?\s*(?:云端|雲端|公有云|公有雲|云|雲)|\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
+_NO_CLOUD = _c(r"cloud\s+is\s+(?:a\s+)?no[\s-]?go|(?:can(?:'?t|not)|must\s+not|never|won'?t|may\s+not)\s+(?:go|be\s+sent|be\s+uploaded|leave)\s+"
+               r"(?:to|into|for)\s+(?:a\s+|any\s+|the\s+)?(?:public\s+)?cloud|(?<!要)不(?:想|要|考虑|考慮|用|上|租|许|許|准|準|能|可以|得)\s*(?:用|上|使用)?\s*(?:云端|雲端|公有云|公有雲|云|雲)|\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
                r"不(?:能|准|可|会|會)?(?:上云|上雲|用云|用雲|上公有云|上公有雲)|禁止上[云雲]")
 _ONPREM = _c(
     r"on[\s-]?prem|(?<!tuned\s)(?<!trained\s)(?<!built\s)(?<!developed\s)(?<!made\s)in[\s-]?house|self[\s-]?host|(?:stays?|remains?|kept|staying)\s+(?:in|inside|within|on)\s+(?:the|our|my)\s+(?:own\s+)?(?:building|premises|network|site|hospital|campus|office)\b|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc|premises)|"
@@ -811,7 +827,8 @@ _ONPREM = _c(
     r"在(?:办公室|辦公室|家里|家裡|公司|机房|機房|实验室|實驗室)\s*放|"
     r"\b(?:put|stick|place|keep)\s+(?:it|them)\s+in\s+(?:the|our)\s+(?:office|lab)\b|"
     r"内网|內網|\bintranet\b|air[\s-]?gapped|智算中心|算力中心|超算中心|"
-    r"(?:不能|不可以|不准|不得|不可|絕對不能|绝对不能)\s*(?:离开|離開|出)\s*(?:厂区|廠區|园区|園區|公司|内网|內網|机房|機房|本地|校园|校園|医院|醫院)|"
+    r"(?:不能|不可以|不准|不得|不可|絕對不能|绝对不能)\s*(?:离开|離開|出)\s*(?:厂区|廠區|园区|園區|公司|内网|內網|机房|機房|本地|校园|校園|医院|醫院|院内|院內|"
+    r"所(?!有|以|謂|谓|需|在)|院(?!校|系)|厂|廠)|"
     r"gaming\s+pc|leave\s+the\s+building|closet\b|(?:房間|房间|臥室|卧室)(?:裡|里|的|是)|\bdata\s+hall\b|\bon[\s-]?site\b|\bon\s+(?:our|the)\s+(?:own\s+)?premises\b|"
     r"(?:leave|leaving|go\s+outside|outside|off)\s+(?:of\s+)?(?:our|the|my)\s+(?:own\s+)?(?:network|premises|site|firewall|campus|hospital|office|building)\b|"
     r"书房|書房|\b(?:our|my)\s+(?:basement|garage)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
@@ -819,7 +836,9 @@ _ONPREM = _c(
 _SELF_PROVIDER = _c(r"(?:我們是|我们是|\bwe'?re\s+an?|\bwe\s+are\s+an?)[^，。,.;]{0,12}?(?:雲端服務商|云服务商|云厂商|雲端廠商|雲端業者|"
                     r"cloud\s+(?:service\s+)?provider|neocloud|gpu\s+cloud)")
 _SELF_HOST = _c(r"self[\s-]?host(?:ed|ing)?")
-_EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|buy\s+or\s+cloud|cloud\s+or\s+buy|云或|雲或|或云|或雲|都行|都可以|either|both")
+_EITHER_DEPLOY = _c(r"cloud\s+or\s+on[\s-]?prem|on[\s-]?prem\s+or\s+cloud|buy\s+or\s+cloud|cloud\s+or\s+buy|云或|雲或|或云|或雲|都行|都可以|"
+                    r"\beither\s+(?:way|option|one|is|works|would|will|could)\b|\bboth\s+(?:are|work|would|could|options?|ways?)\b|"
+                    r"\bopen\s+to\s+(?:both|either)\b|\b(?:both|either)(?:\s+(?:is|are))?\s+(?:fine|ok|okay)\b|\b(?:either|both)\s*[.?!]?\s*$")
 _PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
 
 
@@ -1169,6 +1188,8 @@ def _duration(w: _Work, ex: Extraction) -> None:
         if re.match(r"(?:an?|per|each|every)\b|/", m.group(0)) and _COUNT_PER_SPAN.search(
                 w.orig.lower()[max(0, m.start() - 24): m.start()]):
             continue  # "we summarize ~2M docs a day", "500 requests per hour": a rate, not a deadline
+        if _RUNS_IN_SPAN.match(w.orig.lower()[m.end(): m.end() + 16]):
+            continue  # "一个月大概跑十来次", "a month, maybe 10 runs": how often, not a deadline
         if _RENT_SPAN_BEFORE.search(w.text[max(0, m.start() - 40): m.start()]):
             continue  # "or should i just rent an a100 for a day": how long a rental lasts, not a deadline
         days = value * _DUR_UNITS.get(unit, _DUR_UNITS.get(unit.rstrip("s"), 1))
@@ -1201,7 +1222,8 @@ _HORIZON = [
     _c(rf"(?:for|over|during|across)\s+(?:the\s+next\s+|at\s+least\s+|about\s+|around\s+|~\s*)?"
        rf"(?:{NUM}|\b{_EN_WORD}\b)\s*{_YEAR_UNIT}|"
        r"(?:for|over|during)\s+the\s+(?:next|coming)\s+(?P<unit4>year)\b"),  # one of them
-    _c(rf"(?:{NUM}|\b{_EN_WORD}\b)[\s-]*(?P<unit>years?|yrs?|months?)[\s-]+(?:horizon|lifetime|plan|of\s+use|use|service|pilot|trial|project|poc)"),
+    _c(rf"(?:{NUM}|\b{_EN_WORD}\b)[\s-]*(?P<unit>years?|yrs?|months?)[\s-]+(?:horizon|lifetime|plan|of\s+use|use|service|pilot|trial|project|poc|"
+       r"program(?:me)?|degree|phd|masters?)"),
     # 用三年, 先做一年, 跑 3 年, 至少用 2 年, 打算用五年
     _c(rf"(?:用|先做|先跑|做|跑|运行|運行|使用|规划|規劃|打算用|计划用|計畫用|預計用|预计用|至少用|至少(?:要)?|要用)\s*(?:个|個)?\s*"
        rf"{NUM}\s*(?P<unit>年|个月|個月)(?!半)"
@@ -1209,7 +1231,7 @@ _HORIZON = [
     # 預計用半年, 先用半年, 连续用一年半; "needs to last us 4 years"
     _c(r"(?:用|先做|先跑|跑|使用|打算用|计划用|計畫用|預計用|预计用|至少用|要用)\s*(?P<half>半|一年半|1\.5\s*年)\s*(?P<unit>年)?"
        r"(?!\s*(?:内|內)?\s*(?:完成|做完|跑完))|"
-       rf"\blast\s+(?:us|me|them)?\s*(?:at\s+least\s+)?(?:{_num('n2')}|\b(?P<w2>two|three|four|five|six|seven|eight|ten)\b)\s*(?P<unit2>years?|yrs?)"),
+       rf"\blast\s+(?:us|me|them|(?:my|our|the|his|her|their)\s+(?:whole\s+|entire\s+)?)?\s*(?:at\s+least\s+)?(?:{_num('n2')}|\b(?P<w2>two|three|four|five|six|seven|eight|ten)\b)\s*(?P<unit2>years?|yrs?)"),
     # 三年内都会用, 3 年都要用, 未来两年
     _c(rf"(?:未来|未來|接下来|接下來)?\s*{NUM}\s*(?P<unit>年|个月|個月)\s*(?:内|內|之内|之內)?\s*"
        r"(?:都会|都會|都要|持续|持續|一直|会|會)+\s*(?:用|使用|跑|运行|運行)"),
@@ -1347,7 +1369,7 @@ _ZH_DAY = r"(?P<day>3[01]|[12]\d|0?[1-9]|三十一?|二十[一二三四五六七
 
 _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("lunar", _c(r"春节|春節|过年|過年|农历年|農曆年|农历新年|農曆新年|chinese\s+new\s+year|lunar\s+new\s+year|(?<![今明去\d一二两兩三四五六七八九十几幾多])年前(?!\d)")),
-    ("christmas", _c(r"christmas|xmas|圣诞|聖誕")),
+    ("christmas", _c(r"(?P<eve>christmas\s+eve|xmas\s+eve|圣诞夜|聖誕夜|平安夜)|christmas|xmas|圣诞|聖誕")),
     ("nye", _c(r"new\s+year'?s?\s+eve|\bnye\b|跨年")),
     ("new_year", _c(r"元旦|new\s+year'?s?\s+day|(?:\bby|\bbefore|\buntil|\btill|\bdue|\bdone)\s+(?:the\s+)?"
                     r"new\s+year'?s?'?(?!\s*(?:eve|day))\b")),
@@ -1402,6 +1424,9 @@ _PAST_SPAN_BEFORE = _c(r"(?:\bran|\btook|\bspent|\blasted|\bhad\s+(?:it\s+)?(?:r
                        r"\bwas\s+running)\s+(?:for\s+)?"
                        r"(?:about\s+|around\s+|almost\s+|nearly\s+|over\s+|~\s*)?$|"
                        r"(?:跑了|训了|訓了|练了|練了|花了|用了|耗了)\s*(?:大概|大约|大約|差不多|将近|將近|快|整整|足足)?\s*$")
+_RUNS_IN_SPAN = _c(r"(?:\s*(?:大概|大约|大約|约|約|要|会|會|差不多|平均|都|会有|會有|maybe|about|around|~|we\s+do|i\s+do)){0,3}\s*"
+                   r"(?:跑|训|訓|做|开|開)?\s*(?:[\d一二两兩三四五六七八九十几幾]+|a\s+few)\s*(?:来|來|多)?\s*"
+                   r"(?:次|轮|輪|个实验|個實驗|runs?\b|times\b|jobs\b|experiments\b)")
 _BEFORE_THEN = _c(r"(?:在|于|於)?\s*(?:这|這|那)\s*(?:之前|以前|前)|\bbefore\s+(?:then|that)\b|\bby\s+then\b")
 _HORIZON_UNTIL = _c(r"用到|使用到|跑到|use\s+(?:it\s+)?until|run\s+(?:it\s+)?until|until\s+(?:the\s+)?end\s+of")
 
@@ -1444,8 +1469,8 @@ def _calendar_date(kind: str, m: re.Match[str], now: date) -> date | None:
     try:
         if kind == "lunar":
             return next((d for y, d in sorted(LUNAR_NEW_YEAR.items()) if d > now), None)
-        if kind == "christmas":
-            return _future(date(now.year, 12, 25), now, False)
+        if kind == "christmas":  # Christmas Eve (平安夜, 聖誕夜) is the 24th
+            return _future(date(now.year, 12, 24 if g.get("eve") else 25), now, False)
         if kind == "new_year":
             return date(now.year + 1, 1, 1)
         if kind == "nye":
@@ -1609,7 +1634,8 @@ def _slo(w: _Work, ex: Extraction) -> None:
 _TOKENS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元)")
 _TOKENS_AFTER = _c(rf"(?:tokens?|词元|詞元|token\s*数|token\s*數|数据量|資料量)\s*(?:[:=]|of|约|約|大约|大約|about|~|为|為|是|共|有)?\s*{NUM}(?!\s*(?:examples?|samples?|条|條|张|張|images?))")
 _SAMPLES = _c(
-    rf"(?<![a-z]-){NUM}\s*(?:(?:组|組|对|對)\s*(?=[a-z]))?(?:of\s+(?:my|our|the)\s+(?:own\s+)?)?(?:training\s+|(?:(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?|of)\b)[a-z][a-z/-]+\s+){{1,2}})?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
+    rf"(?<![a-z]-){NUM}\s*(?:(?:组|組|对|對)\s*(?=[a-z]))?(?:of\s+(?:my|our|the)\s+(?:own\s+)?)?(?:training\s+|(?:(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?|of)\b)[a-z][a-z/-]+\s+){{1,2}})?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|summar(?:y|ies)|reports?|letters?|messages?|descriptions?|"
+    r"stories|contracts?|questions?|threads?|tweets?|captions?|snippets?|comments?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
     r"records?|documents?|docs?|sentences?|convos?|(?:chat\s+)?logs|passages?|paragraphs?|chunks?|pages?|queries|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|对(?![比话照应齐])|對(?![比話照應齊])|"
     r"份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
 )
@@ -1770,9 +1796,12 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
 # --------------------------------------------------------------------------------------------
 # Serving load: concurrency, requests per second, context
 
-_CONC_BEFORE = _c(
-    rf"{_num('num1')}\s*(?:个|個|位|名|路)?\s*(?:concurrent|conc\b|simultaneous|parallel|active)\s*(?:users?|sessions?|requests?|connections?|streams?|sequences?|chats?|clients?)?"
-    rf"|{_num('num2')}\s*(?:个|個|位|名|路)?\s*(?:用户|用戶|使用者|人|users?|ppl|people|persons?|sessions?|requests?|sequences?|clients?|"
+_ZH_PEOPLE = (r"人|用户|用戶|使用者|同事|同仁|员工|員工|设计师|設計師|工程师|工程師|学生|學生|研究员|研究員|老师|老師|客服|人员|人員|"
+              r"分析师|分析師|律师|律師|医生|醫生|医师|醫師|护士|護士|护理师|護理師|法务|法務|业务|業務|职员|職員|行员|行員")
+"""People who use a service, as Chinese names them: with 同时 / 同時 before or after, how many use it at once."""
+_CONC_BEFORE = _c(  # never a number inside a name: "gpt-oss-20b at the same time"
+    rf"(?<![A-Za-z]-)(?!\d+(?:\.\d+)?\s*b\b){_num('num1')}\s*(?:个|個|位|名|路)?\s*(?:concurrent|conc\b|simultaneous|parallel|active)\s*(?:users?|sessions?|requests?|connections?|streams?|sequences?|chats?|clients?)?"
+    rf"|(?<![A-Za-z]-)(?!\d+(?:\.\d+)?\s*b\b){_num('num2')}\s*(?:个|個|位|名|路)?\s*(?:用户|用戶|使用者|人|users?|ppl|people|persons?|sessions?|requests?|sequences?|clients?|"
     r"(?!gpus\b|cards\b|tokens\b|nodes\b|servers\b|machines\b|jobs\b)[a-z]{3,}s\b)?\s*"
     r"(?:(?:of\s+them\s+)?(?:hitting|using|on|online|querying|calling)\s+(?:it\s+)?)?"
     r"(?:同时在线|同時在線|同时|同時|并发|並發|concurrently|at\s+once|simultaneously|at\s+the\s+same\s+(?:time|moment)|in\s+parallel|"
@@ -1784,7 +1813,7 @@ _CONC_AFTER = _c(
 )
 _CONC_WORD_FIRST = _c(  # "同时 100 人", "同時上線改成 80 人", "同时大概 60 个用户在用", "尖峰同時 40 人"
     r"(?:同时在线|同時在線|同时上线|同時上線|同时使用|同時使用|同时在用|同時在用|同一时刻在线|同一時刻在線|同一时刻|同一時刻|同时|同時|并发|並發)\s*"
-    r"(?:(?:用|在用|使用)?的?(?:人数|人數|人|用户|用戶|使用者)|(?:用|在用|使用)的|数|數|量)?\s*"
+    rf"(?:(?:用|在用|使用|上线|上線|在线|在線)?的?(?:人数|人數|{_ZH_PEOPLE})|(?:用|在用|使用)的|数|數|量)?\s*"
     r"(?:改成|改为|改為|调到|調到|调整为|調整為|提高到|降到|增加到|约|約|大约|大約|大概|最多|最高|有|达|達|到|会有|會有|预计|預計|估计|估計|也就|也|顶多|頂多|"
     r"只有|只|就|按|按照|算|应该|應該|不超过|不超過|差不多|可能|估|抓|预估|預估|預計會有|预计会有|大概會有|大概会有)*\s*"
     rf"{NUM}\s*(?:个|個|位|名|路)?\s*(?:人|用户|用戶|使用者|位使用者|对话|對話|会话|會話|連線|连接|users?|sessions?)?"
@@ -1799,11 +1828,11 @@ _CONC_PLAIN_USERS = _c(  # "10 users", "~30 users", "for 50 ppl", "my team of 8"
     rf"|\bteam\s+of\s+{_num('num2')}"
     rf"|(?<![\d.,]){_num('num3')}\s*(?:devs?|developers?|engineers?|analysts?|agents?|staff(?:ers)?|employees|colleagues|folks|students|"
     r"researchers|people|users?)\s+(?:at\s+once|at\s+the\s+same\s+time|simultaneously|concurrently|in\s+parallel)\b"
-    rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:人|用户|用戶|使用者|同事|同仁|员工|員工|设计师|設計師|工程师|工程師|学生|學生|"
-    r"研究员|研究員|老师|老師|客服|人员|人員|分析师|分析師|律师|律師|医生|醫生)\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)"
+    rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:{_ZH_PEOPLE})\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)"
     rf"|(?<![\d.]){_num('num5')}\s*(?:个|個|位|名)\s*(?:人|同事|同仁|员工|員工|使用者|用户|用戶)\s*(?:左右|上下)?\s*(?:用|使用|在用)")
 _CONC_LIKE = _c(rf"(?:concurrency|concurrent\s+users)\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:more\s+like|like|now|closer\s+to)\s+{NUM}")
-_JUST_ME = _c(r"就我一(?:个|個)人|(?:就|只有)我自己(?:在)?用|只有我一(?:个|個)人|just\s+(?:me|myself)(?!\s+and\b)|just\s+for\s+me\b|only\s+for\s+me\b|for\s+me\s+only|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|(?<![几幾多两兩三四五六七八九十\d])(?:个人用|個人用)|personal\s+use|自用")
+_JUST_ME = _c(r"(?:单|單)(?:路|个|個|一)?(?:请求|請求|并发|並發|推理|推論)|\bsingle\s+(?:stream|request)\b|\bone\s+request\s+at\s+a\s+time\b|"
+              r"就我一(?:个|個)人|(?:就|只有)我自己(?:在)?用|只有我一(?:个|個)人|just\s+(?:me|myself)(?!\s+and\b)|just\s+for\s+me\b|only\s+for\s+me\b|for\s+me\s+only|自己玩|自己写代码用|自己寫程式用|自己寫code用|\bsingle[\s-]user\b|\bone\s+user\b|单用户|單用戶|單一使用者|only\s+me|for\s+myself|by\s+myself|(?:给|給)?自己用|我自己用|一个人用|一個人用|个人使用|個人使用|(?<![几幾多两兩三四五六七八九十\d])(?:个人用|個人用)|personal\s+use|自用")
 _ME_AND_ONE = _c(  # "for me and my wife", "我跟老婆用": two people
     r"\bme\s+and\s+(?:my\s+|a\s+)?(?:wife|husband|partner|gf|girlfriend|bf|boyfriend|friend|roommate|brother|sister|"
     r"son|daughter|kid|colleague|co-?worker|cofounder|co-founder)\b|"
@@ -1837,7 +1866,7 @@ _CONTEXT_BEFORE = _c(
 _PROMPT_LEN = _c(rf"(?:prompts?|inputs?)\s+(?:are\s+|of\s+|around\s+|about\s+|~\s*|up\s+to\s+|averag\w*\s+|typically\s+)*{NUM}\s*tokens?")
 _CONTEXT_AFTER = _c(
     rf"(?:contexts?(?:\s*windows?|\s*lengths?)?|ctx|上下文(?:长度|長度|窗口|視窗)?)(?:\s*(?:of|[:=]|为|為|是|长度|長度|要|需要|得|想|给到|給到|at|up\s+to|are|約|约|"
-    rf"改到|改成|改为|改為|调到|調到|拉到|开到|開到|to)){{0,3}}\s*{NUM}"
+    rf"改到|改成|改为|改為|调到|調到|拉到|开到|開到|to|希望|希望有|最好|最好有|至少|起码|起碼|大概|大约|大約|约|約)){{0,3}}\s*{NUM}"
 )
 
 
@@ -2215,7 +2244,7 @@ def _set_model(ex: Extraction, ident: str, text: str) -> None:
 
 
 _DISTILL = _c(r"distill|蒸馏|蒸餾")
-_UNDECIDED = _c(r"^[\s,，、]*(?:或者?|还是|還是|或是|\bor\b|\bvs\.?|versus|/)[\s,，、]*$")
+_UNDECIDED = _c(r"^[\s,，、]*(?:或者?|还是|還是|或是|\bor\b|\bvs\.?|versus|/|\band\b|&|\bplus\b|跟|和|与|與|及|以及|、)[\s,，、]*$")
 _DISTILL_SIZE = _c(r"(?<![\d.])(\d+(?:\.\d+)?)\s*b(?![a-z])")
 
 
@@ -2242,7 +2271,7 @@ def _model(w: _Work, ex: Extraction) -> None:
     index = _catalogue_index("model")
     hits = _scan_aliases(w.text, index)
     if len({a.ident for a, _, _ in hits}) >= 2 and _UNDECIDED.search(w.text[hits[0][2]: hits[1][1]]):
-        return  # "可能 Llama 3.1 70B 或 Qwen2.5-72B", "llama 70b or qwen 72b?": not chosen yet; the question asks
+        return  # "可能 Llama 3.1 70B 或 Qwen2.5-72B", "Mistral 7B 跟 Llama 3.1 8B 的 LoRA 實驗": no one model; the question asks
     # 3. Exact aliases on word boundaries (longest first).
     for alias, start, end in hits:
         if _SIZE_REFERENCE.match(w.text, end) and _PARAMS_SAID.search(w.text):
@@ -2416,6 +2445,9 @@ _COUNT_LATER = _c(rf"^\s*[）)]?\s*(?:有|共|共有|一共|总共|總共|合计
 _SYSTEM = _c(r"(?:dgx|hgx)\s*$")
 _BOXES_BEFORE = _c(rf"{NUM}\s+(?:[a-z0-9-]+\s+){{0,2}}(?:boxes|nodes|servers|machines|workstations|systems|rigs|hosts)\s*[(（]\s*$")
 _EACH_CLOSE = _c(r"[^()（）]{0,30}?\beach\s*[)）]")
+_TIMES = _c(r"[x×*]")
+_MACHINES_OF = _c(rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:x|×|\*)?\s*$")
+_MACHINE_AFTER = _c(r"\s*(?:sxm\d?\s*|pcie\s*|nvl\s*)?(?:nodes?|servers?|boxes|machines?|systems?|hosts?|rigs?)\b")
 GPUS_PER_SYSTEM = 8
 """One DGX/HGX system of the GPU named: eight on its baseboard (the 4-GPU HGX boards are named with a count)."""
 _COUNT_AFTER = _c(r"^\s*(?:(?:gpus?\b|cards?\b|卡)\s*)?(?:x|×|\*)\s*(?P<num>\d{1,4})(?![\d.])")  # "3090 x2", "4090x1"
@@ -2467,6 +2499,13 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
         pcie = re.sub(r"-sxm\d?(?=-|$)", "-pcie", ident)
         if form and pcie != ident and _known_gpu(pcie):
             ident, consume_to = pcie, consume_to + form.end()  # "A100 40G PCIe", "8x V100 32GB PCIe"
+        machines = _MACHINES_OF.search(text[max(0, consume_from - 16): consume_from]) \
+            if count and per_system is None and mb and _TIMES.search(mb.group(0)) and _MACHINE_AFTER.match(text, consume_to) else None
+        if machines:  # "two 8x H100 SXM nodes", "2x 8xA100 servers": machines x the GPUs in each
+            nodes = number_value(machines.group("num") or "") or float(_EN_WORD_NUMBERS.get(machines.group("word") or "", 0))
+            if count and nodes and float(nodes).is_integer() and nodes <= 1024:
+                count, per_system = count * nodes, count
+                consume_from = max(0, consume_from - 16) + machines.start()
         boxes = _BOXES_BEFORE.search(text[max(0, consume_from - 48): consume_from]) if count else None
         if boxes and count and per_system is None and _EACH_CLOSE.match(text, consume_to):  # "2 DGX-1 boxes (8x V100 … each)"
             nodes = number_value(_numtext(boxes) or "")
@@ -2650,7 +2689,7 @@ def parse_relative(text: str) -> dict[str, float]:
 _SERVING_SIGNAL = _c(  # what only a service has: users at once, request rates, a KV cache, a served weight format
     r"concurren|simultaneous|\bqps\b|\brps\b|req(?:uest)?s?\s*(?:/|per)\s*s|kv[\s-]*(?:cache|缓存|快取)|"
     r"并发|並發|同时在线|同時在線|同时使用|同時使用|同時用|同时用|同时上线|同時上線|"
-    r"\b\d+\s*(?:users?|ppl|people)\b|\bteam\s+of\s+\d+|\bat\s+once\b|同时玩|同時玩|同时问|同時問|\bjust\s+me\b|"
+    r"\b\d+\s*(?:users?|ppl|people)\b|\bteam\s+of\s+\d+|\bat\s+once\b|\bat\s+the\s+same\s+time\b|同时玩|同時玩|同时问|同時問|\bjust\s+me\b|"
     r"\btranscri(?:be|bing|ption)\b|转写|轉寫|转录|轉錄|"
     r"\bembed(?:ding)?\s+(?:~|about|around)?\s*\d|(?:给|給)\s*\d+\s*(?:个|個|位)?\s*(?:人|用户|用戶|使用者)|"
     r"tok(?:ens?)?\s*/\s*s|(?<![a-z])(?:awq|gptq|gguf|exl2|q4|q5|q8)(?![a-z])|首\s*token|首字|\bttft\b|"

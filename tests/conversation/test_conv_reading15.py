@@ -1,0 +1,178 @@
+"""Readings added after the nineteenth blind table (issue #17), each tested on phrasings other than the table's.
+
+Every expectation is worked out by hand from what the sentence says: dates count from Tuesday 2026-12-01 (Christmas
+Eve is 23 days away, Christmas 24), 50 万 is 500,000, a 2-year horizon is 730 days, 80,000 items of 900 tokens are
+72 million tokens, three nodes of eight GPUs are 24 GPUs."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.conversation.parsers import extract
+
+
+@pytest.fixture(autouse=True)
+def _today(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GPU_ADVISOR_TODAY", "2026-12-01")
+
+
+def _read(text: str, locale: str = "en") -> dict:
+    return extract(text, locale)  # type: ignore[arg-type]
+
+
+def _owned(got: dict) -> list[tuple[str, int]]:
+    return sorted((o["gpu"], o["count"]) for o in got.get("owned_gpus", ()))
+
+
+@pytest.mark.parametrize(("text", "locale", "days"), [
+    ("need the adapter trained by Christmas Eve", "en", 23.0),
+    ("平安夜之前要把模型训好", "zh-Hans", 23.0),
+    ("need it live by Christmas", "en", 24.0),
+])
+def test_christmas_eve_is_the_24th(text: str, locale: str, days: float) -> None:
+    assert _read(text, locale)["deadline_days"] == days
+
+
+@pytest.mark.parametrize(("text", "locale", "users"), [
+    ("客服中心同时在线的客服大概50人", "zh-Hans", 50),
+    ("院內大概 25 位護理師會同時使用", "zh-Hant", 25),
+    ("高峰同时上线的老师估计80人左右", "zh-Hans", 80),
+])
+def test_people_named_by_their_job_use_it_at_once(text: str, locale: str, users: int) -> None:
+    assert _read(text, locale)["concurrency"] == users
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("Qwen2.5-7B, single stream, 8k context", "en"),
+    ("Llama 3.1 8B 单并发，上下文 32k", "zh-Hans"),
+])
+def test_one_stream_is_one_at_once(text: str, locale: str) -> None:
+    assert _read(text, locale)["concurrency"] == 1
+
+
+def test_a_single_socket_server_is_not_one_stream() -> None:
+    assert "concurrency" not in _read("想买一台单路服务器，插四张卡", "zh-Hans")
+
+
+@pytest.mark.parametrize(("text", "locale", "context"), [
+    ("上下文至少 32k", "zh-Hans", 32768),
+    ("上下文最好有 8k 以上", "zh-Hant", 8192),
+])
+def test_a_wished_context_is_the_context(text: str, locale: str, context: int) -> None:
+    got = _read(text + "，部署推理", locale)
+    assert got["context_tokens"] == context
+
+
+@pytest.mark.parametrize(("text", "locale", "amount"), [
+    ("经费一开始批了20万，后来又加到35万", "zh-Hans", 350000),
+    ("預算原本 100 萬，後來改成 150 萬", "zh-Hant", 1500000),
+    ("Our budget was $30k but it got bumped up to $42k.", "en", 42000),
+    ("系上願意出 40 萬買卡", "zh-Hant", 400000),
+])
+def test_a_budget_changed_later_and_what_someone_will_pay(text: str, locale: str, amount: float) -> None:
+    assert _read(text, locale)["budget_amount"] == amount
+
+
+def test_yi_in_a_word_is_no_number() -> None:
+    assert "budget_amount" not in _read("预算一直没定下来", "zh-Hans")
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("病歷絕對不能出院，要地端", "zh-Hant"),
+    ("设计图纸不能出厂，只能本地跑", "zh-Hans"),
+    ("Patient records must not be sent to any public cloud.", "en"),
+])
+def test_data_that_cannot_leave_is_on_premises(text: str, locale: str) -> None:
+    assert _read(text, locale)["deployment"] == "on-prem"
+
+
+def test_a_model_with_a_size_in_its_name_before_at_once_is_no_head_count() -> None:
+    got = _read("my wife and I want to chat with qwen2.5-32b at the same time")
+    assert got["model"] == "qwen2.5-32b" and got["task"] == "inference" and got.get("concurrency") != 32e9
+
+
+def test_both_means_either_only_of_the_two_ways() -> None:
+    assert _read("we both use it from home on my desktop")["deployment"] == "on-prem"
+    assert _read("cloud or on-prem, both are fine")["deployment"] == "either"
+
+
+@pytest.mark.parametrize(("text", "owned"), [
+    ("We run three 8x A100 servers in the basement", [("a100-80gb-sxm", 24)]),
+    ("The lab has 2x 4xL40S boxes", [("l40s", 8)]),
+])
+def test_machines_of_n_gpus_count_every_gpu(text: str, owned: list) -> None:
+    assert _owned(_read(text)) == owned
+
+
+def test_a_corrected_count_replaces_the_same_gpu_not_the_last_named() -> None:
+    got = _read("We have 6 A100 80GB and 4 RTX 4090 - wait, 5 A100, one is out for repair.")
+    assert _owned(got) == [("a100-80gb-sxm", 5), ("rtx-4090", 4)]
+
+
+def test_a_gpu_named_again_after_wait_corrects_nothing() -> None:
+    got = _read("We own 4x H100 PCIe. Training in bf16 - wait, does H100 do fp8? then fp8.")
+    assert _owned(got) == [("h100-pcie", 4)]
+
+
+def test_a_sorry_that_corrects_nothing_does_not_stop_a_later_correction() -> None:
+    got = _read("Sorry, newbie here, sorry. We want 20 users - scratch that, 35 users, on Llama 3.1 8B.")
+    assert got["concurrency"] == 35
+
+
+def test_a_correction_aside_keeps_what_follows_its_closing_dash() -> None:
+    got = _read("We can spend $50k - sorry, $60k since the grant came in - on hardware for QLoRA of Llama 3.1 70B.")
+    assert got["budget_amount"] == 60000 and got["task"] == "qlora" and got["acquisition"] == "buy"
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("it has to last my 3-year PhD", 1095.0),
+    ("the box should last the whole 2-year project", 730.0),
+])
+def test_a_programme_length_is_the_horizon(text: str, days: float) -> None:
+    assert _read("I'm buying a GPU for LoRA; " + text)["horizon_days"] == days
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("每周大概跑三次 LoRA 实验", "zh-Hans"),
+    ("一個月大概會跑 5 次微調", "zh-Hant"),
+])
+def test_runs_per_period_are_no_deadline(text: str, locale: str) -> None:
+    assert "deadline_days" not in _read(text, locale)
+
+
+def test_a_deadline_of_a_month_still_reads() -> None:
+    assert _read("一个月内要训完", "zh-Hans")["deadline_days"] == 30.0
+
+
+def test_kilowatts_written_as_one_character() -> None:
+    assert _read("機櫃供電 12 瓩", "zh-Hant")["rack_kw"] == 12.0
+
+
+@pytest.mark.parametrize("text", [
+    "We have 80,000 support tickets averaging 900 tokens each.",
+    "80k support letters, avg 900 tokens",
+])
+def test_items_of_kinds_people_train_on_are_samples(text: str) -> None:
+    got = _read("LoRA on Llama 3.1 8B. " + text)
+    assert got["samples"] == 80000 and got["tokens"] == 72_000_000
+
+
+@pytest.mark.parametrize("text", [
+    "The equipment budget is $70k for LoRA on Qwen2.5-14B.",
+    "We'd spend about $70k on GPUs for LoRA on Qwen2.5-14B.",
+])
+def test_money_for_equipment_buys(text: str) -> None:
+    assert _read(text)["acquisition"] == "buy"
+
+
+def test_money_per_month_on_gpus_does_not_buy() -> None:
+    assert _read("We spend about $4k a month on GPUs serving Llama 3.1 8B.").get("acquisition") != "buy"
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("LoRA experiments on Gemma 2 9B and Qwen2.5 7B", "en"),
+    ("想做 Llama 3.1 8B 和 Qwen2.5-7B 的 LoRA", "zh-Hans"),
+])
+def test_two_models_for_one_task_leave_the_model_to_ask(text: str, locale: str) -> None:
+    got = _read(text, locale)
+    assert got["task"] == "lora" and "model" not in got
