@@ -962,7 +962,9 @@ PREFERENCE_MARGIN = 40.0
 """Score points a GPU the user named may trail the best option by and still lead: 40 is about three times the
 effective cost (25 points per doubling, `_score`). An expert answers with the card asked about when it is a
 reasonable choice, and says no when another does the job for a fraction of its cost. With a budget the user
-has said what they can spend, and every passing option is within it: the card they named leads."""
+has said what they can spend, and every passing option is within it: the card they named leads — unless it
+takes more than four times the GPUs of the best as well (128 rented RTX 4090s across nodes beside eight H100s,
+blind7-04), which no expert would sign."""
 
 
 def _prefer(ranked: list[_Option], profile: Profile) -> list[_Option]:
@@ -973,8 +975,10 @@ def _prefer(ranked: list[_Option], profile: Profile) -> list[_Option]:
     wanted = next((o for o in ranked if o.gpu.id in profile.preferred_gpus and not o.owned), None)
     if wanted is None:
         return ranked
-    if profile.budget_usd is None and wanted.score < ranked[0].score - PREFERENCE_MARGIN:
-        return ranked  # far worse than the best (an H100 bought for 10 GPU-hours a week): the advice says so
+    if (profile.budget_usd is None or wanted.m.count > ranked[0].m.count * 4) and \
+            wanted.score < ranked[0].score - PREFERENCE_MARGIN:
+        return ranked  # far worse than the best (an H100 bought for 10 GPU-hours a week, 128 x RTX 4090 beside
+        # 8 x H100): the advice says so
     rest = [o for o in ranked if o is not wanted]
     lead = 0
     while lead < len(rest) and rest[lead].owned:

@@ -391,3 +391,30 @@ def test_training_back_to_back_for_years_keeps_what_is_bought_busy() -> None:
     top = recommend(profile).recommendations[0]
     assert (top.gpu, top.count, top.acquisition) == ("b200", 16, "buy")
     assert top.usage_hours == pytest.approx(3 * 365 * 24)
+
+
+def _lora_72b_in_three_days(**extra) -> Profile:
+    """LoRA of Qwen2.5-72B on 5 x 10^8 tokens in three days, rented, with a budget: a job for one 8-GPU
+    data-centre node (6ND = 2.2 x 10^20 FLOPs is about a day on eight H100-class GPUs, numeric-anchors §1.6)."""
+    return Profile(task="lora", model="qwen2.5-72b", tokens=250_000_000, epochs=2, seq_len=4096, deadline_days=3,
+                   acquisition="rent", budget_usd=7000, **extra)
+
+
+def test_a_gpu_named_does_not_lead_with_many_times_the_cards_of_the_best() -> None:
+    """A budget says what they can spend, and a card they named leads when it is a reasonable choice; 100+ rented
+    RTX 4090 across nodes beside eight data-centre GPUs is not (blind7-04: it led at 128 x RTX 4090, 75 kW)."""
+    best = recommend(_lora_72b_in_three_days()).recommendations[0]
+    named = recommend(_lora_72b_in_three_days(preferred_gpus=("rtx-4090",))).recommendations[0]
+    assert best.gpu != "rtx-4090" and best.count <= 16
+    assert named.gpu == best.gpu and named.count == best.count
+
+
+def test_of_gpus_named_as_on_offer_the_best_ranked_leads() -> None:
+    """"We can rent H200 or L40S": of what is on offer, the one the advisor ranks higher leads, ahead of a card
+    not named (H100 SXM, the best without the list)."""
+    plain = recommend(_lora_72b_in_three_days())
+    order = [c.gpu for c in plain.recommendations + plain.alternatives]
+    menu = ("l40s", "h200")
+    top = recommend(_lora_72b_in_three_days(preferred_gpus=menu)).recommendations[0]
+    assert order[0] not in menu
+    assert top.gpu == next(g for g in order if g in menu)
