@@ -621,6 +621,12 @@ def _time_ticks(top_hours: float, locale: Locale) -> list[tuple[float, str]]:
     return [(v * per, label(v)) for v in ticks]
 
 
+CHART_LINE_PX = 18.0
+"""One line of a point's name in the cost-time chart (the names are 12-13 px text)."""
+CHART_NAME_PX = 260.0
+"""How far apart two points must be across for their names not to collide (a name is up to ~250 px wide)."""
+
+
 def _scatter_chart(
     cands: list[dict[str, Any]], recs: tuple[Candidate, ...], locale: Locale, money: _Money
 ) -> dict[str, Any] | None:
@@ -643,18 +649,31 @@ def _scatter_chart(
         return h - bottom - hours / y_max * (h - top - bottom)
 
     points = []
+    placed: list[tuple[float, float]] = []  # (x, y) of the names written so far
+    circles = [(px(c.cost_usd), py(hours)) for _, c, hours in pts]
     for v, c, hours in pts:
+        x, y = px(c.cost_usd), py(hours)
+        name_y = y
+        # Two options at about the same cost and time (a rented H100 NVL and three RTX 6000 Ada, both ~NT$920 and
+        # 12 h) would write their names over each other: each name moves down a line until it has one to itself.
+        while any(abs(name_y - y_) < CHART_LINE_PX and abs(x - x_) < CHART_NAME_PX for x_, y_ in placed):
+            name_y += CHART_LINE_PX
+        placed.append((x, name_y))
+        # A name starts after the last circle on its line close to its right, not under it.
+        name_x = max([x] + [cx for cx, cy in circles if x <= cx < x + 3 * CHART_LINE_PX and abs(cy - name_y) < CHART_LINE_PX])
         points.append(
             {
-                "x": f"{px(c.cost_usd):.1f}",
-                "y": f"{py(hours):.1f}",
+                "x": f"{x:.1f}",
+                "y": f"{y:.1f}",
                 "label": str(v["rank"]),
-                "name": v["short_title"],  # written beside the point
-                "name_x": f"{px(c.cost_usd) + 13:.1f}",
+                "name": f"{v['rank']}. {v['short_title']}",  # written beside the point, with its number
+                "name_x": f"{name_x + 13:.1f}",
+                "name_y": f"{name_y:.1f}",
                 "tip": f"{v['rank']}. {v['title']}: {v['cost']}, {v['time_short']}",
                 "fits": v["fits"],
             }
         )
+    points.reverse()  # the first option drawn last, on top of any it covers
     ticks_x = [{"x": f"{px(value):.1f}", "label": label} for value, label in x_ticks]
     ticks_y = [{"y": f"{py(value):.1f}", "label": label} for value, label in y_ticks]
     return {

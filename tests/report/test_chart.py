@@ -88,3 +88,18 @@ def test_scatter_chart_in_the_html_report_has_round_ticks(locale, x_labels, y_la
     # Every point lies inside the plot.
     for cx, cy in re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)"', svg):
         assert 96 < float(cx) < 850 and 36 < float(cy) < 330
+
+
+def test_names_of_points_at_the_same_cost_and_time_do_not_overlap() -> None:
+    """Found on a zh-Hant report: a rented H100 NVL and three RTX 6000 Ada at ~NT$920 and 12 h wrote their names
+    over each other. Two candidates at the same cost and time: their circles coincide, their names (with the
+    option's number) stand a line apart, and the first option is drawn last (on top)."""
+    rec = make_recommendation("en")
+    first, second = rec.recommendations
+    twin = second.model_copy(update={"cost_usd": first.cost_usd, "time_hours": first.time_hours})
+    html = render(rec.model_copy(update={"recommendations": (first, twin)}), "html", "en")
+    svg = html.split("<svg")[2].split("</svg>")[0]
+    names = re.findall(r'<text x="([\d.]+)" y="([\d.]+)" dominant-baseline="central" class="point-name">([^<]+)</text>', svg)
+    assert [n[:3] for _, _, n in names] == ["2. ", "1. "]
+    (x2, y2, _), (x1, y1, _) = names
+    assert x1 == x2 and abs(float(y2) - float(y1)) >= 18
