@@ -660,7 +660,8 @@ def _scatter_chart(
             name_y += CHART_LINE_PX
         placed.append((x, name_y))
         # A name starts after the last circle on its line close to its right, not under it.
-        name_x = max([x] + [cx for cx, cy in circles if x <= cx < x + 3 * CHART_LINE_PX and abs(cy - name_y) < CHART_LINE_PX])
+        name_x = max([x] + [cx for cx, cy in circles
+                            if x <= cx < x + 3 * CHART_LINE_PX and abs(cy - name_y) < CHART_LINE_PX])
         points.append(
             {
                 "x": f"{x:.1f}",

@@ -1703,6 +1703,17 @@ _TEXT_BYTES_AFTER = _c(
 
 CHARS_PER_TOKEN_ZH = 1.4
 """Chinese characters per token (Llama 3 / Qwen tokenizers: ~1.3-1.5), to read "3000 万字的法律文书" as tokens."""
+TOKENS_PER_WORD_EN = 4 / 3
+"""Tokens per English word (OpenAI's rule of thumb: a token is about three quarters of a word)."""
+_LENGTH_UNIT = lazy_compile(r"(?P<zh>字)|(?P<en>words?)", re.IGNORECASE)
+
+
+def _tokens_per_unit(said: str) -> float:
+    """Tokens per unit a length was said in: characters (字) or words; tokens are 1."""
+    m = _LENGTH_UNIT.search(said)
+    if m is None:
+        return 1.0
+    return 1 / CHARS_PER_TOKEN_ZH if m.group("zh") else TOKENS_PER_WORD_EN
 
 _TEXT_CHARS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:汉字|漢字|中文字|字)(?!节|節|幕|体|體|型)")
 
@@ -1755,6 +1766,7 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
             for m in w.finditer(_AVG_LEN):
                 v = number_value(_numtext(m) or "")
                 if v and 1 <= v <= 10_000_000:
+                    v *= _tokens_per_unit(m.group(0))  # "每筆 800 字": 800 characters, about 570 tokens
                     ex.fields["seq_len"] = int(round(v))
                     ex.fields["tokens"] = int(round(samples * v))
                     w.consume(m.start(), m.end())

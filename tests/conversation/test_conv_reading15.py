@@ -176,3 +176,16 @@ def test_money_per_month_on_gpus_does_not_buy() -> None:
 def test_two_models_for_one_task_leave_the_model_to_ask(text: str, locale: str) -> None:
     got = _read(text, locale)
     assert got["task"] == "lora" and "model" not in got
+
+
+@pytest.mark.parametrize(("text", "locale", "seq_len", "tokens"), [
+    # 700 Chinese characters at 1.4 characters a token (Llama 3 / Qwen tokenizers) are 500 tokens
+    ("LoRA 微调，3 万条对话，每条 700 字左右", "zh-Hans", 500, 15_000_000),
+    # 900 English words at 4/3 tokens a word (OpenAI: a token is about three quarters of a word) are 1,200 tokens
+    ("LoRA on 10k essays of about 900 words each", "en", 1200, 12_000_000),
+    ("LoRA on 10k samples of about 900 tokens each", "en", 900, 9_000_000),
+])
+def test_a_length_in_characters_or_words_is_turned_into_tokens(text: str, locale: str, seq_len: int,
+                                                               tokens: int) -> None:
+    got = _read(text, locale)
+    assert (got["seq_len"], got["tokens"]) == (seq_len, tokens)
