@@ -182,7 +182,7 @@ def from_snapshot(data: dict[str, Any]) -> KnowledgeBase:
     gpus = {}
     for item in data["gpus"]:
         fields = _tuples(item)
-        for name in ("price", "cloud_hourly", "price_used"):
+        for name in ("price", "cloud_hourly", "cloud_hourly_cn", "price_used"):
             fields[name] = _price(fields.get(name))
         gpus[item["id"]] = GpuSpec.model_construct(**fields)
     entries = {}

@@ -94,6 +94,11 @@ class GpuSpec(Frozen, GpuFigures):
     launch_year: int
     price: PriceRange | None = Field(default=None, description="Purchase price per GPU.")
     cloud_hourly: PriceRange | None = Field(default=None, description="Cloud on-demand price per GPU-hour.")
+    cloud_hourly_cn: PriceRange | None = Field(
+        default=None,
+        description="On-demand price per GPU-hour on mainland-China clouds (AutoDL and its peers), for a renter there; "
+        "None where those clouds do not offer the card.",
+    )
     price_used: PriceRange | None = Field(default=None, description="Second-hand street price per GPU.")
     board: int | None = Field(
         default=None, ge=1,

@@ -535,6 +535,16 @@ def rent_allowed(profile: Profile) -> bool:
     return profile.deployment != "on-prem" or (profile.acquisition == "either" and profile.task != "inference")
 
 
+def mainland_rates(kb: KnowledgeBase) -> KnowledgeBase:
+    """The catalogue as a renter in mainland China sees it: a card its clouds rent (A800, H800, H20, RTX 4090 …) at
+    their rate (`GpuSpec.cloud_hourly_cn`); the others keep the rate of clouds abroad, where the rules warn."""
+    gpus = {i: g.model_copy(update={"cloud_hourly": g.cloud_hourly_cn}) if g.cloud_hourly_cn else g
+            for i, g in kb.gpus.items()}
+    view = kb.model_copy(update={"gpus": gpus})
+    view.__dict__.pop("_gpu_index", None)  # a cached alias index of the global catalogue must not carry over
+    return view
+
+
 def in_mainland_china(profile: Profile) -> bool:
     """The buyer is in mainland China: they said so, or they budget in yuan (platforms.md §7 applies)."""
     return profile.region == "cn" or (profile.region is None and (profile.budget_currency or "").upper() == "CNY")
@@ -694,6 +704,7 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "export_blocked": d["export_blocked"],
         "china_only_blocked": d["china_only_blocked"],
         "export_controlled_cn": gpu.export_controlled_cn,
+        "rented_in_china": gpu.cloud_hourly_cn is not None,
         "bought_used": bool(o.on_prem and not o.owned and gpu.price is None and gpu.price_used is not None),
         "passive_in_desk": bool(d["on_prem"] and gpu.segment == "datacenter" and gpu.form_factor == "pcie"
                                 and not datacenter_deployment(profile) and m.nodes == 1),
@@ -1158,6 +1169,8 @@ def recommend(profile: Profile, kb: KnowledgeBase | None = None) -> Recommendati
     unknown = [item.gpu for item in profile.owned_gpus if kb.gpu(item.gpu) is None]
     if unknown:
         raise RecommendError("recommend.error.unknown_owned", ", ".join(unknown))
+    if in_mainland_china(profile):
+        kb = mainland_rates(kb)
     metrics = planner.sweep(workload, list(kb.gpus.values()))
     options = _options(metrics, profile, kb, workload)
     shortlist = _shortlist(options, profile)

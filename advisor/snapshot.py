@@ -153,7 +153,8 @@ class PriceRecord(Record):
 class GpuRecord(Record, GpuFigures):
     """One GPU of the catalogue (`GpuSpec`), with its derived figures."""
 
-    _NESTED = {"price": PriceRecord, "cloud_hourly": PriceRecord, "price_used": PriceRecord}
+    _NESTED = {"price": PriceRecord, "cloud_hourly": PriceRecord, "cloud_hourly_cn": PriceRecord,
+               "price_used": PriceRecord}
 
 
 class ModelRecord(Record):

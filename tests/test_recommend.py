@@ -396,8 +396,9 @@ def test_training_back_to_back_for_years_keeps_what_is_bought_busy() -> None:
 def _lora_72b_in_three_days(**extra) -> Profile:
     """LoRA of Qwen2.5-72B on 5 x 10^8 tokens in three days, rented, with a budget: a job for one 8-GPU
     data-centre node (6ND = 2.2 x 10^20 FLOPs is about a day on eight H100-class GPUs, numeric-anchors §1.6)."""
-    return Profile(task="lora", model="qwen2.5-72b", tokens=250_000_000, epochs=2, seq_len=4096, deadline_days=3,
-                   acquisition="rent", budget_usd=7000, **extra)
+    fields = {"task": "lora", "model": "qwen2.5-72b", "tokens": 250_000_000, "epochs": 2, "seq_len": 4096,
+              "deadline_days": 3, "acquisition": "rent", "budget_usd": 7000}
+    return Profile(**{**fields, **extra})
 
 
 def test_a_gpu_named_does_not_lead_with_many_times_the_cards_of_the_best() -> None:
@@ -418,3 +419,25 @@ def test_of_gpus_named_as_on_offer_the_best_ranked_leads() -> None:
     top = recommend(_lora_72b_in_three_days(preferred_gpus=menu)).recommendations[0]
     assert order[0] not in menu
     assert top.gpu == next(g for g in order if g in menu)
+
+
+# AutoDL's list prices, 2026-03 to 2026-09 (knowledge/gpus.yaml cloud_hourly_cn): H800 ¥8.88 and A800 ¥4.98 per GPU-hour
+# against US$2.49+ for an H100 abroad. A renter in mainland China rents what its clouds have.
+MAINLAND_CLOUD_GPUS = {"a800-80gb", "h800", "h20", "rtx-4090", "rtx-4090d", "a100-80gb-sxm", "a100-40gb-pcie",
+                       "v100-sxm2-32gb", "rtx-3090"}
+
+
+def test_a_renter_in_mainland_china_rents_what_its_clouds_have_at_their_rates() -> None:
+    rec = recommend(_lora_72b_in_three_days(budget_amount=50_000, budget_currency="CNY", budget_usd=6944))
+    top = rec.recommendations[0]
+    assert top.gpu in MAINLAND_CLOUD_GPUS - {"rtx-4090", "rtx-4090d", "rtx-3090"} and top.acquisition == "rent"
+    assert "cost.export-controlled-rent" not in _ids(top.findings)  # rented where it is: nothing to warn of
+    # 6ND = 6 x 72.7e9 x 5e8 = 2.2e20 FLOPs; at ~35 % of an H800's 989 TFLOPS that is ~175 GPU-hours, ~¥1,550 at
+    # ¥8.88: well under US$1,000 (an H100 abroad costs about three times as much).
+    assert top.cost_usd < 1000
+
+
+def test_mainland_only_rentals_are_not_offered_elsewhere() -> None:
+    rec = recommend(_lora_72b_in_three_days())
+    shown = rec.recommendations + rec.alternatives
+    assert not {c.gpu for c in shown if c.acquisition == "rent"} & {"a800-80gb", "h800", "h20", "rtx-4090d"}

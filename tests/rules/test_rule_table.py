@@ -100,7 +100,8 @@ ROWS: list[tuple[str, str, dict, dict]] = [
     ("facility.power-limited", "candidate", {"power_limited": True, "power_limit_w": 280.0, "power_w": 605.0, "rack_w": 650.0},
      {"power_limited": False}),
     ("cost.export-controlled-rent", "candidate",
-     {"in_mainland_china": True, "acquisition": "rent", "export_controlled_cn": True}, {"export_controlled_cn": False}),
+     {"in_mainland_china": True, "acquisition": "rent", "export_controlled_cn": True, "rented_in_china": False},
+     {"rented_in_china": True}),  # an H800 on AutoDL is rented where it is: nothing to warn of
     ("cost.bought-used", "candidate", {"bought_used": True, "acquisition": "buy"}, {"acquisition": "rent"}),
     ("cost.used-for-company", "candidate", {"bought_used": True, "acquisition": "buy", "company": True},
      {"company": False}),
