@@ -351,6 +351,11 @@ class Profile(Frozen):
         description="The buyer is a company or an institution ('我们是深圳的一家公司', 'our company', hospital, bank): "
         "it buys new hardware with a warranty and an invoice, not cards off the second-hand market.",
     )
+    cloud_refused: bool = Field(
+        default=False,
+        description="The user ruled the cloud out ('不能上云', 'no cloud allowed (NDA)', 'cannot go to a cloud "
+        "provider'): their own hardware only, so renting cloud GPUs is not compared unless they ask to rent.",
+    )
     host_owned: bool = Field(
         default=False,
         description="The GPUs go into a computer the user already has ('my existing desktop', '现有的主机'): its "

@@ -532,6 +532,8 @@ def rent_allowed(profile: Profile) -> bool:
     make a one-off run worth buying for); a service placed on premises stays there (its data and users are)."""
     if profile.acquisition not in ("rent", "either"):
         return False
+    if profile.cloud_refused and profile.acquisition != "rent":
+        return False  # "不能上云": the cloud is what they ruled out, whatever the job
     return profile.deployment != "on-prem" or (profile.acquisition == "either" and profile.task != "inference")
 
 

@@ -441,3 +441,13 @@ def test_mainland_only_rentals_are_not_offered_elsewhere() -> None:
     rec = recommend(_lora_72b_in_three_days())
     shown = rec.recommendations + rec.alternatives
     assert not {c.gpu for c in shown if c.acquisition == "rent"} & {"a800-80gb", "h800", "h20", "rtx-4090d"}
+
+
+def test_a_training_job_whose_owner_ruled_the_cloud_out_is_not_rented() -> None:
+    """A room alone still compares renting for a training job (a one-off run is cheaper rented); "不能上云" does
+    not: the factory's ViT fine-tune of holdout_fresh2 (h2-hant-015) was offered cloud rentals."""
+    base = {"task": "finetune", "model": "vit-b-16", "samples": 120_000, "epochs": 30, "budget_usd": 25_800,
+            "deployment": "on-prem"}
+    assert any(c.acquisition == "rent" for c in recommend(Profile(**base)).recommendations)
+    refused = recommend(Profile(**base, cloud_refused=True))
+    assert refused.recommendations and all(c.acquisition == "buy" for c in refused.recommendations + refused.alternatives)

@@ -1043,6 +1043,7 @@ def _facility(w: _Work, ex: Extraction) -> None:
         cloud = False  # "our AWS bill is $9k/month right now … buy our own box": the cloud is what they leave
     if _NO_CLOUD.search(w.orig.lower()):
         cloud, onprem = False, True  # "No cloud allowed (NDA)", "不能上云": where it runs is theirs
+        ex.fields["cloud_refused"] = True
     either = _EITHER_DEPLOY.search(w.text) and (onprem or _ACQ[2][1].search(w.text))
     if (cloud and onprem) or (either and (cloud or onprem)):  # not "國網 TWCC 或 GCP 台灣區都可以": clouds only
         ex.fields["deployment"] = "either"

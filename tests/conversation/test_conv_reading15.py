@@ -189,3 +189,17 @@ def test_a_length_in_characters_or_words_is_turned_into_tokens(text: str, locale
                                                                tokens: int) -> None:
     got = _read(text, locale)
     assert (got["seq_len"], got["tokens"]) == (seq_len, tokens)
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("训练数据涉密，不能上云，只能放公司机房", "zh-Hans"),
+    ("資料不能上雲，要放在自己機房", "zh-Hant"),
+    ("No cloud allowed under our NDA.", "en"),
+])
+def test_the_cloud_ruled_out_is_remembered(text: str, locale: str) -> None:
+    got = _read(text, locale)
+    assert got["cloud_refused"] is True and got["deployment"] == "on-prem"
+
+
+def test_a_room_alone_does_not_rule_the_cloud_out() -> None:
+    assert "cloud_refused" not in _read("我们有机房，单机柜 12 千瓦", "zh-Hans")
