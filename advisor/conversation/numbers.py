@@ -243,7 +243,10 @@ def english_number_words(text: str) -> str:
 _SMALL_COUNT_BEFORE_UNIT = lazy_compile(  # "two epochs", "three servers with 8x A100 each": counts of things
     r"(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?=[\s-]+(?:epochs?|passes)\b)|"
     r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-    r"(?=\s+(?:(?:gpu|dgx|hgx|[a-z]+-?gpu)\s+)?(?:servers|nodes|machines|boxes|workstations|rigs|hosts|systems)\b)")
+    r"(?=\s+(?:(?:gpu|dgx|hgx|[a-z]+-?gpu)\s+)?(?:servers|nodes|machines|boxes|workstations|rigs|hosts|systems)\b)|"
+    # "two nodes of eight H100 SXM each", "four A6000s": a count of cards said in words
+    r"(?<=\bof\s)(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"(?=\s+(?:nvidia\s+)?(?:[ahlbtv]\d{2,3}|rtx|mi\d{3}|\d{4})\w*\b)")
 
 
 _TASK_WORDS = ("quantization", "pretraining", "concurrency", "finetuning", "pretrained", "concurrent", "finetuned",
@@ -276,12 +279,21 @@ def fix_task_typos(text: str) -> str:
     return _LATIN_WORD.sub(fix, text)
 
 
+_FINANCIAL = str.maketrans("壹贰貳叁參肆伍陆陸柒捌玖拾佰仟", "一二二三三四五六六七八九十百千")
+_FINANCIAL_DIGIT = "[壹贰貳叁參肆伍陆陸柒捌玖零]"
+_FINANCIAL_RUN = lazy_compile(
+    rf"{_FINANCIAL_DIGIT}?(?:[拾佰仟]{_FINANCIAL_DIGIT}?)+(?=[万萬亿億元圓园]|$|[^\u4e00-\u9fff])")
+"""Numerals as contracts and tenders write amounts ("人民币叁佰伍拾万元整", "新臺幣參佰萬元"): a run holding 拾,
+佰 or 仟 (so 參 of 參數 or 參考 is never read as three)."""
+
+
 def normalize_text(text: str) -> str:
     """Fold full-width digits/letters (NFKC), keep CJK punctuation from gluing numbers together, space Latin
     words and numbers off the Chinese they are glued to ("用QLoRA微调" -> "用 QLoRA 微调"), and read the
     mainland/Taiwan shorthand "5w" (5 万) before counts and amounts ("2w条", "5w以内")."""
     text = text.translate(_PUNCT)
     text = unicodedata.normalize("NFKC", text)
+    text = _FINANCIAL_RUN.sub(lambda m: m.group().translate(_FINANCIAL), text)
     text = text.replace("\u00a0", " ").replace("\u3000", " ")
     text = _ODD_BEFORE_MEASURE.sub("", text)
     text = _DUAL_CARD.sub("2卡", text)  # "一台双卡L40S的服务器" holds two
@@ -293,7 +305,7 @@ def normalize_text(text: str) -> str:
     text = _YUAN_AND_JIAO.sub(_yuan_jiao, text)  # "一块二" is 1.2 元
     text = english_number_words(text)  # "forty thousand dollars" is 40000 dollars
     text = fix_task_typos(text)
-    text = _SMALL_COUNT_BEFORE_UNIT.sub(lambda m: str(_EN_UNITS[(m.group(1) or m.group(2)).lower()]), text)
+    text = _SMALL_COUNT_BEFORE_UNIT.sub(lambda m: str(_EN_UNITS[next(g for g in m.groups() if g).lower()]), text)
     text = _INDIAN_GROUPS.sub(lambda m: m.group().replace(",", ""), text)
     text = _LAKH_CRORE.sub(_lakh_crore, text)  # "1.5 lakh" is 150000, "2 crore" 20000000
     text = _GRAND.sub(r"\1k", text)  # "3 grand" is 3k

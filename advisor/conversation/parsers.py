@@ -280,6 +280,11 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
         r"\brun(?:ning)?\s+(?:a\s+|the\s+)?(?:qwen|llama|mistral|mixtral|gemma|deepseek|phi|gpt-oss|glm|yi-|flux|sdxl|sd\s*[123]|stable\s+diffusion)|"
         r"(?:导入|導入|引入|落地|上)\s*(?:地端|本地|私有化|内部|內部)?\s*(?:llm|大模型|大語言模型|大语言模型|gpt)")),
 ]
+_TRAIN_THEN_SERVE = _c(
+    r"(?:lora|微调|微調|fine[\s-]?tun\w*|训练|訓練|\btrain\w*|\bsft\b)(?:[^.;!?。；！？]|\.(?=\d)){0,40}?"
+    r"(?:\+|＋|\band\s+(?:then\s+)?(?:subsequent(?:ly)?\s+|later\s+)?|\bthen\s+|及|以及|并|並|之后|之後|然后|然後|后续|後續)\s*"
+    r"(?:再|要|会|會|還要|还要|也要)?\s*(?:上线|上線|提供|对外|對外|serv\w*|deploy\w*|inference|推理|推論|部署|host\w*)")
+"""A job of two parts, training and then serving, neither said to be the main one."""
 _MAIN_TASK = _c(r"(?:主要|主要是|主要用来|主要用來|mainly|mostly|primarily|main\s+use\s+is)\s*(?:for\s+|是|用来|用來|拿来|拿來)?\s*$")
 _SIDE_TASK = _c(r"(?:偶尔|偶爾|顺便|順便|有时|有時|occasionally|sometimes|maybe|perhaps|later\s+maybe|now\s+and\s+then|或许|或許|也许|也許)\s*(?:也)?\s*(?:\S+\s*)?$")
 _TRAIN_WORD = _c(r"\btrain(?:ing)?\b|\btrain?n?ing\b|训练|訓練|訓鍊|训炼")
@@ -326,6 +331,8 @@ def _task(w: _Work, bare_train: bool = True) -> str | None:
         if main:
             return main[0]
         found = [name for name in found if name not in side] or found
+        if "inference" in found and len(found) > 1 and _TRAIN_THEN_SERVE.search(text):
+            return None  # "LoRA 微调 + 之后上线推论", "LoRA fine-tuning and subsequent inference": two jobs; the question asks
     # Training words beat serving words ("deploy on-prem" in a pretraining message).
     for name in ("qlora", "lora", "pretrain", "finetune"):
         if name in found:
@@ -376,6 +383,7 @@ _BUDGET_BARE = _c(
 _AMOUNT_ALL_IN = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*k)\s+(?:all[\s-]in|in\s+total|total|tops|max(?:imum)?)\b"
                     r"(?!\s+(?:[a-z]+\s+)?(?:[a-z]+s|context|ctx|tokens?)\b)")  # not "100k total documents", "128k max context"
 _MAGNITUDE_AMOUNT = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*(?:k|m|万|萬))(?![a-z])")
+_LENGTH_BEFORE = _c(r"(?:\bctx|\bcontext|上下文|\bseq(?:uence)?|序列|\bcutoff)\s*(?:长度|長度|length|len)?\s*[:=]?\s*$")
 _AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|经费|經費|設備費|设备费|硬體費|硬件费|to\s+spend|可以花|能花|"
                            r"(?:max|tops|ceiling)\b(?!\s+(?:context|ctx|tokens?|seq|sequence|length|users?|concurren))|上限|封顶|封頂)")
 _CAP_AMOUNT = _c(rf"(?:最多|不超过|不超過|上限|封顶|封頂|顶多|頂多|\bat\s+most\b|\bmax(?:imum)?\b|hard\s+(?:cap|ceiling|limit)|"
@@ -579,6 +587,8 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
     if not candidates:
         for m in w.finditer(_AMOUNT_BEFORE_BUDGET):
             value = number_value(_numtext(m) or "")
+            if _LENGTH_BEFORE.search(w.text[max(0, m.start() - 16): m.start()]):
+                continue  # "ctx 32k 預算抓80萬": a context length, then the budget
             if value is not None:
                 candidates.append((-value if m.group("sign") else value, local, m.start(), m.end()))
                 ex.currency_assumed = True
@@ -681,6 +691,7 @@ _CLOUD_ONLY_SAID = _c(r"直接用云|直接用雲|直接上云|直接上雲|只�
                       r"cloud\s+is\s+fine|不想管硬件|不想管硬體|没有机房|沒有機房|no\s+(?:server\s+)?room")
 """The cloud as the only place said outright (not merely a provider named)."""
 _CLOUD_ONLY = _c(rf"{_CLOUD_ONLY_SAID.pattern}|autodl|阿里云|阿里雲|腾讯云|騰訊雲|runpod|vast\.ai|lambda|\baws\b|\bgcp\b|azure")
+_RACKED = _c(r"机柜|機櫃|机架|機架|\bracks?\b")
 _PLACED = _c(r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|系上|实验室|實驗室|研究室|工作室|桌下|身边|身邊)|家里|家裡|办公室|辦公室|"
              r"\bat\s+home\b|\bhome\b|\boffice\b|\bbuild\b|组一台|組一台|攒一台|攢一台|自己组|自己組|自己攒|自己攢")
 _RENT_ALLOWED = _c(r"(?:rent(?:ing|al)?|cloud)\s+(?:is|would\s+be|'s)\s+(?:also\s+)?(?:fine|ok|okay|an\s+option|acceptable)|"
@@ -700,6 +711,9 @@ _COMPANY = _c(
 _PERSONAL = _c(r"个人|個人|自己玩|自己用|\bhobby|\bpersonal\b|side\s+project|下班|业余|業餘|\bfor\s+fun\b")
 _IF_BUY = _c(r"\bif\s+(?:we|i)\s+(?:do\s+)?(?:buy|purchase|go\s+(?:with\s+)?buying)\b|(?:如果|要是|假如|若)(?:要|是)?(?:买|買|自购|自購)")
 _HOME = _c(r"\bat\s+home\b|\bmy\s+desk\b|home\s*lab|\bapartment\b|家里|家裡|家中|在家|宿舍|dorm")
+_NEED_TO_BUY_Q = _c(r"\b(?:do|would|will|should)\s+(?:i|we)\s+(?:need|have)\s+to\s+buy\s+(?:anything|something|more|another)\b|"
+                    r"(?:要不要|需不需要|需要)(?:再)?(?:买|買)(?:什么|什麼|东西|東西)?(?:吗|嗎|\?)")
+"""Whether to buy anything asked, not decided: "do i need to buy anything?", "需不需要再买"."""
 _ACQ_QUESTION = _c(r"(?:should\s+(?:we|i)\s+(?:just\s+)?rent|(?:do|would|will)\s+(?:i|we)\s+(?:need|have)\s+to\s+rent|要不要租|是不是租|"
                    r"租比较好吗|租比較好嗎|还是该租|還是該租|还是要租|還是要租|要租吗|要租嗎|該租嗎|该租吗|buy\s+or\s+cloud|cloud\s+or\s+buy)")
 _WHICH_TO_RENT = _c(r"\b(?:which|what)\s+(?:\w+\s+){0,3}(?:should|do|would|can)\s+(?:we|i)\s+rent\b|"
@@ -756,7 +770,8 @@ def _acquisition(w: _Work) -> str | None:
     decided = _DECIDED.search(w.text)
     if decided and not _IF_SHORT.search(_clause_at(w.text, decided.start())):  # not "实在不行就租": a fallback  # "cloud is fine, we'll rent", "决定买": a decision said outright
         return "rent" if decided.group("rent") or decided.group("rent2") else "buy"
-    said = _without_fallbacks(w.text)  # "if that's too slow we could rent more on lambda" allows nothing yet
+    said = _without_fallbacks(_NEED_TO_BUY_Q.sub(lambda m: " " * len(m.group(0)), w.text))
+    # ("if that's too slow we could rent more on lambda" allows nothing yet; "do i need to buy anything?" asks)
     if _RENT_ALLOWED.search(said) and _CLOUD.search(said) and not _ACQ_QUESTION.search(said) \
             and not _ACQ[2][1].search(said) and not _ONPREM.search(said):
         return "rent"  # "fine with renting on aws", nothing of their own: renting is the only way said
@@ -816,7 +831,8 @@ _NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|没法上
 _AIR = _c(r"\bair\b(?![\s-]*gap)|air[\s-]?cool|风冷|風冷|氣冷|空冷")
 _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bcolab\b|\bkaggle\b|coreweave|"
             r"paperspace|autodl|恒源云|火山引擎|volcengine|\btwcc\b|國網中心|国网中心|云|雲|\bcloud[\s-]?based")
-_NO_CLOUD = _c(r"cloud\s+is\s+(?:a\s+)?no[\s-]?go|(?:can(?:'?t|not)|must\s+not|never|won'?t|may\s+not)\s+(?:go|be\s+sent|be\s+uploaded|leave)\s+"
+_NO_CLOUD = _c(r"cloud\s+is\s+(?:a\s+)?no[\s-]?go|(?:won'?t|wont|doesn'?t|does\s+not|will\s+not|can'?t|cannot|isn'?t\s+allowed\s+to|not\s+allowed\s+to)\s+"
+               r"(?:let|allow)\s+(?:the\s+|our\s+|any\s+)?data\s+(?:to\s+)?(?:go|leave|be\s+(?:sent|uploaded))\s+(?:to|into|in)\s+(?:the\s+|a\s+|any\s+)?(?:public\s+)?cloud|(?:can(?:'?t|not)|must\s+not|never|won'?t|may\s+not)\s+(?:go|be\s+sent|be\s+uploaded|leave)\s+"
                r"(?:to|into|for)\s+(?:a\s+|any\s+|the\s+)?(?:public\s+)?cloud|(?<!要)不(?:想|要|考虑|考慮|用|上|租|许|許|准|準|能|可以|得)\s*(?:用|上|使用)?\s*(?:云端|雲端|公有云|公有雲|云|雲)|\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
                r"不(?:能|准|可|会|會)?(?:上云|上雲|用云|用雲|上公有云|上公有雲)|禁止上[云雲]")
 _ONPREM = _c(
@@ -908,8 +924,9 @@ _UPGRADE_INTENT = _c(r"(?:打算|想要?|准备|準備|计划|計劃|决定|決�
 _GET_A_CARD = _c(r"\b(?:get|grab|pick\s+up)\s+(?:a|an|one|two|another)\s+(?:used\s+|new\s+|second[\s-]hand\s+)?"
                  r"(?:rtx\s*|gtx\s*|rx\s*)?(?:\d{4}|pro\s+6000|a\d{2,4}|h\d{2,3}|l40s?|mi\d{3})\b")
 _ADD_CARD = _c(r"\badd\s+(?:a\s+(?:second|third|fourth|2nd|3rd|4th)|another|one\s+more|more|two\s+more|\d\s+more)\s+(?:cards?|gpus?|\w+\s+cards?)|"
+               r"\badd\s+(?:cards|gpus)\b|\bwhat\s+(?:can|could|should)\s+(?:i|we)\s+add\b|"
                r"\b(?:second|2nd|third|3rd)\s+(?:card|gpu)\b|"
-               r"再加(?:一|1)?(?:张|張|块|塊)|再加卡|加卡|加第[二三四2-4](?:张|張|块|塊)|加(?:一|1)(?:张|張|块|塊)(?:卡|显卡|顯卡)?|再(?:买|買)(?:一|1)(?:张|張|块|塊)")
+               r"再加(?:[一二两兩三四1-4])?(?:张|張|块|塊)|再加卡|加卡|加第[二三四2-4](?:张|張|块|塊)|加(?:一|1)(?:张|張|块|塊)(?:卡|显卡|顯卡)?|再(?:买|買)(?:一|1)(?:张|張|块|塊)")
 """One more card for a machine the writer has: "add a second card", "想再加一张"."""
 
 _NEW_MACHINE = _c(r"\bnew\s+(?:build|pc|rig|machine|desktop|workstation|server|box)\b|\bbuild(?:ing)?\s+(?:a|an|my)\b|"
@@ -961,11 +978,17 @@ def _card_count(m: re.Match[str] | None) -> int | None:
     return int(n) if n and float(n).is_integer() and 1 <= n <= 64 else None
 
 
+_PSU_REPLACED = _c(r"[^,;.!?，；。！？]{0,12}?(?:要换|要換|得换|得換|换掉|換掉|换个|換個|换一个|換一個|会换|會換|"
+                   r"will\s+(?:be\s+)?replace|(?:i'?ll|we'?ll|going\s+to|gonna|have\s+to|need\s+to)\s+(?:replace|upgrade|swap)|"
+                   r"(?:is|will\s+be)\s+(?:getting\s+)?replaced)")
+
+
 def _psu(w: _Work, ex: Extraction) -> None:
     """"850 W PSU": what the machine may draw (read before amounts, so its watts never become a budget)."""
     for m in w.finditer(_PSU_W):
         v = number_value(_numtext(m) or "")
-        if v is not None and 100 <= v <= 5000 and "rack_kw" not in ex.fields:
+        replaced = _PSU_REPLACED.match(w.text, m.end())  # "电源1300W肯定不够要换": the wall limits, not this PSU
+        if v is not None and 100 <= v <= 5000 and "rack_kw" not in ex.fields and not replaced:
             ex.fields["rack_kw"] = v / 1000
         w.consume(m.start(), m.end())
 
@@ -1191,7 +1214,7 @@ def _duration(w: _Work, ex: Extraction) -> None:
             continue  # "we summarize ~2M docs a day", "500 requests per hour": a rate, not a deadline
         if _RUNS_IN_SPAN.match(w.orig.lower()[m.end(): m.end() + 16]):
             continue  # "一个月大概跑十来次", "a month, maybe 10 runs": how often, not a deadline
-        if _RENT_SPAN_BEFORE.search(w.text[max(0, m.start() - 40): m.start()]):
+        if _RENT_SPAN_BEFORE.search(w.text[max(0, m.start() - 64): m.start()]):
             continue  # "or should i just rent an a100 for a day": how long a rental lasts, not a deadline
         days = value * _DUR_UNITS.get(unit, _DUR_UNITS.get(unit.rstrip("s"), 1))
         if m.group("half") or "and a half" in m.group(0):
@@ -1233,6 +1256,10 @@ _HORIZON = [
     _c(r"(?:用|先做|先跑|跑|使用|打算用|计划用|計畫用|預計用|预计用|至少用|要用)\s*(?P<half>半|一年半|1\.5\s*年)\s*(?P<unit>年)?"
        r"(?!\s*(?:内|內)?\s*(?:完成|做完|跑完))|"
        rf"\blast\s+(?:us|me|them|(?:my|our|the|his|her|their)\s+(?:whole\s+|entire\s+)?)?\s*(?:at\s+least\s+)?(?:{_num('n2')}|\b(?P<w2>two|three|four|five|six|seven|eight|ten)\b)\s*(?P<unit2>years?|yrs?)"),
+    # "service life is five (5) years", "使用年限 5 年", "设备寿命三年"
+    _c(rf"(?:service\s+life|useful\s+life|life\s*span|lifespan|lifetime)\s+(?:is|of|will\s+be|=|:)?\s*(?:expected\s+to\s+be\s+)?"
+       rf"(?:about\s+|around\s+|~\s*)?(?:{_num('n2')}|\b(?P<w2>one|two|three|four|five|six|seven|eight|ten)\b)\s*(?:\(\s*\d+\s*\)\s*)?"
+       rf"(?P<unit2>years?|yrs?)|(?:使用年限|使用寿命|使用壽命|寿命|壽命)\s*(?:为|為|是|约|約)?\s*{NUM}\s*(?P<unit>年)"),
     # 三年内都会用, 3 年都要用, 未来两年
     _c(rf"(?:未来|未來|接下来|接下來)?\s*{NUM}\s*(?P<unit>年|个月|個月)\s*(?:内|內|之内|之內)?\s*"
        r"(?:都会|都會|都要|持续|持續|一直|会|會)+\s*(?:用|使用|跑|运行|運行)"),
@@ -1362,7 +1389,9 @@ _MONTHS_EN = {m: i for i, m in enumerate(
      "december"), start=1)}
 _MONTHS_EN.update({m[:3]: i for m, i in list(_MONTHS_EN.items())})
 _MONTHS_EN["sept"] = 9
-_WEEKDAY_EN = {d: i for i, d in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))}
+_WEEKDAY_EN = {d[:3]: i for i, d in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                                                "sunday"))}
+"""Weekdays by their first three letters: "friday", "fri"."""
 _WEEKDAY_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _EN_MONTH_RE = "|".join(sorted(_MONTHS_EN, key=len, reverse=True))
 _ZH_MONTH = r"(?P<month>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s*月"
@@ -1381,6 +1410,9 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("zh_md", _c(rf"(?P<next>明年|今年)?\s*{_ZH_MONTH}\s*{_ZH_DAY}")),
     ("zh_month_end", _c(rf"(?:(?P<year>20\d\d)\s*年\s*)?(?P<next>明年|今年)?\s*{_ZH_MONTH}\s*(?:底|末|尾|份结束|份結束)")),
     ("slash", _c(r"(?P<next>明年|next\s+year)?\s*(?<![\d./])(?P<a>3[01]|[12]\d|0?[1-9])\s*/\s*(?P<b>3[01]|[12]\d|0?[1-9])(?![\d/])")),
+    # "12.20前训完": month.day as mainland and Taiwan users type it, only right before a deadline word (12.20 is a number too)
+    ("dot", _c(r"(?<![\d.$¥A-Za-z])(?P<a>1[0-2]|0?[1-9])\.(?P<b>3[01]|[12]\d|0?[1-9])(?![\d.%])"
+               r"(?=\s*(?:号|號|日)?\s*(?:前(?!的)|之前|以前|截止|交付|上线|上線))")),
     ("en_md", _c(rf"\b(?P<mname>{_EN_MONTH_RE})\.?\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b")),
     ("en_dm", _c(rf"\b(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mname>{_EN_MONTH_RE})\b")),
     ("en_month_end", _c(rf"end\s+of\s+(?P<mname>{_EN_MONTH_RE})\b")),
@@ -1395,7 +1427,9 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("year_end", _c(r"年底|今年内|今年內|年末|end\s+of\s+(?:the|this)\s+year|year[\s-]end|by\s+the\s+end\s+of\s+the\s+year")),
     ("zh_weekday", _c(r"(?<![到至\-~])(?P<which>下下|下|这|這|本)?\s*(?:个|個)?\s*(?:周|週|星期|礼拜|禮拜)(?P<wd>[一二三四五六日天])"
                       r"(?!\s*(?:到|至|-|~))")),
-    ("en_weekday", _c(r"(?P<pre>next|this|by|before|until|on)?\s*(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    ("en_weekday", _c(r"(?P<pre>next|this|by|before|until|on)?\s*(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+                      r"(?<=next\s)(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b|(?<=by\s)(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b|"
+                      r"(?<=before\s)(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b|(?<=until\s)(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b)"
                       r"(?P<post>\s+next\s+week)?")),
     ("tomorrow", _c(r"\btomorrow\b|明天|明日")),
     ("day_after", _c(r"后天|後天|day\s+after\s+tomorrow")),
@@ -1405,10 +1439,14 @@ _LATEST_BEFORE = _c(r"(?:最晚|最迟|最遲|\blatest\b|\bno\s+later\s+than)\s*
 _START_CUE = _c(r"\s*(?:前|之前|以前|before|by)?\s*(?:机器|機器|服务器|伺服器|设备|設備|集群|叢集|it|the\s+(?:box|machine|server|cluster))?\s*"
                 r"(?:就|要|得|能|可以|必须|必須|need\s+to|must|we|to|should|can)?\s*(?:开始|開始|开跑|開跑|上线跑|start|kick\s*off|begin|be\s+up)")
 _START_BEFORE = _c(r"(?:start|begin|kick\s*off)(?:ing)?\s+(?:it\s+|training\s+|the\s+run\s+)?(?:before|by|on|from|after)?\s*$")
+_ACCEPTANCE = _c(r"[^.;!?。；！？]{0,8}?(?:交付|完成)[^.;!?。；！？]{0,8}?(?:验收|驗收)")  # "前完成交付、安装及验收"
+_DELIVERY = _c(r"到货|到貨|交货|交貨|安装|安裝|上架|\bdeliver(?:y|ed)\s+(?:and|&)\s+install|"
+               r"\b(?:hardware|servers?|machines?|gpus?|cards?|boxes)\s+(?:arrive|arrives|arriving|delivered|ships|shipped)\b")
+"""When the hardware arrives or is installed ("元旦后才能到货", "完成交付、安装及验收"): a procurement date."""
 _PROCURE = _c(r"采购|採購|验收|驗收|核销|核銷|报账|報帳|花完|用完|报上去|報上去|下单|下單|签约|簽約|请购|請購|招标|招標|标案|標案|\bpurchas|\bprocure|\bplace\s+(?:the\s+|an\s+)?order|"
                r"\bpo\b|budget\s+(?:request|approval|proposal)|预算申请|預算申請|报预算|報預算|"
                r"\b(?:be\s+)?spent\s+(?:by|before|until)|\bspend\s+(?:it|the\s+money)\s+(?:by|before)")
-_RENT_SPAN_BEFORE = _c(r"\bor\s+(?:should\s+(?:i|we)\s+)?(?:just\s+)?rent(?:ing)?\s+(?:(?:an?|one|two|\d+|some)\s+)?(?:[\w-]+\s+){0,3}"
+_RENT_SPAN_BEFORE = _c(r"\bor\s+(?:should\s+(?:i|we)\s+)?(?:just\s+)?rent(?:ing)?\s+(?:(?:an?|one|two|\d+|some)\s+)?(?:[\w.-]+\s+){0,3}"
                        r"for\s+(?:a|an|one|about|~)?\s*$")  # an alternative asked about, not the job's time limit
 _REPORT = _c(r"\b(?:send|get|give)\s+(?:me|us)\s+(?:some\s+)?(?:options|a\s+quote|quotes|a\s+proposal|recommendations?)|跟主管報告|跟主管报告|向主管報告|向领导汇报|向領導匯報|跟老板汇报|跟老闆匯報|汇报|匯報|报告给|報告給|"
              r"(?:要|得)?(?:跟|向)\s*(?:主管|老板|老闆|领导|領導|boss)\s*(?:報告|报告|提|说|說)|\bpresent\s+(?:to|it)|"
@@ -1485,6 +1523,8 @@ def _calendar_date(kind: str, m: re.Match[str], now: date) -> date | None:
             return date(int(g.get("year") or g.get("year2") or now.year), 12, 31)
         if kind == "ymd":
             return date(int(g["year"]), int(g["month"]), int(g["day"]))
+        if kind == "dot":
+            return _future(date(now.year, int(g["a"]), int(g["b"])), now, nxt)
         if kind == "slash":  # month/day as in Taiwan, China and the US; day/month when the first cannot be a month
             a, b = int(g["a"]), int(g["b"])
             m_, d_ = (b, a) if a > 12 >= b else (a, b)
@@ -1531,7 +1571,7 @@ def _calendar_date(kind: str, m: re.Match[str], now: date) -> date | None:
         if kind == "en_weekday":
             if not (g.get("pre") or g.get("post")):
                 return None  # a bare "Friday" in passing is not a deadline
-            wd = _WEEKDAY_EN[g["wd"].lower()]
+            wd = _WEEKDAY_EN[g["wd"].lower()[:3]]
             monday = now - timedelta(days=now.weekday())
             weeks = 1 if g.get("post") else 0
             d = monday + timedelta(days=7 * weeks + wd)
@@ -1565,7 +1605,8 @@ def _calendar(w: _Work, ex: Extraction) -> None:
             if _START_CUE.match(w.text[m.end(): m.end() + 10]) or _START_BEFORE.search(w.text[max(0, m.start() - 24): m.start()]):
                 continue  # "下週三前要開始跑": when it starts, not when it must be done
             clause = _clause_at(w.orig.lower(), m.start())
-            if (_PROCURE.search(clause) and not _JOB_DONE.search(clause)) or (
+            delivery = _DELIVERY.search(clause) or _ACCEPTANCE.match(w.orig.lower(), m.end(), m.end() + 24)
+            if delivery or (_PROCURE.search(clause) and not _JOB_DONE.search(clause)) or (
                     _REPORT.search(clause) and not _FINISHED.search(clause)):
                 continue  # "采购方案月底前要报上去", "下週三要跟主管報告": when a purchase or a report is due
             if days <= 0:
@@ -1583,8 +1624,8 @@ _TTFT = [
        rf"(?:latency\s*)?(?:(?:has|needs|have|must|should)\s+(?:to\s+)?(?:stay|be|show\s+up|appear|arrive|come\s+back|land)\s+(?:in\s+)?)?"
        rf"(?:(?:<=|<|≤|under|below|within|of|at\s+most|max(?:imum)?|:|=|is|in)\s*){{0,2}}(?:about\s+|~\s*)?{NUM}\s*(?P<unit>ms|s|secs?|seconds?)\b"),
     _c(rf"(?:ttft|首字|首\s*token|首个\s*token|首個\s*token|第一个字|第一個字|第一个\s*token|第一個\s*token|首包)\s*"
-       rf"(?:延迟|延遲|时间|時間|响应|回應)?\s*(?:p\d+\s*)?(?:要|需要|要求|希望|控制|能|最好|最多|得|壓|压|不超过|不超過|不要超过|不要超過)*\s*"
-       rf"(?:在|要在)?\s*(?:<|<=|小于|小於|低于|低於)?\s*{NUM}\s*(?P<unit>毫秒|ms|秒|s)"),
+       rf"(?:延迟|延遲|时间|時間|响应|響應|回應|回应)*\s*(?:p\d+\s*)?(?:要|需要|要求|希望|控制|能|最好|最多|得|壓|压|不超过|不超過|不要超过|不要超過)*\s*"
+       rf"(?:在|要在)?\s*(?:<|<=|≤|小于|小於|低于|低於)?\s*{NUM}\s*(?P<unit>毫秒|ms|秒|s)"),
     # "first token under a second", "ttft within half a second": the second said in words
     _c(r"(?:ttft|time\s+to\s+(?:the\s+)?first\s+token|(?:first|1st)[\s-]token(?:\s+latency)?)\s*(?:latency\s*)?"
        r"(?:(?:has|needs|have|must|should)\s+(?:to\s+)?(?:stay|be|show\s+up|appear|arrive|come\s+back|land)\s+(?:in\s+)?)?"
@@ -1655,11 +1696,11 @@ _AVG_LEN = _c(
     rf"(?:avg\.?|average|averaging|on\s+average|each(?:\s+(?:about|around|of|with))?|of|at|x|×|\*|"
     rf"平均(?:每条|每條|长度|長度|约|約|一条|一條|一笔|一筆|一个|一個|一段)?|"
     rf"每条|每條|每个|每個|每段|每笔|每筆|长度|長度|约|約|~)\s*(?:(?:about|around|~|约|約|为|為|是|maybe|probably|roughly|平均|大概|大约|大約)\s*){{0,2}}"
-    rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|词元|詞元|字|words?)"
+    rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元|字|words?)"
     rf"(?:\s*(?:avg|average|on\s+average|each|apiece))?"
     rf"|(?:about|around|roughly|~)\s*{_num('num9')}\s*(?:tokens?|words?)\s+(?:each|apiece|per\s+(?:sample|example|item|log|doc(?:ument)?))\b"
 )
-_EPOCHS = _c(rf"{NUM}\s*(?:epochs?|eps\b|(?:个|個)\s*epochs?|轮|輪|遍|passes|pass\b)")
+_EPOCHS = _c(rf"{NUM}\s*(?:epochs?|eps?\b|(?:个|個)\s*epochs?|轮|輪|遍|passes|pass\b)")
 _EPOCHS_AFTER = _c(rf"(?:epochs?|轮数|輪數|训练轮数|訓練輪數)\s*(?:[:=]|of|为|為|是)?\s*{NUM}")
 _SEQ = _c(
     rf"(?:seq(?:uence)?[\s_-]*len(?:gth)?|cutoff(?:[\s_-]*len(?:gth)?)?|序列长度|序列長度|max[\s_-]*len(?:gth)?|(?<![a-z])seq(?:uence)?s?(?![a-z])|序列|(?<!上下文)(?<!輸入)(?<!输入)长度|(?<!上下文)(?<!輸入)(?<!输入)長度"
@@ -1879,7 +1920,8 @@ _CONTEXT_BEFORE = _c(
 _PROMPT_LEN = _c(rf"(?:prompts?|inputs?)\s+(?:are\s+|of\s+|around\s+|about\s+|~\s*|up\s+to\s+|averag\w*\s+|typically\s+)*{NUM}\s*tokens?")
 _CONTEXT_AFTER = _c(
     rf"(?:contexts?(?:\s*windows?|\s*lengths?)?|ctx|上下文(?:长度|長度|窗口|視窗)?)(?:\s*(?:of|[:=]|为|為|是|长度|長度|要|需要|得|想|给到|給到|at|up\s+to|are|約|约|"
-    rf"改到|改成|改为|改為|调到|調到|拉到|开到|開到|to|希望|希望有|最好|最好有|至少|起码|起碼|大概|大约|大約|约|約)){{0,3}}\s*{NUM}"
+    rf"改到|改成|改为|改為|调到|調到|拉到|开到|開到|to|希望|希望有|最好|最好有|至少|起码|起碼|大概|大约|大約|约|約|"
+    rf"不超过|不超過|最多|最长|最長|最大|≤|<=)){{0,3}}\s*{NUM}"
 )
 
 
@@ -2402,7 +2444,7 @@ def _set_params(w: _Work, ex: Extraction, v: float, m: re.Match[str]) -> None:
 
 _OWN_CUE = _c(
     r"\bhave\b(?!\s+(?:a\s+|the\s+|some\s+)?(?:budget|money|funds|funding)\b)|\bhas\b|\bown\b|\bowned\b|\bgot\b(?!\s+(?:quoted|a\s+quote|offered))|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
-    r"手上|手头|手頭|现有|現有|已有|已经有|已經有|我们有|我們有|我有|目前是|现在是|現在是|目前用|(?:台式机|台式機|桌机|桌機|电脑|電腦|笔记本|筆電|主机|主機)(?:里|裡)?(?:是|用的是|装的是|裝的是|插的是)|\bcurrently\s+(?:on|using|running|rocking)\b|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
+    r"手上|手头|手頭|手边|手邊|现有|現有|已有|已经有|已經有|我们有|我們有|我有|目前是|现在是|現在是|目前用|(?:台式机|台式機|桌机|桌機|电脑|電腦|笔记本|筆電|主机|主機)(?:里|裡)?(?:是|用的是|装的是|裝的是|插的是)|\bcurrently\s+(?:on|using|running|rocking)\b|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
     r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備|插了|插着|插著|装了|裝了|装着|裝著|"
     r"已经买了|已經買了|买了|買了|收了|入手了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|桌机|桌機|我的|我们的|我們的|"
     r"\bin\s+(?:my|our)\b|\bon\s+(?:my|our)\b|gaming\s+pc|\btower\b|\brig\b|(?:uni|university|our|research)\s+lab\b|实验室|實驗室"
@@ -2618,6 +2660,8 @@ def _gpus(w: _Work, ex: Extraction) -> None:
                 countless.add(ident)
             last_owned_end = consume_to
         w.consume(consume_from, consume_to)
+    for _alias, start, end in _scan_aliases(w.text, _catalogue_index("gpu")):
+        w.consume(start, end)  # "4090D 48G魔改版": a variant the catalogue lacks is still a GPU, not "4090 days"
     back = _HAVE_OF_THEM.search(w.text)
     if back and ex.gpu_mentions and owned.get(ex.gpu_mentions[-1], 1) == 1 and len(owned) <= 1:
         # "qlora 70b on 4090s?? i have 2 of them": the GPU just named, as many as they say
@@ -2814,6 +2858,8 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         del ex.fields["deployment"]  # "Rent or buy? If we buy it goes in our colo": the room only if they buy
     if acq == "either" and ex.fields.get("deployment") == "on-prem" and _RENT_ALLOWED.search(w.text):
         ex.fields["deployment"] = "either"  # "我們有機房，但用租的也可以": the room or the cloud
+    if "deployment" not in ex.fields and ex.fields.get("owned_gpus") and _RACKED.search(w.text):
+        ex.fields["deployment"] = "on-prem"  # "现有4台8卡H800，机柜每柜限电12kW": their GPUs, in their racks
     if acq == "buy" and "deployment" not in ex.fields and _PLACED.search(w.text):
         ex.fields["deployment"] = "on-prem"  # bought and put somewhere of their own
     if _COMPANY.search(w.orig.lower()) and not _PERSONAL.search(w.orig.lower()):

@@ -203,3 +203,143 @@ def test_the_cloud_ruled_out_is_remembered(text: str, locale: str) -> None:
 
 def test_a_room_alone_does_not_rule_the_cloud_out() -> None:
     assert "cloud_refused" not in _read("我们有机房，单机柜 12 千瓦", "zh-Hans")
+
+
+# ---------------------------------------------------------------- after the twentieth blind table
+
+def test_a_gpu_variant_the_catalogue_lacks_is_no_duration() -> None:
+    assert "horizon_days" not in _read("3090 20G 改装版能跑 qwen2.5-14b 推理吗", "zh-Hans")
+
+
+def test_cards_at_hand_in_taiwan_words_are_owned() -> None:
+    assert _owned(_read("手邊有3張3090，想跑 QLoRA", "zh-Hant")) == [("rtx-3090", 3)]
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("桌机已经有一张4090，想再加两张跑 LoRA", "zh-Hans"),
+    ("my tower has one RTX A6000; want to add cards for LoRA of qwen2.5-32b", "en"),
+])
+def test_more_cards_for_the_machine_they_have_are_bought(text: str, locale: str) -> None:
+    got = _read(text, locale)
+    assert got["acquisition"] == "buy" and got["host_owned"] is True
+
+
+def test_a_psu_that_will_be_replaced_is_no_limit_the_wall_is() -> None:
+    # 110 V x 20 A at the 80 % continuous rule: 1.76 kW (the 1000 W PSU is to be swapped)
+    got = _read("现在电源1000W要换掉，家里插座是110V 20A", "zh-Hans")
+    assert got["rack_kw"] == pytest.approx(1.76)
+
+
+@pytest.mark.parametrize(("text", "epochs", "seq_len"), [
+    ("qlora mistral 7b on 20k samples (avg ~700 tok), 3 ep", 3.0, 700),
+    ("LoRA on 10k convos, avg 1200 toks each, 1 ep", 1.0, 1200),
+])
+def test_abbreviated_tokens_and_epochs(text: str, epochs: float, seq_len: int) -> None:
+    got = _read(text)
+    assert (got["epochs"], got["seq_len"]) == (epochs, seq_len)
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("can it be done by wed?", 1.0),      # Wednesday 2026-12-02
+    ("need results before thu", 2.0),     # Thursday 2026-12-03
+    ("by next mon pls", 6.0),             # Monday 2026-12-07
+])
+def test_weekday_abbreviations_after_a_deadline_word(text: str, days: float) -> None:
+    assert _read("LoRA on llama 3.1 8b, " + text)["deadline_days"] == days
+
+
+def test_a_bare_abbreviation_is_no_weekday() -> None:
+    assert "deadline_days" not in _read("the box sat in the sun all day; LoRA on llama 3.1 8b")
+
+
+@pytest.mark.parametrize(("text", "locale", "amount"), [
+    ("採購預算新臺幣伍佰萬元整", "zh-Hant", 5_000_000),
+    ("项目预算人民币贰佰捌拾万元", "zh-Hans", 2_800_000),
+])
+def test_amounts_in_financial_numerals(text: str, locale: str, amount: float) -> None:
+    assert _read(text, locale)["budget_amount"] == amount
+
+
+def test_financial_numeral_characters_in_words_stay_words() -> None:
+    got = _read("參數量 7B，參考 RTX 4090，預算 5 萬", "zh-Hant")
+    assert got["params"] == 7e9 and got["budget_amount"] == 50000
+
+
+def test_a_context_length_before_a_budget_word_is_no_money() -> None:
+    got = _read("qwen2.5-32b 推論 ctx 16k 預算大概 50萬", "zh-Hant")
+    assert got["context_tokens"] == 16384 and got["budget_amount"] == 500000
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("最好1.10前训完", 40.0),   # 2027-01-10
+    ("12.24之前要上线", 23.0),  # 2026-12-24
+])
+def test_month_dot_day_before_a_deadline_word(text: str, days: float) -> None:
+    assert _read("LoRA 微调 qwen2.5-7b，" + text, "zh-Hans")["deadline_days"] == days
+
+
+def test_a_version_number_is_no_date() -> None:
+    assert "deadline_days" not in _read("用 qwen 2.5 前的版本做 LoRA", "zh-Hans")
+
+
+def test_owned_gpus_in_racks_with_a_power_cap_are_on_premises() -> None:
+    assert _read("我们有2台8卡A800，机柜每柜限电15kW", "zh-Hans")["deployment"] == "on-prem"
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("QLoRA fine-tune Llama 3.1 8B and then serve it to our support team", "en"),
+    ("先用LoRA微调Qwen2.5-14B，之后再上线推理给客服用", "zh-Hans"),
+])
+def test_train_then_serve_leaves_the_task_to_ask(text: str, locale: str) -> None:
+    assert "task" not in _read(text, locale)
+
+
+def test_mainly_serving_with_a_lora_later_is_serving() -> None:
+    assert _read("mainly inference of llama 3.1 70b for 20 users, maybe a LoRA later")["task"] == "inference"
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("服务器元旦后才能到货，模型要在1月10日前训完", "zh-Hans"),
+    ("the servers arrive next week; the LoRA must be trained by Jan 10", "en"),
+])
+def test_when_hardware_arrives_is_no_deadline_when_the_job_is_due_is(text: str, locale: str) -> None:
+    assert _read(text, locale)["deadline_days"] == 40.0
+
+
+def test_delivery_and_acceptance_of_a_tender_are_procurement_dates() -> None:
+    assert "deadline_days" not in _read("采购 8 卡服务器，要求 2027年2月1日前完成交付、安装及验收", "zh-Hans")
+
+
+@pytest.mark.parametrize(("text", "locale", "ttft", "context"), [
+    ("部署 qwen2.5-32b，上下文不超过16K，首字响应时间≤1.5秒", "zh-Hans", 1.5, 16384),
+    ("部署 llama 3.1 70b，上下文最長 32k，首字回應時間 2 秒內", "zh-Hant", 2.0, 32768),
+])
+def test_service_targets_written_as_limits(text: str, locale: str, ttft: float, context: int) -> None:
+    got = _read(text, locale)
+    assert (got["max_ttft_s"], got["context_tokens"]) == (ttft, context)
+
+
+def test_data_not_let_go_to_the_cloud_is_refused_cloud() -> None:
+    got = _read("legal won't allow our data to go to the cloud; it will sit in our closet rack")
+    assert got["deployment"] == "on-prem" and got["cloud_refused"] is True
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("The expected service life is four (4) years.", 1460.0),
+    ("Useful life of 3 years.", 1095.0),
+])
+def test_a_service_life_is_the_horizon(text: str, days: float) -> None:
+    assert _read("We will buy a GPU server for inference. " + text)["horizon_days"] == days
+
+
+def test_a_rental_for_an_hour_asked_about_is_no_deadline() -> None:
+    got = _read("is my 12gb card enough for a flux lora or should i just rent something on vast.ai for an hour")
+    assert "deadline_days" not in got
+
+
+def test_asking_whether_to_buy_anything_decides_nothing() -> None:
+    assert "acquisition" not in _read("We have 2x L40S in the office. Do we need to buy anything to serve qwen2.5-32b?")
+
+
+def test_eight_cards_per_node_said_in_words() -> None:
+    assert _owned(_read("The lab owns three nodes of eight A100 80GB each.")) == [("a100-80gb-sxm", 24)]
