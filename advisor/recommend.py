@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor import rules_engine
-from advisor.core import TIGHT_HEADROOM, compute, cost, memory, planner
+from advisor.core import TIGHT_HEADROOM, compute, cost, memory, planner, power
 from advisor.knowledge import KnowledgeBase, knowledge
 from advisor.models import (
     Candidate,
@@ -203,9 +203,34 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
                 append(_Option(m, gpu, "rent", False, m.rent_usd, "", [], False, 0.0, horizon, util))
         if out:
             break
+    if host and profile.rack_kw is not None:  # the power supply of the computer they have
+        out = [_in_small_host(o, profile.rack_kw * 1000.0) if o.in_host or o.owned_used or o.owned else o for o in out]
     if profile.rack_kw is not None and profile.deployment != "cloud":
         out.extend(_power_limited(o) for o in list(out) if _can_power_limit(o, profile))
     return out
+
+
+SMALL_HOST_PSU_SHARE = 0.5
+"""A computer draws on its own at most about this share of its power supply's rating (supplies are sized to run at
+50-80 % load, advisory-anchors §3a): an industrial PC on a 250-300 W supply is not the 250 W platform of a GPU
+workstation (`power.HOST_BASE_W_PCIE`). Two blind experts put such a PC at 100-150 W (blind4-11, blind8-12)."""
+
+
+def _in_small_host(o: _Option, psu_w: float) -> _Option:
+    """`o` in the user's own computer whose power supply is too small for a GPU workstation's platform: the
+    platform's power is what that supply allows it (`SMALL_HOST_PSU_SHARE`), so a 72 W L4 is weighed against what
+    the PC itself draws, not against 250 W of workstation."""
+    m = o.m
+    saved = power.HOST_BASE_W_PCIE - min(power.HOST_BASE_W_PCIE, SMALL_HOST_PSU_SHARE * psu_w)
+    if saved <= 0 or m.nodes != 1 or o.gpu.form_factor != "pcie" or m.power_w <= saved:
+        return o
+    share = (m.power_w - saved) / m.power_w
+    smaller = dataclasses.replace(
+        m, power_w=m.power_w - saved, facility_w=m.facility_w * share, node_power_w=m.node_power_w - saved,
+        average_power_w=m.average_power_w * share if m.average_power_w is not None else None,
+        energy_kwh=m.energy_kwh * share if m.energy_kwh is not None else None,
+        energy_usd=m.energy_usd * share if m.energy_usd is not None else None)
+    return dataclasses.replace(o, m=smaller)
 
 
 POWER_LIMIT_SHARE = 0.8

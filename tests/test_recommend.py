@@ -451,3 +451,15 @@ def test_a_training_job_whose_owner_ruled_the_cloud_out_is_not_rented() -> None:
     assert any(c.acquisition == "rent" for c in recommend(Profile(**base)).recommendations)
     refused = recommend(Profile(**base, cloud_refused=True))
     assert refused.recommendations and all(c.acquisition == "buy" for c in refused.recommendations + refused.alternatives)
+
+
+def test_a_low_power_card_for_an_industrial_pc_on_a_small_supply() -> None:
+    """ResNet-50 at 500 images/s in a line PC with one free slot and a 250 W supply (blind8-12, and blind4-11 on
+    300 W): an L4 (72 W, slot-powered) fits — the PC draws ~100-150 W by two blind experts, not a GPU workstation's
+    250 W — and is priced as a card, not with a server around it; a 150 W A10 or a 170 W RTX 3060 does not fit."""
+    rec = recommend(Profile(task="inference", model="resnet-50", weights_dtype="fp16", requests_per_second=500,
+                            budget_usd=3000, acquisition="buy", deployment="on-prem", rack_kw=0.25, host_owned=True))
+    top = rec.recommendations[0]
+    assert top.gpu in ("l4", "t4") and top.count == 1
+    assert top.power_w <= 250 and top.cost_usd <= 3000
+    assert all(c.gpu not in ("a10", "rtx-3060", "rtx-4090") for c in rec.recommendations + rec.alternatives)

@@ -124,11 +124,14 @@ need a workstation platform (`DESKTOP_HEDT_USD`), which is a new machine, not th
 
 def existing_host_credit_usd(gpu, count: int) -> float:
     """What a purchase of `count` PCIe GPUs saves when they go into a computer the user already has, USD: the
-    desktop base (CPU, board, memory, case, power supply) that `capex_usd` charges for one or two cards, at its
-    midpoint — or the small server's, when that is cheaper. A second card still pays its own upgrade
+    machine `capex_usd` charges around one or two cards, at its midpoint — a desktop base (CPU, board, memory,
+    case, power supply) for a GeForce or workstation card, the small server for a data-centre card (an L4 or T4 in
+    the user's own PC is not sold with a server). A second GeForce or workstation card still pays its own upgrade
     (`DESKTOP_SECOND_GPU_USD`); SXM/OAM boards and three or more cards need a new machine: no credit."""
     if _sxm(gpu) or not 1 <= count <= HOST_CARDS:
         return 0.0
+    if gpu.segment == "datacenter":
+        return server_usd(gpu, count).mid
     return min(Range(*DESKTOP_BASE_USD).mid, server_usd(gpu, count).mid)
 
 

@@ -28,7 +28,12 @@ HOST_BASE_W_PCIE = 250.0
 HOST_PER_GPU_W_PCIE = 75.0
 """PCIe servers and workstations: 250 W for the platform + 75 W per GPU (fans, PCIe switches, PSU
 loss). Check: 4 x RTX 3090 at 300 W measured 1,717 W at the wall -> 517 W beyond the cards
-(250 + 4 x 75 = 550, AA §1)."""
+(250 + 4 x 75 = 550, AA §1); 2 x RTX 5090 on a Xeon W5 draw 1,550 W -> 400 W beyond the cards (250 + 2 x 75,
+platforms.md §1)."""
+
+HOST_PER_GPU_SHARE = 0.25
+"""The per-GPU overhead is at most this share of the card's own power: fans and PSU losses grow with what the card
+draws, so a 72 W slot-powered L4 adds ~18 W, not the 75 W of a 300-575 W card (which the builds above measure)."""
 
 TYPICAL_OF_MAX = 7.5 / 10.2
 """Average draw of a training server as a share of its maximum: DGX H100 typical 6.5-8.5 kW (midpoint
@@ -49,7 +54,12 @@ def node_power_w(gpu, gpus_in_node: int) -> float:
         # Boards are bought whole (4 or 8 GPUs, advisor.core.cost.sold_in); fewer GPUs is a rented slice of
         # such a server, which draws its share of the host.
         return gpus_w * (1.0 + HOST_SHARE_OF_GPU_POWER_SXM)
-    return gpus_w + HOST_BASE_W_PCIE + HOST_PER_GPU_W_PCIE * gpus_in_node
+    return gpus_w + HOST_BASE_W_PCIE + per_gpu_overhead_w(gpu) * gpus_in_node
+
+
+def per_gpu_overhead_w(gpu) -> float:
+    """Host power a PCIe card adds beyond its own (`HOST_PER_GPU_W_PCIE`, at most `HOST_PER_GPU_SHARE` of it), W."""
+    return min(HOST_PER_GPU_W_PCIE, HOST_PER_GPU_SHARE * gpu.tdp_w)
 
 
 def configuration_power_w(gpu, count: int) -> tuple[float, float, int]:

@@ -110,3 +110,13 @@ def test_a_card_for_a_computer_one_has_does_not_buy_its_base_again() -> None:
     assert cost.existing_host_credit_usd(kb.gpus["h100-sxm"], 1) == 0.0  # an SXM board is never a desktop part
     one = cost.capex_usd(card, 1)
     assert one is not None and one.mid - cost.existing_host_credit_usd(card, 1) == pytest.approx((500 + 800) / 2)
+
+
+def test_a_small_card_adds_host_power_in_proportion_not_a_big_cards_75_w() -> None:
+    """A 72 W slot-powered L4 adds a quarter of its own power (fans, PSU losses): 250 + 72 + 18 = 340 W for one in a
+    server; a 300 W card still adds 75 W, as the 4 x RTX 3090 build measured (1,717 W at the wall, AA §1)."""
+    from advisor.knowledge import knowledge
+
+    kb = knowledge()
+    assert power.node_power_w(kb.gpus["l4"], 1) == pytest.approx(250 + 72 + 18)
+    assert power.node_power_w(kb.gpus["rtx-3090"], 4) == pytest.approx(4 * 350 + 250 + 4 * 75)
