@@ -659,9 +659,15 @@ def _scatter_chart(
         while any(abs(name_y - y_) < CHART_LINE_PX and abs(x - x_) < CHART_NAME_PX for x_, y_ in placed):
             name_y += CHART_LINE_PX
         placed.append((x, name_y))
-        # A name starts after the last circle on its line close to its right, not under it.
-        name_x = max([x] + [cx for cx, cy in circles
-                            if x <= cx < x + 3 * CHART_LINE_PX and abs(cy - name_y) < CHART_LINE_PX])
+        # A name starts after the last circle on its line close to its right, not under it; in the right half of
+        # the plot it ends before the first circle to its left instead, so that it is not cut off at the edge.
+        right_half = x > (left + w - right) / 2
+        if right_half:
+            name_x = min([x] + [cx for cx, cy in circles
+                                if x - 3 * CHART_LINE_PX < cx <= x and abs(cy - name_y) < CHART_LINE_PX]) - 26
+        else:
+            name_x = max([x] + [cx for cx, cy in circles
+                                if x <= cx < x + 3 * CHART_LINE_PX and abs(cy - name_y) < CHART_LINE_PX])
         points.append(
             {
                 "x": f"{x:.1f}",
@@ -669,6 +675,7 @@ def _scatter_chart(
                 "label": str(v["rank"]),
                 "name": f"{v['rank']}. {v['short_title']}",  # written beside the point, with its number
                 "name_x": f"{name_x + 13:.1f}",
+                "name_anchor": "end" if right_half else "start",
                 "name_y": f"{name_y:.1f}",
                 "tip": f"{v['rank']}. {v['title']}: {v['cost']}, {v['time_short']}",
                 "fits": v["fits"],

@@ -99,7 +99,20 @@ def test_names_of_points_at_the_same_cost_and_time_do_not_overlap() -> None:
     twin = second.model_copy(update={"cost_usd": first.cost_usd, "time_hours": first.time_hours})
     html = render(rec.model_copy(update={"recommendations": (first, twin)}), "html", "en")
     svg = html.split("<svg")[2].split("</svg>")[0]
-    names = re.findall(r'<text x="([\d.]+)" y="([\d.]+)" dominant-baseline="central" class="point-name">([^<]+)</text>', svg)
+    names = re.findall(r'<text x="([\d.]+)" y="([\d.]+)" text-anchor="\w+" dominant-baseline="central" '
+                       r'class="point-name">([^<]+)</text>', svg)
     assert [n[:3] for _, _, n in names] == ["2. ", "1. "]
     (x2, y2, _), (x1, y1, _) = names
     assert x1 == x2 and abs(float(y2) - float(y1)) >= 18
+
+
+def test_names_of_points_in_the_right_half_end_at_their_point() -> None:
+    """On a phone the chart is scaled down and a name that starts right of a point near the right edge was cut off:
+    in the right half of the plot a name ends at its point (text-anchor end), in the left half it starts there."""
+    html = render(make_recommendation("en"), "html", "en")
+    svg = html.split("<svg")[2].split("</svg>")[0]
+    points = re.findall(r'<circle cx="([\d.]+)"', svg)
+    anchors = re.findall(r'text-anchor="(\w+)" dominant-baseline="central" class="point-name"', svg)
+    assert len(points) == len(anchors) == 2
+    for cx, anchor in zip(points, anchors, strict=True):
+        assert anchor == ("end" if float(cx) > (96 + 850) / 2 else "start")
