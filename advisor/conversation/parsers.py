@@ -286,7 +286,8 @@ _TRAIN_THEN_SERVE = _c(
     r"(?:再|要|会|會|還要|还要|也要)?\s*(?:上线|上線|提供|对外|對外|serv\w*|deploy\w*|inference|推理|推論|部署|host\w*)")
 """A job of two parts, training and then serving, neither said to be the main one."""
 _MAIN_TASK = _c(r"(?:主要|主要是|主要用来|主要用來|mainly|mostly|primarily|main\s+use\s+is)\s*(?:for\s+|是|用来|用來|拿来|拿來)?\s*$")
-_SIDE_TASK = _c(r"(?:偶尔|偶爾|顺便|順便|有时|有時|occasionally|sometimes|maybe|perhaps|later\s+maybe|now\s+and\s+then|或许|或許|也许|也許)\s*(?:也)?\s*(?:\S+\s*)?$")
+_SIDE_TASK = _c(r"(?:偶尔|偶爾|顺便|順便|有时|有時|occasionally|sometimes|maybe|perhaps|later\s+maybe|now\s+and\s+then|或许|或許|也许|也許)\s*(?:也)?\s*(?:\S+\s*)?$|"
+                r"\b(?:(?:drop|fall\s+back|downgrade|resort|go\s+down)\s+to|settle\s+for)\s*$|退而求其次(?:用|改用)?\s*$")
 _TRAIN_WORD = _c(r"\btrain(?:ing)?\b|\btrain?n?ing\b|训练|訓練|訓鍊|训炼")
 
 
@@ -327,7 +328,7 @@ def _task(w: _Work, bare_train: bool = True) -> str | None:
         main = [name for name, pattern in _TASKS
                 for m in pattern.finditer(text) if _MAIN_TASK.search(text[max(0, m.start() - 8): m.start()])]
         side = {name for name, pattern in _TASKS
-                for m in pattern.finditer(text) if _SIDE_TASK.search(text[max(0, m.start() - 10): m.start()])}
+                for m in pattern.finditer(text) if _SIDE_TASK.search(text[max(0, m.start() - 16): m.start()])}
         if main:
             return main[0]
         found = [name for name in found if name not in side] or found
@@ -669,6 +670,7 @@ _ACQ = [
                r"(?:自建|自购|自購|买卡|買卡|购买|購買)\s*(?:或|或者|还是|還是)\s*(?:上云|上雲|租|云端|雲端|用云|用雲)|"
                r"(?:上云|上雲|租|云端|雲端|用云|用雲)\s*(?:或|或者|还是|還是)\s*(?:自建|自购|自購|买卡|買卡|购买|購買)")),
     ("rent", _c(r"\brent(?:ed|ing|al)?\b(?!\s+(?:an?\s+|my\s+|the\s+)?(?:apartment|flat|house|room|place|studio)\b)|\blease\b|"
+                r"\bspend\b[^.;!?]{0,40}?\bon\s+(?:cloud|rented)\s+(?:gpus?|compute|instances?|credits?|time)\b|"
                 r"\bleasing\b|租用|租赁|租賃|(?<!出)租(?!或|的?(?:房子|房|屋|公寓|套房|雅房))(?<!房租)")),
     ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bprocure|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
                r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)(?<!上[两兩一二三四五六七八\d]张)(?<!上[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|(?<!colo\s)(?<!colocation\s)\bquote\b|报价|報價|grants?\s+for\s+(?:gpu\s+|new\s+)?(?:gpus|hardware|servers?)|"
@@ -720,7 +722,7 @@ _WHICH_TO_RENT = _c(r"\b(?:which|what)\s+(?:\w+\s+){0,3}(?:should|do|would|can)\
                     r"(?:租|租用)(?:哪|什么|什麼|啥)(?:个|個|种|種|款|家|张|張)?|(?:该|該|要)租(?:哪|什么|什麼|啥)")
 _NOTHING_OWNED = _c(r"\bno\s+(?:hardware|gpus?|servers?|machines?)\s+of\s+(?:our|my)\s+own\b|\b(?:we|i)\s+(?:don'?t|do\s+not)\s+(?:own|have)\s+(?:any\s+)?(?:hardware|gpus?|servers?)\b|"
                     r"没有(?:自己的)?(?:硬件|显卡|顯卡|服务器|伺服器|机器|機器|gpu)|沒有(?:自己的)?(?:硬體|顯卡|伺服器|機器|gpu)")
-_RATHER = _c(r"rather\s+(?P<a>rent|buy)\s+than\s+(?:rent|buy)|prefer\s+(?:to\s+)?(?P<b>rent|buy)(?:ing)?|宁可(?P<c>租|买)|寧可(?P<d>租|買)|倾向(?P<e>租|买)|傾向(?P<f>租|買)")
+_RATHER = _c(r"rather\s+(?P<a>rent|buy)\b[^.;!?]{0,30}?\bthan\s+(?:rent|buy)|prefer\s+(?:to\s+)?(?P<b>rent|buy)(?:ing)?|宁可(?P<c>租|买)|寧可(?P<d>租|買)|倾向(?P<e>租|买)|傾向(?P<f>租|買)")
 
 
 _REFUSE_RENT = _c(r"\bnot\s+rent(?:ing)?\b(?!(?:\s+\w+){0,2}\s+yet\b)|\bno\s+rent(?:ing|als?)?\b|\b(?:won'?t|don'?t\s+want\s+to|rather\s+not|do\s+not\s+want\s+to)\s+"
@@ -1212,8 +1214,8 @@ def _duration(w: _Work, ex: Extraction) -> None:
         if re.match(r"(?:an?|per|each|every)\b|/", m.group(0)) and _COUNT_PER_SPAN.search(
                 w.orig.lower()[max(0, m.start() - 24): m.start()]):
             continue  # "we summarize ~2M docs a day", "500 requests per hour": a rate, not a deadline
-        if _RUNS_IN_SPAN.match(w.orig.lower()[m.end(): m.end() + 16]):
-            continue  # "一个月大概跑十来次", "a month, maybe 10 runs": how often, not a deadline
+        if _RUNS_IN_SPAN.match(w.orig.lower()[m.end(): m.end() + 16]) or _VOLUME_IN_SPAN.match(w.orig.lower(), m.end()):
+            continue  # "一个月大概跑十来次", "一天大概 2 亿 token": how often or how much, not a deadline
         if _RENT_SPAN_BEFORE.search(w.text[max(0, m.start() - 64): m.start()]):
             continue  # "or should i just rent an a100 for a day": how long a rental lasts, not a deadline
         days = value * _DUR_UNITS.get(unit, _DUR_UNITS.get(unit.rstrip("s"), 1))
@@ -1440,6 +1442,7 @@ _START_CUE = _c(r"\s*(?:前|之前|以前|before|by)?\s*(?:机器|機器|服务�
                 r"(?:就|要|得|能|可以|必须|必須|need\s+to|must|we|to|should|can)?\s*(?:开始|開始|开跑|開跑|上线跑|start|kick\s*off|begin|be\s+up)")
 _START_BEFORE = _c(r"(?:start|begin|kick\s*off)(?:ing)?\s+(?:it\s+|training\s+|the\s+run\s+)?(?:before|by|on|from|after)?\s*$")
 _ACCEPTANCE = _c(r"[^.;!?。；！？]{0,8}?(?:交付|完成)[^.;!?。；！？]{0,8}?(?:验收|驗收)")  # "前完成交付、安装及验收"
+_PEAK_SEASON = _c(r"\s*(?:的|节|節|day)*\s*(?:檔期|档期|旺季|促销|促銷|大促|购物季|購物季|高峰|尖峰|peak|season|rush|sales?\b|holiday\s+traffic)")
 _DELIVERY = _c(r"到货|到貨|交货|交貨|安装|安裝|上架|\bdeliver(?:y|ed)\s+(?:and|&)\s+install|"
                r"\b(?:hardware|servers?|machines?|gpus?|cards?|boxes)\s+(?:arrive|arrives|arriving|delivered|ships|shipped)\b")
 """When the hardware arrives or is installed ("元旦后才能到货", "完成交付、安装及验收"): a procurement date."""
@@ -1463,6 +1466,8 @@ _PAST_SPAN_BEFORE = _c(r"(?:\bran|\btook|\bspent|\blasted|\bhad\s+(?:it\s+)?(?:r
                        r"\bwas\s+running)\s+(?:for\s+)?"
                        r"(?:about\s+|around\s+|almost\s+|nearly\s+|over\s+|~\s*)?$|"
                        r"(?:跑了|训了|訓了|练了|練了|花了|用了|耗了)\s*(?:大概|大约|大約|差不多|将近|將近|快|整整|足足)?\s*$")
+_VOLUME_IN_SPAN = _c(rf"\s*(?:大概|大约|大約|约|約|要|会|會|有|平均|差不多|about|around|~)*\s*(?:跑|处理|處理|生成|推理|推論)?\s*"
+                     rf"{NUM}\s*(?:个|個|次|条|條|笔|筆)?\s*(?:tokens?|请求|請求|requests?|queries|docs?|documents|文档|文檔|images?|张图|張圖)")
 _RUNS_IN_SPAN = _c(r"(?:\s*(?:大概|大约|大約|约|約|要|会|會|差不多|平均|都|会有|會有|maybe|about|around|~|we\s+do|i\s+do)){0,3}\s*"
                    r"(?:跑|训|訓|做|开|開)?\s*(?:[\d一二两兩三四五六七八九十几幾]+|a\s+few)\s*(?:来|來|多)?\s*"
                    r"(?:次|轮|輪|个实验|個實驗|runs?\b|times\b|jobs\b|experiments\b)")
@@ -1602,6 +1607,8 @@ def _calendar(w: _Work, ex: Extraction) -> None:
             until = _HORIZON_UNTIL.search(w.text[max(0, m.start() - 8): m.start() + 1]) and not _BEFORE_THEN.search(
                 w.text[m.end(): m.end() + 24])  # "只能用到 2 月底，能不能在这之前跑完": the job must be done by then
             w.consume(m.start(), m.end())
+            if _PEAK_SEASON.match(w.orig.lower(), m.end()):
+                continue  # "年底檔期尖峰每秒 50 個請求": when the load peaks, not when a job is due
             if _START_CUE.match(w.text[m.end(): m.end() + 10]) or _START_BEFORE.search(w.text[max(0, m.start() - 24): m.start()]):
                 continue  # "下週三前要開始跑": when it starts, not when it must be done
             clause = _clause_at(w.orig.lower(), m.start())
@@ -2494,7 +2501,7 @@ _NODES_BEFORE = _c(
     rf"(?<!-){_num('nodes')}\s*(?:nodes?|servers?|machines?|boxes|workstations?|hosts?|rigs?|"
     r"台(?:服务器|伺服器|机器|機器|主机|主機|工作站)?|个节点|個節點)\s*(?:上跑|上|里|裡|[a-z\u4e00-\u9fff][\w\s-]{0,16}?[(（](?=\s*(?:每台|每个|每個|各|each)))?\s*"
     r"(?:of|with|w/|,|，|×|x|\*|[（(])?\s*(?:each\s+with|每台|每个|每個|各|each)?\s*(?:插|装|裝|配|有)?\s*"
-    rf"{_num('per')}\s*(?:x|×|\*|张|張|块|塊|颗|顆|片|卡|gpus?\s+of|cards?\s+of)?\s*(?:nvidia|amd|英伟达|輝達|geforce|rtx|tesla)?\s*$"
+    rf"{_num('per')}\s*(?:x|×|\*|张|張|块|塊|颗|顆|片|卡的?|gpus?\s+of|cards?\s+of)?\s*(?:nvidia|amd|英伟达|輝達|geforce|rtx|tesla)?\s*$"
 )
 _COUNT_LATER = _c(rf"^\s*[）)]?\s*(?:有|共|共有|一共|总共|總共|合计|合計|是|各)?\s*[（(]?\s*{NUM}\s*(?:张|張|块|塊|片|颗|顆|卡|gpus?\b|cards?\b)\s*[）)]?")
 _SYSTEM = _c(r"(?:dgx|hgx)\s*$")

@@ -343,3 +343,42 @@ def test_asking_whether_to_buy_anything_decides_nothing() -> None:
 
 def test_eight_cards_per_node_said_in_words() -> None:
     assert _owned(_read("The lab owns three nodes of eight A100 80GB each.")) == [("a100-80gb-sxm", 24)]
+
+
+# ---------------------------------------------------------------- after the twenty-first blind table
+
+@pytest.mark.parametrize("text", [
+    "Full fine-tune of Llama 3.1 8B on 50k samples, or should I fall back to LoRA?",
+    "We want a full fine-tune of Mistral 7B; we can settle for LoRA if it must be.",
+])
+def test_a_fallback_method_is_not_the_task(text: str) -> None:
+    assert _read(text)["task"] == "finetune"
+
+
+def test_rather_buy_some_cards_than_rent() -> None:
+    assert _read("I'd rather buy two RTX 6000 Ada than rent, for LoRA of qwen2.5-14b")["acquisition"] == "buy"
+
+
+def test_money_for_cloud_gpus_rents() -> None:
+    got = _read("We can spend about $3,000 on cloud GPUs for a LoRA of Llama 3.1 8B.")
+    assert got["acquisition"] == "rent" and got["budget_amount"] == 3000
+
+
+def test_machines_of_n_cards_written_before_the_gpu() -> None:
+    assert _owned(_read("实验室有 3 台 8 卡的 A800，做全参微调", "zh-Hans")) == [("a800-80gb", 24)]
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("双十一前的促销高峰每秒大约 80 个请求，部署 qwen2.5-7b", "zh-Hans"),
+    ("聖誕節旺季尖峰每秒 30 個請求，推論 Llama 3.1 8B", "zh-Hant"),
+])
+def test_a_peak_season_is_no_deadline(text: str, locale: str) -> None:
+    assert "deadline_days" not in _read(text, locale)
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("每天跑批量推理，一天大概 5000 万 token", "zh-Hans"),
+    ("批次推論，一天大約處理 3 萬個請求", "zh-Hant"),
+])
+def test_a_daily_volume_is_no_deadline(text: str, locale: str) -> None:
+    assert "deadline_days" not in _read(text, locale)
