@@ -151,6 +151,7 @@ _CARDS_TOTAL = _c(rf"(?:一共|总共|總共|合计|合計|总计|總計|共|\bi
                   rf"{_num('num2')}\s*(?:gpus?|cards?)\s+(?:total|in\s+total|in\s+all|altogether)\b")
 _SIZE_FIX = lazy_compile(r"[\s,:]*(?:i\s+meant?\s+)?(?:还是|還是|改成|改用|换成|換成|用|make\s+it|use|the)?\s*(\d+(?:\.\d+)?)\s*b\b",
                          re.IGNORECASE)
+_CARD_UNIT = lazy_compile(r"\s*(?:张|張|块|塊|颗|顆|片|x\b|×|cards?\b|gpus?\b)", re.IGNORECASE)
 _ASIDE_END = lazy_compile(r"\s[-–—]\s|[–—]")
 _SIZE_IN_NAME = lazy_compile(r"(\d+(?:\.\d+)?)\s*b\b", re.IGNORECASE)
 _SENTENCE_END = lazy_compile(r"[;!?]|\.(?!\d)|$")
@@ -215,6 +216,13 @@ def _apply_correction(text: str, marker: re.Match[str]) -> str | None:
             _, _, _, _, s, e = (same_gpu or earlier_gpus)[-1]
             _, _, _, _, fs, fe = fixed_gpus[0]
             return text[:s] + text[fs:fe] + text[e: marker.start()] + text[_clause_end(text, fe):]
+    if fixed_gpus and not earlier_gpus and not fixed_models and fixed_gpus[0][1] is not None:
+        # "每台4张L20……不对，是4张L40S": the card first named is one the catalogue lacks; the corrected one
+        # replaces it with its count (from the last count said before the marker)
+        counts = [n for n in find_numbers(text[: marker.start()]) if _CARD_UNIT.match(text, n[2])]
+        if counts:
+            _, _, _, _, fs, fe = fixed_gpus[0]
+            return text[:counts[-1][1]] + text[fs:fe] + text[_clause_end(text, fe):]
     names = named + [(a.ident, s, e) for a, s, e in _scan_aliases(low, _catalogue_index("gpu"))]
     fixes = [(v, s + marker.end(), e + marker.end()) for v, s, e in find_numbers(text[marker.end():end])]
     before = [n for n in find_numbers(text[: marker.start()]) if not any(a <= n[1] < b for _, a, b in names)]
@@ -282,7 +290,7 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
 ]
 _TRAIN_THEN_SERVE = _c(
     r"(?:lora|微调|微調|fine[\s-]?tun\w*|训练|訓練|\btrain\w*|\bsft\b)(?:[^.;!?。；！？]|\.(?=\d)){0,40}?"
-    r"(?:\+|＋|\band\s+(?:then\s+)?(?:subsequent(?:ly)?\s+|later\s+)?|\bthen\s+|及|以及|并|並|之后|之後|然后|然後|后续|後續)\s*"
+    r"(?:\+|＋|\band\s+(?:then\s+)?(?:subsequent(?:ly)?\s+|later\s+)?|\bthen\s+|及|以及|并|並|之后|之後|然后|然後|后续|後續|[,，]\s*再)\s*"
     r"(?:再|要|会|會|還要|还要|也要)?\s*(?:上线|上線|提供|对外|對外|serv\w*|deploy\w*|inference|推理|推論|部署|host\w*)")
 """A job of two parts, training and then serving, neither said to be the main one."""
 _MAIN_TASK = _c(r"(?:主要|主要是|主要用来|主要用來|mainly|mostly|primarily|main\s+use\s+is)\s*(?:for\s+|是|用来|用來|拿来|拿來)?\s*$")
@@ -668,7 +676,9 @@ billion over several years); it is re-asked."""
 _ACQ = [
     ("either", _c(r"\beither\b(?!\s+(?:the\s+)?[a-z]*\d)(?<!buying\seither)(?<!buy\seither)|buy\s+or\s+rent|rent\s+or\s+buy|both\s+options|买或租|租或买|買或租|租或買|买还是租|買還是租|租还是买|租還是買|都可以考虑|都可以考慮|"
                r"(?:自建|自购|自購|买卡|買卡|购买|購買)\s*(?:或|或者|还是|還是)\s*(?:上云|上雲|租|云端|雲端|用云|用雲)|"
-               r"(?:上云|上雲|租|云端|雲端|用云|用雲)\s*(?:或|或者|还是|還是)\s*(?:自建|自购|自購|买卡|買卡|购买|購買)")),
+               r"(?:上云|上雲|租|云端|雲端|用云|用雲)\s*(?:或|或者|还是|還是)\s*(?:自建|自购|自購|买卡|買卡|购买|購買)|"
+               # "想換 5090 但怕電供撐不住，還是乾脆租雲端？": a card to buy, or renting instead
+               r"(?:换|換|升级|升級|加卡|买|買)[^。？?!！]{0,24}?(?:还是|還是)\s*(?:干脆|乾脆|直接)?\s*(?:去)?\s*(?:租|上云|上雲)")),
     ("rent", _c(r"\brent(?:ed|ing|al)?\b(?!\s+(?:an?\s+|my\s+|the\s+)?(?:apartment|flat|house|room|place|studio)\b)|\blease\b|"
                 r"\bspend\b[^.;!?]{0,40}?\bon\s+(?:cloud|rented)\s+(?:gpus?|compute|instances?|credits?|time)\b|"
                 r"\bleasing\b|租用|租赁|租賃|(?<!出)租(?!或|的?(?:房子|房|屋|公寓|套房|雅房))(?<!房租)")),
@@ -685,7 +695,8 @@ _ACQ = [
                # money for a machine, capital spending, cards added: "forty grand to spend on a box"
                r"\b(?:spend|budget)\b[^.;!?]{0,40}?\b(?:on|for)\s+(?:an?|one|the|our|my)?\s*(?:new\s+)?"
                r"(?:box|workstation|server|rig|machine|tower)\b|\bcapital\s+(?:budget|expenditure|spend)|"
-               r"\b(?:equipment|hardware)\s+(?:budget|funds?|money)\b|\bspend\b(?:(?!/\s*mo|per\s+month|a\s+month|monthly|/\s*h)[^.;!?]){0,60}?\bon\s+(?:new\s+)?(?:hardware|gpus|cards|servers)\b|"
+               r"\b(?:equipment|hardware)\s+(?:budget|funds?|money)\b|"
+               r"\bspend\b(?:(?!/\s*mo|per\s+month|a\s+month|monthly|/\s*h)[^.;!?]){0,60}?\bon\s+(?:new\s+)?(?:hardware|gpus|cards|servers)\b|"
                r"设备费|設備費|设备预算|設備預算|硬件预算|硬體預算|硬件经费|硬體經費|"
                r"\bwhat\s+(?:should|could|do)\s+(?:i|we)\s+add\b")),
 ]
@@ -714,6 +725,7 @@ _PERSONAL = _c(r"个人|個人|自己玩|自己用|\bhobby|\bpersonal\b|side\s+p
 _IF_BUY = _c(r"\bif\s+(?:we|i)\s+(?:do\s+)?(?:buy|purchase|go\s+(?:with\s+)?buying)\b|(?:如果|要是|假如|若)(?:要|是)?(?:买|買|自购|自購)")
 _HOME = _c(r"\bat\s+home\b|\bmy\s+desk\b|home\s*lab|\bapartment\b|家里|家裡|家中|在家|宿舍|dorm")
 _NEED_TO_BUY_Q = _c(r"\b(?:do|would|will|should)\s+(?:i|we)\s+(?:need|have)\s+to\s+buy\s+(?:anything|something|more|another)\b|"
+                    r"\bwould\s+buying\b|\bif\s+(?:we|i)\s+bought\b|"
                     r"(?:要不要|需不需要|需要)(?:再)?(?:买|買)(?:什么|什麼|东西|東西)?(?:吗|嗎|\?)")
 """Whether to buy anything asked, not decided: "do i need to buy anything?", "需不需要再买"."""
 _ACQ_QUESTION = _c(r"(?:should\s+(?:we|i)\s+(?:just\s+)?rent|(?:do|would|will)\s+(?:i|we)\s+(?:need|have)\s+to\s+rent|要不要租|是不是租|"
@@ -744,8 +756,9 @@ def _blank_refusals(text: str) -> str:
 _IF_SHORT = _c(r"(?:不够|不夠|吃紧|吃緊|跑不动|跑不動|放不下|装不下|裝不下|爆了?|不行)\s*的[话話]|(?:实在|實在)?不行(?:就|再)|"
                # "這樣來得及嗎？還是要去租雲端的A100？": renting as the other answer to whether theirs will do
                r"(?:(?<=[吗嗎?])|(?<=[吗嗎?]\s))(?:还是|還是)\s*(?:要|得|该|該|需要)?\s*(?:去|改)?\s*租|"
-               r"\botherwise\b|\bif\s+(?:all\s+)?else\s+fails\b|"
+               r"\botherwise\b|\bif\s+(?:all\s+)?else\s+fails\b|\bif\s+(?:we|i)\s+do\b|\bif\s+(?:so|not)\b|\bif\s*(?=,)|\bif\s+(?:needed|necessary)\b|"
                r"\bif\s+(?:it|that|they|those|mine|ours)\s+(?:doesn'?t|does\s+not|won'?t|can'?t|isn'?t|aren'?t)\b|"
+               # ("if ," is "if not," once the negation is blanked)
                # "if that's too slow we could rent", "要是太慢就去阿里云租", "如果記憶體不夠再考慮租"
                r"\bif\s+(?:it|that|this|they|those)(?:'s|'re|\s+is|\s+are|\s+turns?\s+out)?\s+(?:too\s+(?:slow|small)|not\s+enough|"
                r"insufficient)\b|\bin\s+case\s+(?:it|that|they|we)\b|"
@@ -758,6 +771,8 @@ def _without_fallbacks(text: str) -> str:
     fall short says neither where the job runs nor how it gets its GPUs."""
     for m in _IF_SHORT.finditer(text):
         start, end = _clause_span(text, m.start())  # the clause itself, not the first text that reads like it
+        if not text[m.end():end].strip() and end < len(text):
+            end = _clause_span(text, end + 1)[1]  # "If we do, we'd rent the extra": the condition, then what follows it
         text = text[:start] + " " * (end - start) + text[end:]
     return text
 
@@ -1216,6 +1231,8 @@ def _duration(w: _Work, ex: Extraction) -> None:
             continue  # "we summarize ~2M docs a day", "500 requests per hour": a rate, not a deadline
         if _RUNS_IN_SPAN.match(w.orig.lower()[m.end(): m.end() + 16]) or _VOLUME_IN_SPAN.match(w.orig.lower(), m.end()):
             continue  # "一个月大概跑十来次", "一天大概 2 亿 token": how often or how much, not a deadline
+        if _SUPPORT_TERM.match(w.orig.lower(), m.end()):
+            continue  # "含三年維護", "3-year warranty": a support term, not a deadline or a horizon
         if _RENT_SPAN_BEFORE.search(w.text[max(0, m.start() - 64): m.start()]):
             continue  # "or should i just rent an a100 for a day": how long a rental lasts, not a deadline
         days = value * _DUR_UNITS.get(unit, _DUR_UNITS.get(unit.rstrip("s"), 1))
@@ -1280,6 +1297,7 @@ _HORIZON = [
        rf"rent(?:ing)?\s+(?:it\s+)?for\s+(?:the\s+)?(?:pilot|poc|trial|first)?\s*\(?\s*(?:{_num('n3')}|\b(?P<w3>one|two|three|four|six)\b)\s*(?P<unit3>months?|years?)|"
        r"rent(?:ing)?\s+(?:\S+\s+){0,3}?for\s+(?:a|one|the)\s+(?P<weekend>weekend)\b"),
 ]
+_SUPPORT_TERM = _c(r"\s*(?:的)?\s*(?:維護|维护|保固|保修|質保|质保|原厂服务|原廠服務|warranty|support|maintenance|service\s+contract)")
 _LONG_TERM = _c(r"\blong[\s-]?term\b|for\s+years\b|长期|長期|长久|長久")
 _AROUND_CLOCK = _c(r"24\s*/\s*7|7\s*[x×*]\s*24|24\s*[x×*]\s*7|around\s+the\s+clock|round[\s-]the[\s-]clock|"
                    r"24\s*(?:hours?|h)\s*(?:a|per)\s*day|全天候|全天|不间断|不間斷|24\s*小[时時]")
@@ -1320,8 +1338,8 @@ def _usage(w: _Work, ex: Extraction) -> None:
         if g.get("weekend") or (rental and _HYPOTHETICAL.search(w.text[m.end(): m.end() + 8])):
             w.consume(m.start(), m.end())  # "H800 租一个月够不够？", "rent something for a weekend or upgrade?":
             break  # an option's rental period, asked about: neither a horizon nor a deadline
-        if _HYPOTHETICAL.search(w.text[m.end(): m.end() + 8]):
-            continue
+        if _HYPOTHETICAL.search(w.text[m.end(): m.end() + 8]) or _SUPPORT_TERM.match(w.orig.lower(), m.end()):
+            continue  # (and "含三年維護", "3-year warranty": a support term, not how long the hardware is used)
         said = _numtext(m) or g.get("n2") or g.get("n3")
         word = g.get("word") or g.get("w2") or g.get("w3") or ""
         half = g.get("half")
@@ -1442,6 +1460,19 @@ _START_CUE = _c(r"\s*(?:前|之前|以前|before|by)?\s*(?:机器|機器|服务�
                 r"(?:就|要|得|能|可以|必须|必須|need\s+to|must|we|to|should|can)?\s*(?:开始|開始|开跑|開跑|上线跑|start|kick\s*off|begin|be\s+up)")
 _START_BEFORE = _c(r"(?:start|begin|kick\s*off)(?:ing)?\s+(?:it\s+|training\s+|the\s+run\s+)?(?:before|by|on|from|after)?\s*$")
 _ACCEPTANCE = _c(r"[^.;!?。；！？]{0,8}?(?:交付|完成)[^.;!?。；！？]{0,8}?(?:验收|驗收)")  # "前完成交付、安装及验收"
+_EARLIER_THAN = _c(r"\b(?P<n>a|an|one|two|three|\d+)\s+(?P<u>weeks?|days?)\s+(?:before|ahead\s+of|earlier\s+than)\s+(?:that|then|it|this)\b|"
+                   r"(?:之前|以前)?\s*(?:提前|早)\s*(?P<zn>[一二两兩三四五六七\d]+)\s*(?P<zu>周|週|个星期|個星期|天)")
+"""A deadline set before the date just said: "a week before that", "提前一周"."""
+
+
+def _span_days(m: re.Match[str]) -> float:
+    """Days in an `_EARLIER_THAN` match: "a week" -> 7, "提前 3 天" -> 3."""
+    raw = (m.group("n") or m.group("zn") or "1").lower()
+    n = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3}.get(raw) or number_value(raw) or 1
+    unit = m.group("u") or m.group("zu") or ""
+    return float(n) * (7 if unit.startswith("week") or unit in ("周", "週", "个星期", "個星期") else 1)
+
+
 _PEAK_SEASON = _c(r"\s*(?:的|节|節|day)*\s*(?:檔期|档期|旺季|促销|促銷|大促|购物季|購物季|高峰|尖峰|peak|season|rush|sales?\b|holiday\s+traffic)")
 _DELIVERY = _c(r"到货|到貨|交货|交貨|安装|安裝|上架|\bdeliver(?:y|ed)\s+(?:and|&)\s+install|"
                r"\b(?:hardware|servers?|machines?|gpus?|cards?|boxes)\s+(?:arrive|arrives|arriving|delivered|ships|shipped)\b")
@@ -1616,6 +1647,9 @@ def _calendar(w: _Work, ex: Extraction) -> None:
             if delivery or (_PROCURE.search(clause) and not _JOB_DONE.search(clause)) or (
                     _REPORT.search(clause) and not _FINISHED.search(clause)):
                 continue  # "采购方案月底前要报上去", "下週三要跟主管報告": when a purchase or a report is due
+            earlier = _EARLIER_THAN.search(w.orig.lower(), m.end(), _clause_end(w.orig.lower(), m.end()) + 80)
+            if earlier and not until:  # "due 2027-01-22 so the results need to be done a week before that"
+                days -= int(_span_days(earlier))
             if days <= 0:
                 ex.problem("conv.problem.deadline_past")
                 return

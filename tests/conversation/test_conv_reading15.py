@@ -382,3 +382,37 @@ def test_a_peak_season_is_no_deadline(text: str, locale: str) -> None:
 ])
 def test_a_daily_volume_is_no_deadline(text: str, locale: str) -> None:
     assert "deadline_days" not in _read(text, locale)
+
+
+# ---------------------------------------------------------------- from the seventeenth blind table (again)
+
+@pytest.mark.parametrize(("text", "locale", "days"), [
+    ("The conference deadline is Jan 22, so the model has to be trained two weeks before that.", "en", 38.0),
+    ("1月22号要交报告，最好提前3天训完", "zh-Hans", 49.0),
+])
+def test_a_deadline_set_before_the_date_just_said(text: str, locale: str, days: float) -> None:
+    assert _read(text, locale)["deadline_days"] == days
+
+
+def test_a_correction_from_a_card_the_catalogue_lacks_to_one_it_has() -> None:
+    assert _owned(_read("机房有三台服务器，每台8张L20……不对，是8张L40S", "zh-Hans")) == [("l40s", 24)]
+
+
+def test_what_follows_an_if_we_do_is_a_fallback() -> None:
+    got = _read("We own 4x A100 80GB. Can they serve Llama 3.1 70B to 50 users? If not, we'd rent more on Lambda.")
+    assert got.get("acquisition") != "rent"
+    got = _read("Do we need more GPUs for this? If we do, we'd rent them rather than buy.")
+    assert got.get("acquisition") != "rent"
+
+
+def test_a_support_term_is_no_horizon() -> None:
+    got = _read("預算 500 萬（含五年保固），地端推論 Llama 3.1 70B", "zh-Hant")
+    assert "horizon_days" not in got and got["budget_amount"] == 5_000_000
+
+
+def test_a_card_to_buy_or_renting_instead_is_either() -> None:
+    assert _read("家里电脑是3060，想升级4090还是干脆租卡跑 LoRA？", "zh-Hans")["acquisition"] == "either"
+
+
+def test_would_buying_more_asks() -> None:
+    assert "acquisition" not in _read("We own 4x L40S. Would buying four more roughly halve the time?")

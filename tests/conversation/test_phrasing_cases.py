@@ -41,7 +41,7 @@ FRESH = {
     "holdout_fresh14.yaml": 30,  # 13 of 45 when first run blind (2026-12-01, seventh stop, after fresh13's fixes), 32 now
     "holdout_fresh15.yaml": 36,  # 26 of 45 when first run blind (2026-12-02, after this session's number words), 38 now
     "holdout_fresh16.yaml": 35,  # 24 of 45 when first run blind (2026-12-03, after fresh14's fixes), 38 now
-    "holdout_fresh17.yaml": 22,  # 11 of 45 when first run blind (2026-12-03, after fresh16's fixes), 24 now
+    "holdout_fresh17.yaml": 26,  # 11 of 45 when first run blind (2026-12-03, after fresh16's fixes), 29 now
     "holdout_fresh18.yaml": 27,  # 22 of 45 when first run blind (2026-12-03, after fresh17's fixes), 29 now
     "holdout_fresh19.yaml": 41,  # 29 of 45 when first run blind (2026-12-03, after fresh18's fixes), 43 now
     "holdout_fresh20.yaml": 32,  # 20 of 45 when first run blind (2026-12-03, after fresh19's fixes), 34 now
