@@ -137,6 +137,10 @@ def _lakh_crore(m: re.Match[str]) -> str:
     return f"{value:.0f}"
 
 
+_FROM_TO = lazy_compile(r"(?:从|從)\s*[^，,。；;从從]{1,16}?\s*"
+                        r"(?:换成|換成|改成|改为|改為|涨到|漲到|增加到|提高到|加到|降到|减到|減到|变成|變成|砍到)\s*")
+"""A value changed within the message ("从 7B 换成 14B"): only the new one stays."""
+_QUARTER_MILLION = lazy_compile(r"\ba\s+quarter(?:\s+of\s+a)?\s+million\b|\bhalf\s+a\s+million\b", re.IGNORECASE)
 _GRAND = lazy_compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s*grand\b", re.IGNORECASE)
 _POWER_WORD = lazy_compile(
     r"(?:功耗|功率|电源|電源|電供|供电|供電|tdp|psu|瓦)\s*(?:是|为|為|只有|约|約|大概|用的是|用)?\s*$", re.IGNORECASE
@@ -303,12 +307,14 @@ def normalize_text(text: str) -> str:
     text = _WAN_AND_DIGIT.sub(r"\1.\3\2", text)  # "2 萬 5" is 2.5 萬
     text = _W_AND_DIGIT.sub(r"\1.\2万", text)  # "1w5" is 1.5 万
     text = _YUAN_AND_JIAO.sub(_yuan_jiao, text)  # "一块二" is 1.2 元
+    text = _FROM_TO.sub("", text)  # "数据从 2 万条涨到 8 万条" -> "数据 8 万条"
     text = english_number_words(text)  # "forty thousand dollars" is 40000 dollars
     text = fix_task_typos(text)
     text = _SMALL_COUNT_BEFORE_UNIT.sub(lambda m: str(_EN_UNITS[next(g for g in m.groups() if g).lower()]), text)
     text = _INDIAN_GROUPS.sub(lambda m: m.group().replace(",", ""), text)
     text = _LAKH_CRORE.sub(_lakh_crore, text)  # "1.5 lakh" is 150000, "2 crore" 20000000
-    text = _GRAND.sub(r"\1k", text)  # "3 grand" is 3k
+    text = _GRAND.sub(r"\1k bucks", text)  # "3 grand" is 3k, and money
+    text = _QUARTER_MILLION.sub(lambda m: "250000" if "quarter" in m.group(0).lower() else "500000", text)
     text = _ZHAO.sub(r"\1万亿", text)  # "2 兆 token" is 2 万亿
     return _WAN_W.sub(_wan, text)
 

@@ -140,7 +140,8 @@ _CORRECTION = _c(
     r"(?:\bscratch\s+that\b|\bno\s+wait\b|\bwait,?\s+no\b|\bcorrection\s*:|\bsorry,?\s+i\s+meant?\b|\bi\s+meant\b|"
     r"(?<=[-–—,])\s*sorry\b|(?<=[-–—,]\s)sorry\b|(?<=[-–—]\s)wait\b,?|(?<=[-–—])wait\b,?|(?<=[-–—,]\s)actually\b(?=\s*\d)|\bactually\s+no\b|\bno,?\s+actually\b|\bmake\s+(?:it|that)\b(?=\s*[~$]?\s*\d)|\boops\b|"
     r"(?<![对對])(?:[哦噢喔啊欸诶誒呃]\s*)?(?:不对|不對)(?=\s*[,:是]|\s*$)|(?:[哦噢喔啊欸诶誒呃阿]\s*)(?:不是)(?=\s*[,:是])|"
-    r"说错了|說錯了|打错了|打錯了|更正一下|更正\s*[,:]|"
+    r"说错了|說錯了|打错了|打錯了|(?:抱歉|不好意思)?\s*打(?:错|錯)(?=\s*[,:是])|更正一下|更正\s*[,:]|"
+    r"(?<=[,，]\s)[^,，。]{0,8}?(?:说|說)?\s*(?:砍到|砍成|降到|减到|減到|缩到|縮到)(?=\s*\d)|"
     r"算了\s*,?\s*(?=还是|還是)|(?<=[-–—])\s*no\s*,(?=\s*\d)|"  # "72b，算了还是32b吧", "2 more - no, 3 more"
     r"(?:后来|後來|现在|現在|最后|最後)\s*(?:又)?\s*(?:改成|改为|改為|变成|變成|提高到|加到|调到|調到|砍到|降到)|"  # "一开始说30万，后来改成50万"
     r"\b(?:later|since)\s+(?:raised|bumped|increased|changed|cut|lowered)\s+(?:it\s+)?to\b|"
@@ -153,6 +154,7 @@ _SIZE_FIX = lazy_compile(r"[\s,:]*(?:i\s+meant?\s+)?(?:还是|還是|改成|改�
                          re.IGNORECASE)
 _CARD_UNIT = lazy_compile(r"\s*(?:张|張|块|塊|颗|顆|片|x\b|×|cards?\b|gpus?\b)", re.IGNORECASE)
 _ASIDE_END = lazy_compile(r"\s[-–—]\s|[–—]")
+_SIZE_LATER = lazy_compile(r"(?<![\w.-])(?:the\s+)?(\d+(?:\.\d+)?)\s*b\b(?!\s*(?:tokens?|params?|parameters?))", re.IGNORECASE)
 _SIZE_IN_NAME = lazy_compile(r"(\d+(?:\.\d+)?)\s*b\b", re.IGNORECASE)
 _SENTENCE_END = lazy_compile(r"[;!?]|\.(?!\d)|$")
 _UNIT_AFTER = lazy_compile(r"\s*([a-z]+|[\u4e00-\u9fff])", re.IGNORECASE)
@@ -194,7 +196,7 @@ def _apply_correction(text: str, marker: re.Match[str]) -> str | None:
         _, s, e = earlier_models[-1]
         _, fs, fe = fixed_models[0]
         return text[:s] + text[fs:fe] + text[e: marker.start()] + text[_clause_end(text, fe):]
-    size = _SIZE_FIX.match(low, marker.end(), end)
+    size = _SIZE_FIX.match(low, marker.end(), end) or _SIZE_LATER.search(low, marker.end(), end)
     sizes = list(_SIZE_IN_NAME.finditer(text, earlier_models[-1][1], earlier_models[-1][2])) if earlier_models else []
     if size and sizes and not fixed_models:  # "想部署 qwen2.5 72b，算了还是 32b 吧": the same model, another size
         last = sizes[-1]
@@ -375,7 +377,7 @@ _PER_ENERGY = _c(r"^\s*(?:/|per|每|一)\s*(?:kwh|kw·h|kw-h|度|千瓦时|千�
 _PER_HOUR = _c(r"^\s*(?:/|per|an?|每|一)\s*(?:h|hr|hour|gpu[\s-]?h(?:ou)?r|小时|小時|卡时|卡時)(?![a-z])")
 _HOUR_BEFORE = _c(r"(?:一|每|per|an?)\s*(?:个|個)?\s*(?:小时|小時|hour|hr|h)\s*(?:要|大概|大约|大約|约|約|才|只要|差不多)?\s*$")
 _ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度|一度|台電|台电)")
-_BUDGET_WORDS = (r"budget|ceiling|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
+_BUDGET_WORDS = (r"budget|ceiling|\bsigned\s+off\s+on|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
                  r"(?:(?:want|plan|hope|like)\s+to|wanna|rather\s+not|won'?t|can'?t)\s+spend\s+(?:over|more\s+than|above|up\s+to|at\s+most|under|about|around)?|"
                  r"(?:雲端|云端|算力|計算|计算)?(?:額度|额度)|拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|(?:能|可以|会|會)批(?!量|次|处|處|改|评|評|注)|可以花|能花|愿意花|願意花|"
                  r"(?:可以|能|愿意|願意|肯)出(?=\s*(?:\d|[一二两兩三四五六七八九十]))")
@@ -480,7 +482,7 @@ def parse_money(text: str, locale: Locale = "en") -> Money | None:
 _BARE_TARIFF = _c(
     rf"(?:电费|電費|电价|電價|power|electricity)?\s*(?:填|是|为|為|约|約|大概|大约|大約|is|at|here\s+is)?\s*{_SIGN}{NUM}\s*"
     r"(?P<mao>毛多?|角)?\s*(?:元|块|塊|cents?|c|¢)?\s*(?P<code>cad|aud|usd|eur|gbp|sgd|chf|jpy|twd|cny|rmb|nt\$?)?\s*"
-    r"(?:/|per|每|一)\s*(?:kwh|kw·h|kw-h|度|千瓦时|千瓦時)"
+    r"(?:/|per|每|一|an?\b)\s*(?:kwh|kw·h|kw-h|度|千瓦时|千瓦時)"
 )
 
 
@@ -503,7 +505,7 @@ def _tariff(w: _Work, ex: Extraction, locale: Locale) -> None:
     said = m.group(0).lower()
     if m.group("mao"):
         value = (value + (0.5 if m.group("mao").endswith("多") else 0)) / 10  # 毛/角 = 0.1 yuan; 6 毛多 ≈ 0.65
-    elif re.search(r"\d\s*(?:cents?|c|¢)\s*(?:[a-z]{3}\s*)?(?:/|per|$)", said):
+    elif re.search(r"\d\s*(?:cents?|c|¢)\s*(?:[a-z]{3}\s*)?(?:/|per\b|an?\b|$)", said):
         value /= 100
     code = m.groupdict().get("code")  # "7 cents CAD per kWh": the currency said with it
     cur = (_currency(code, locale) or "USD") if code else "USD" if re.search(r"kwh|cents?|¢", said) and not _CJK.search(said) else (
@@ -695,7 +697,9 @@ _ACQ = [
                # money for a machine, capital spending, cards added: "forty grand to spend on a box"
                r"\b(?:spend|budget)\b[^.;!?]{0,40}?\b(?:on|for)\s+(?:an?|one|the|our|my)?\s*(?:new\s+)?"
                r"(?:box|workstation|server|rig|machine|tower)\b|\bcapital\s+(?:budget|expenditure|spend)|"
-               r"\b(?:equipment|hardware)\s+(?:budget|funds?|money)\b|"
+               r"\b(?:equipment|hardware)\s+(?:budget|funds?|money)\b|\bwhat\s+(?:do|should|would)\s+(?:i|we)\s+buy\b|"
+               r"\bfor\s+(?:gpu\s+|new\s+)?hardware\b|"
+               r"\b(?:has|have|needs?)\s+to\s+be\s+(?:hardware|on[\s-]?prem)\b|\b(?:the\s+)?po\s+(?:has\s+to|must|needs\s+to)\b|\bpurchase\s+order\b|"
                r"\bspend\b(?:(?!/\s*mo|per\s+month|a\s+month|monthly|/\s*h)[^.;!?]){0,60}?\bon\s+(?:new\s+)?(?:hardware|gpus|cards|servers)\b|"
                r"设备费|設備費|设备预算|設備預算|硬件预算|硬體預算|硬件经费|硬體經費|"
                r"\bwhat\s+(?:should|could|do)\s+(?:i|we)\s+add\b")),
@@ -737,6 +741,7 @@ _NOTHING_OWNED = _c(r"\bno\s+(?:hardware|gpus?|servers?|machines?)\s+of\s+(?:our
 _RATHER = _c(r"rather\s+(?P<a>rent|buy)\b[^.;!?]{0,30}?\bthan\s+(?:rent|buy)|prefer\s+(?:to\s+)?(?P<b>rent|buy)(?:ing)?|宁可(?P<c>租|买)|寧可(?P<d>租|買)|倾向(?P<e>租|买)|傾向(?P<f>租|買)")
 
 
+_NO_TIME_TO_BUY = _c(r"来不及买|來不及買|\bno\s+time\s+to\s+(?:buy|order|procure)\b")
 _REFUSE_RENT = _c(r"\bnot\s+rent(?:ing)?\b(?!(?:\s+\w+){0,2}\s+yet\b)|\bno\s+rent(?:ing|als?)?\b|\b(?:won'?t|don'?t\s+want\s+to|rather\s+not|do\s+not\s+want\s+to)\s+"
                   r"rent\b|(?<!要)不(?:考虑|考慮|想|要|打算|用|会|會|能)?\s*(?:租|租用|租卡|租赁|租賃)(?!的也|也)")
 """Renting refused: "not renting", "buy, not rent", "不考虑租", "不想租": of the two ways, buying is left."""
@@ -753,7 +758,7 @@ def _blank_refusals(text: str) -> str:
     return _REFUSE_BUY.sub(" ", _REFUSE_RENT.sub(" ", text))
 
 
-_IF_SHORT = _c(r"(?:不够|不夠|吃紧|吃緊|跑不动|跑不動|放不下|装不下|裝不下|爆了?|不行)\s*的[话話]|(?:实在|實在)?不行(?:就|再)|"
+_IF_SHORT = _c(r"(?:不够|不夠|吃紧|吃緊|跑不动|跑不動|放不下|装不下|裝不下|爆了?|不行)\s*的[话話]|(?:实在|實在)?不行(?:就|再)|(?:不够|不夠)\s*(?:再|就)|"
                # "這樣來得及嗎？還是要去租雲端的A100？": renting as the other answer to whether theirs will do
                r"(?:(?<=[吗嗎?])|(?<=[吗嗎?]\s))(?:还是|還是)\s*(?:要|得|该|該|需要)?\s*(?:去|改)?\s*租|"
                r"\botherwise\b|\bif\s+(?:all\s+)?else\s+fails\b|\bif\s+(?:we|i)\s+do\b|\bif\s+(?:so|not)\b|\bif\s*(?=,)|\bif\s+(?:needed|necessary)\b|"
@@ -784,6 +789,8 @@ def _acquisition(w: _Work) -> str | None:
         return "buy"  # "要買斷，不考慮租", "Not renting - our data can't leave the building"
     if no_buy and not no_rent:
         return "rent"  # "不想買硬體", "not buying anything"
+    if _NO_TIME_TO_BUY.search(low) and _ACQ[1][1].search(low):
+        return "rent"  # "来不及买机器了，先在 AutoDL 上租卡": renting, for want of time to buy
     decided = _DECIDED.search(w.text)
     if decided and not _IF_SHORT.search(_clause_at(w.text, decided.start())):  # not "实在不行就租": a fallback  # "cloud is fine, we'll rent", "决定买": a decision said outright
         return "rent" if decided.group("rent") or decided.group("rent2") else "buy"
@@ -848,7 +855,7 @@ _NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|没法上
 _AIR = _c(r"\bair\b(?![\s-]*gap)|air[\s-]?cool|风冷|風冷|氣冷|空冷")
 _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bcolab\b|\bkaggle\b|coreweave|"
             r"paperspace|autodl|恒源云|火山引擎|volcengine|\btwcc\b|國網中心|国网中心|云|雲|\bcloud[\s-]?based")
-_NO_CLOUD = _c(r"cloud\s+is\s+(?:a\s+)?no[\s-]?go|(?:won'?t|wont|doesn'?t|does\s+not|will\s+not|can'?t|cannot|isn'?t\s+allowed\s+to|not\s+allowed\s+to)\s+"
+_NO_CLOUD = _c(r"cloud\s+is\s+(?:a\s+)?no[\s-]?go|\bcloud\s+is\s+(?:out|off\s+the\s+table|not\s+an\s+option)\b|(?:别|別|不要)(?:给我|給我)?(?:推荐|推薦)(?:云|雲)|(?:won'?t|wont|doesn'?t|does\s+not|will\s+not|can'?t|cannot|isn'?t\s+allowed\s+to|not\s+allowed\s+to)\s+"
                r"(?:let|allow)\s+(?:the\s+|our\s+|any\s+)?data\s+(?:to\s+)?(?:go|leave|be\s+(?:sent|uploaded))\s+(?:to|into|in)\s+(?:the\s+|a\s+|any\s+)?(?:public\s+)?cloud|(?:can(?:'?t|not)|must\s+not|never|won'?t|may\s+not)\s+(?:go|be\s+sent|be\s+uploaded|leave)\s+"
                r"(?:to|into|for)\s+(?:a\s+|any\s+|the\s+)?(?:public\s+)?cloud|(?<!要)不(?:想|要|考虑|考慮|用|上|租|许|許|准|準|能|可以|得)\s*(?:用|上|使用)?\s*(?:云端|雲端|公有云|公有雲|云|雲)|\bno\s+cloud|cloud\s+(?:is\s+)?not\s+allowed|\bnot\s+(?:in\s+)?the\s+cloud|can(?:'?t|not)\s+(?:use\s+|go\s+to\s+)?(?:the\s+)?cloud|"
                r"不(?:能|准|可|会|會)?(?:上云|上雲|用云|用雲|上公有云|上公有雲)|禁止上[云雲]")
@@ -857,6 +864,7 @@ _ONPREM = _c(
     r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|\bour\s+(?:dc|server\s+room|racks?|cluster\s+room)\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|地端|\bidc\b|托管|託管|自己的服务器|自己的伺服器|"
     r"home\s*lab|\bat\s+home\b|\blocally\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
     r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|想放|"
+    r"(?:擺|摆|放)(?:在)?(?:会议室|會議室|机柜|機櫃|茶水间|茶水間|角落|办公区|辦公區)|(?:机柜|機櫃)(?:里|裡)|"
     r"在(?:办公室|辦公室|家里|家裡|公司|机房|機房|实验室|實驗室)\s*放|"
     r"\b(?:put|stick|place|keep)\s+(?:it|them)\s+in\s+(?:the|our)\s+(?:office|lab)\b|"
     r"内网|內網|\bintranet\b|air[\s-]?gapped|智算中心|算力中心|超算中心|"
@@ -1104,9 +1112,9 @@ def _facility(w: _Work, ex: Extraction) -> None:
 _EN_WORD_NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
-    "fifty": 50, "sixty": 60, "a couple of": 2, "a pair of": 2, "a few": 3, "several": 3, "sixteen": 16, "hundred": 100,
+    "fifty": 50, "sixty": 60, "a couple of": 2, "couple of": 2, "a pair of": 2, "a few": 3, "several": 3, "sixteen": 16, "hundred": 100,
 }
-_EN_WORD = r"(?P<word>a couple of|a pair of|a few|several|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|sixteen|twenty|thirty|forty|fifty|sixty|hundred)"
+_EN_WORD = r"(?P<word>a couple of|couple of|a pair of|a few|several|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|sixteen|twenty|thirty|forty|fifty|sixty|hundred)"
 _DUR_UNITS = {
     "day": 1, "days": 1, "d": 1, "天": 1, "日": 1,
     "week": 7, "weeks": 7, "wk": 7, "wks": 7, "周": 7, "週": 7, "星期": 7, "个星期": 7, "個星期": 7,
@@ -1311,7 +1319,7 @@ _HOURS_PER = [
     # "10 GPU-hours a week", "8 hours per day", "10h/day"
     _c(rf"{NUM}\s*(?:gpu[\s-]?)?(?:hours?|hrs?|h)\s*(?:a|an|per|each|every|/)\s*(?P<per>day|week|month|d|wk|mo)\b"),
     # 每天 10 小时, 每週大約 10 個小時, 一天 8 小时
-    _c(rf"(?:每|一)\s*(?P<per>天|日|周|週|星期|礼拜|禮拜|个月|個月|月)\s*(?:大约|大概|大約|约|約|差不多|跑|用|开|開)?\s*"
+    _c(rf"(?:每|一)\s*(?P<per>天|日|周|週|星期|礼拜|禮拜|个月|個月|月)\s*(?:白天|晚上|上班|工作)?\s*(?:大约|大概|大約|约|約|差不多|跑|用|开|開){{0,2}}\s*"
        rf"{NUM}\s*(?:个|個)?\s*(?:小时|小時|钟头|鐘頭|h)"),
 ]
 _WEEKDAYS = _c(r"weekdays?|workdays?|working\s+days?|monday\s+to\s+friday|工作日|上班日|周一到周五|週一到週五")
@@ -1898,7 +1906,7 @@ _CONC_BEFORE = _c(  # never a number inside a name: "gpt-oss-20b at the same tim
     rf"(?<![A-Za-z]-)(?!\d+(?:\.\d+)?\s*b\b){_num('num1')}\s*(?:个|個|位|名|路)?\s*(?:concurrent|conc\b|simultaneous|parallel|active)\s*(?:users?|sessions?|requests?|connections?|streams?|sequences?|chats?|clients?)?"
     rf"|(?<![A-Za-z]-)(?!\d+(?:\.\d+)?\s*b\b){_num('num2')}\s*(?:个|個|位|名|路)?\s*(?:用户|用戶|使用者|人|users?|ppl|people|persons?|sessions?|requests?|sequences?|clients?|"
     r"(?!gpus\b|cards\b|tokens\b|nodes\b|servers\b|machines\b|jobs\b)[a-z]{3,}s\b)?\s*"
-    r"(?:(?:of\s+them\s+)?(?:hitting|using|on|online|querying|calling)\s+(?:it\s+)?)?"
+    r"(?:(?:of\s+them\s+)?(?:hitting|using|use|on|online|querying|calling)\s+(?:it\s+)?)?"
     r"(?:同时在线|同時在線|同时|同時|并发|並發|concurrently|at\s+once|simultaneously|at\s+the\s+same\s+(?:time|moment)|in\s+parallel|"
     r"at\s+a\s+time)"
 )
@@ -1923,7 +1931,7 @@ _CONC_PLAIN_USERS = _c(  # "10 users", "~30 users", "for 50 ppl", "my team of 8"
     rf"|\bteam\s+of\s+{_num('num2')}"
     rf"|(?<![\d.,]){_num('num3')}\s*(?:devs?|developers?|engineers?|analysts?|agents?|staff(?:ers)?|employees|colleagues|folks|students|"
     r"researchers|people|users?)\s+(?:at\s+once|at\s+the\s+same\s+time|simultaneously|concurrently|in\s+parallel)\b"
-    rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:{_ZH_PEOPLE})\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)"
+    rf"|{_num('num4')}\s*(?:个|個|位|名)?\s*(?:{_ZH_PEOPLE})\s*(?:左右|上下)?\s*(?:会|會|将|將|可能|大概|也)?\s*(?:同时|同時)"
     rf"|(?<![\d.]){_num('num5')}\s*(?:个|個|位|名)\s*(?:人|同事|同仁|员工|員工|使用者|用户|用戶)\s*(?:左右|上下)?\s*(?:用|使用|在用)")
 _CONC_LIKE = _c(rf"(?:concurrency|concurrent\s+users)\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:more\s+like|like|now|closer\s+to)\s+{NUM}")
 _JUST_ME = _c(r"(?:单|單)(?:路|个|個|一)?(?:请求|請求|并发|並發|推理|推論)|\bsingle\s+(?:stream|request)\b|\bone\s+request\s+at\s+a\s+time\b|"
@@ -2485,7 +2493,7 @@ def _set_params(w: _Work, ex: Extraction, v: float, m: re.Match[str]) -> None:
 
 _OWN_CUE = _c(
     r"\bhave\b(?!\s+(?:a\s+|the\s+|some\s+)?(?:budget|money|funds|funding)\b)|\bhas\b|\bown\b|\bowned\b|\bgot\b(?!\s+(?:quoted|a\s+quote|offered))|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
-    r"手上|手头|手頭|手边|手邊|现有|現有|已有|已经有|已經有|我们有|我們有|我有|目前是|现在是|現在是|目前用|(?:台式机|台式機|桌机|桌機|电脑|電腦|笔记本|筆電|主机|主機)(?:里|裡)?(?:是|用的是|装的是|裝的是|插的是)|\bcurrently\s+(?:on|using|running|rocking)\b|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
+    r"手上|手头|手頭|手边|手邊|我那台|我那臺|我们那台|我們那臺|现有|現有|已有|已经有|已經有|我们有|我們有|我有|目前是|现在是|現在是|目前用|(?:台式机|台式機|桌机|桌機|电脑|電腦|笔记本|筆電|主机|主機)(?:里|裡)?(?:是|用的是|装的是|裝的是|插的是)|\bcurrently\s+(?:on|using|running|rocking)\b|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
     r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備|插了|插着|插著|装了|裝了|装着|裝著|"
     r"已经买了|已經買了|买了|買了|收了|入手了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|桌机|桌機|我的|我们的|我們的|"
     r"\bin\s+(?:my|our)\b|\bon\s+(?:my|our)\b|gaming\s+pc|\btower\b|\brig\b|(?:uni|university|our|research)\s+lab\b|实验室|實驗室"

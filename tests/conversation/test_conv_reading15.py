@@ -416,3 +416,84 @@ def test_a_card_to_buy_or_renting_instead_is_either() -> None:
 
 def test_would_buying_more_asks() -> None:
     assert "acquisition" not in _read("We own 4x L40S. Would buying four more roughly halve the time?")
+
+
+# ---------------------------------------------------------------- after the twenty-second blind table
+
+def test_cents_a_kwh_and_a_couple_of_years() -> None:
+    got = _read("I pay 22 cents a kWh and the box would run for the next couple of years")
+    assert got["electricity_usd_per_kwh"] == pytest.approx(0.22) and got["horizon_days"] == 730
+
+
+def test_hours_a_day_with_words_between() -> None:
+    assert _read("每天晚上大概跑 6 小時推論", "zh-Hant")["utilization"] == pytest.approx(0.25)
+
+
+def test_people_at_about_once_in_chinese() -> None:
+    assert _read("部署 Gemma 3 12B，大概 15 人左右同時用", "zh-Hant")["concurrency"] == 15
+
+
+def test_a_range_of_people_who_use_it_at_the_same_time() -> None:
+    assert _read("Serving Qwen2.5 14B; 8-10 use it at the same time.")["concurrency"] == 10
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("Our data is confidential, so cloud is out. LoRA on Llama 3.1 8B.", "en"),
+    ("别给我推荐云，数据不能出公司，做 Qwen2.5-7B 的 LoRA", "zh-Hans"),
+])
+def test_the_cloud_ruled_out_in_other_words(text: str, locale: str) -> None:
+    got = _read(text, locale)
+    assert got["deployment"] == "on-prem" and got["cloud_refused"] is True
+
+
+def test_no_time_to_buy_so_rent() -> None:
+    assert _read("下周要出结果，来不及买卡了，先租卡跑 LoRA", "zh-Hans")["acquisition"] == "rent"
+
+
+def test_renting_when_the_owned_cards_fall_short_is_a_fallback() -> None:
+    got = _read("我们有 16 张 A800 在自己机房，训 7B，不够再去火山引擎租", "zh-Hans")
+    assert got.get("acquisition") != "rent" and got["deployment"] == "on-prem"
+
+
+@pytest.mark.parametrize("text", [
+    "Budget is $40k. What should we buy for LoRA of Qwen2.5-32B?",
+    "It has to be hardware, the grant cannot pay for cloud. QLoRA of Llama 3.1 70B.",
+    "The purchase order must go out this month; LoRA of Mistral 7B.",
+    "$30k for new hardware, LoRA of Mistral 7B.",
+])
+def test_ways_of_saying_it_is_bought(text: str) -> None:
+    assert _read(text)["acquisition"] == "buy"
+
+
+def test_a_box_placed_in_a_meeting_room_or_rack_is_on_premises() -> None:
+    assert _read("機器只能擺在會議室，推論 Llama 3.1 8B", "zh-Hant")["deployment"] == "on-prem"
+
+
+@pytest.mark.parametrize(("text", "locale", "amount"), [
+    ("经费原来是 20 万，领导说砍到 15 万", "zh-Hans", 150_000),
+    ("預算 60 萬——抱歉打錯，是 160 萬", "zh-Hant", 1_600_000),
+])
+def test_a_budget_cut_or_a_typo_corrected(text: str, locale: str, amount: float) -> None:
+    assert _read(text, locale)["budget_amount"] == amount
+
+
+def test_a_size_corrected_later_in_the_sentence() -> None:
+    got = _read("LoRA on Qwen2.5 72B. scratch that, we only have the budget for the 14B.")
+    assert got["model"] == "qwen2.5-14b"
+
+
+def test_values_changed_from_one_to_another() -> None:
+    got = _read("条件变了：模型从 Qwen2.5-7B 换成 Qwen2.5-32B，数据从 1 万条涨到 5 万条", "zh-Hans")
+    assert got["model"] == "qwen2.5-32b" and got["samples"] == 50_000
+
+
+@pytest.mark.parametrize(("text", "amount"), [
+    ("about 5 grand to spend on a GPU for LoRA", 5000),
+    ("our budget is half a million for the cluster", 500_000),
+])
+def test_amounts_said_the_short_way(text: str, amount: float) -> None:
+    assert _read(text)["budget_amount"] == amount
+
+
+def test_my_machine_of_two_cards_in_chinese() -> None:
+    assert _owned(_read("还是用我那台三张 3090 的机器", "zh-Hans")) == [("rtx-3090", 3)]
