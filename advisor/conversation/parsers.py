@@ -2523,6 +2523,18 @@ _HAVE_PLAN = _c(r"(?:已经|已經|我们|我們|我|公司|目前|现在|現在
 _WANT_TO_GET = _c(r"(?:想|打算|准备|準備|计划|計劃)\s*(?:要|再)?\s*(?:放|买|買|配|组|組|攒|攢|装|裝|搭|上)")
 """"家里书房想放一台 4 卡 5090 的机器": a machine they mean to get, wherever it will stand."""
 _SUPPOSE = _c(r"假如|假设|假設|如果|要是|\bif\s+(?:i|we)\s+(?:had|got|bought)\b|\bsuppose\b|\bimagine\b")
+_HEARSAY = _c(r"\b(?:colleague|coworker|co-worker|friend|boss|manager|vendor|salesman|sales\s+rep|reseller|someone|people|"
+              r"everyone|reddit|they|he|she)\s*(?:says?|said|told\s+(?:me|us)|claims?|recommends?|suggests?|insists?|pitch(?:es|ed)?|"
+              r"(?:is|are|was)\s+(?:pushing|pitching|recommending|suggesting))\b|"
+              r"(?:同事|朋友|老板|老闆|领导|領導|厂商|廠商|供应商|供應商|销售|銷售|业务|業務|有人|网上|網上|大家)\s*(?:都)?\s*"
+              r"(?:说|說|推荐|推薦|建议|建議|报价|報價|认为|認為|觉得|覺得)|听说|聽說|据说|據說")
+"""Someone else speaking before a GPU ("a colleague says a single L40S will do"): with `_ENOUGH_AFTER`, a claim to
+check, not a card the writer has or chose."""
+_ENOUGH_AFTER = _c(r"[^.!?。！？]{0,24}?(?:就够|就夠|足够|足夠|够用|夠用|就行|就可以|\bwill\s+do\b|\bis\s+enough\b|\bwould\s+be\s+enough\b|"
+                   r"\bsuffices?\b|\bis\s+plenty\b|\bshould\s+(?:be\s+fine|do)\b)")
+"""What a claim says of the card: that it is enough — the claim the writer wants checked ("一张 4090D 就够了"); a
+vendor's recommendation or quote ("廠商推薦 8 卡 H100") is an option they weigh and stays among the GPUs asked about."""
+_OWN_SAID = _c(r"手上|手头|手頭|手邊|手边|我们有|我們有|我有|\bwe\s+(?:have|own|got)\b|\bi\s+(?:have|own|got)\b|\bcurrently\b")
 _OWNED_TAIL = _c(r"^[^,;.!?，；。！？]*")
 _RENTED_NEAR_AFTER = _c(r"\s*(?:s\b)?\s*(?:cloud|instances?|credits?|rented|rental|on\s+(?:aws|gcp|azure|lambda|runpod)|"
                         r"in\s+(?:our|my|the)\s+(?:gcp|aws|azure|cloud|colab|kaggle)\b|云|雲|租)")
@@ -2669,9 +2681,19 @@ def _gpus(w: _Work, ex: Extraction) -> None:
     says it is an option (to rent, buy, build, compare, quote) or its sentence asks whether it would do."""
     owned: dict[str, int] = {}
     countless: set[str] = set()  # owned and said with no count: "our V100s"
+    claimed: set[str] = set()  # named only in what someone else claims: "a colleague says one L40S will do"
+    chosen: set[str] = set()
     last_owned_end = -1
     for ident, count, _start, end, consume_from, consume_to in _gpu_spans(w.text):
         ex.gpu_mentions.append(ident)
+        said_before = re.split(r"[.!?。！？]\s", w.orig.lower()[:consume_from] + " ")[-1]
+        claim = next(reversed(list(_HEARSAY.finditer(said_before))), None)
+        enough = _ENOUGH_AFTER.match(w.orig.lower(), consume_to)
+        others = claim is not None and not _OWN_SAID.search(said_before, claim.end())
+        (claimed if others and enough else chosen).add(ident)
+        if others:  # "一张 4090D 就够了" says a colleague (to check), "廠商推薦 8 卡 H100" (an option): not theirs
+            w.consume(consume_from, consume_to)
+            continue
         clause = re.split(r"[,;.!?]|\bbut\b|，|；|。", w.text[max(0, consume_from - 80):consume_from])[-1]
         tail_match = _OWNED_TAIL.match(w.text[consume_to: consume_to + 40])
         tail = tail_match.group(0) if tail_match else ""
@@ -2723,7 +2745,7 @@ def _gpus(w: _Work, ex: Extraction) -> None:
             del owned[ident]
     if owned:
         ex.fields["owned_gpus"] = [{"gpu": g, "count": n} for g, n in owned.items()]
-    wanted = [g for g in dict.fromkeys(ex.gpu_mentions) if g not in owned]
+    wanted = [g for g in dict.fromkeys(ex.gpu_mentions) if g not in owned and (g in chosen or g not in claimed)]
     if wanted:  # named and not owned: what they ask about, rent, buy or compare ("how many H100?", "想上 H200")
         ex.fields["preferred_gpus"] = wanted[:8]
 

@@ -51,9 +51,10 @@ BLIND2_WITHIN_BOUNDS = [f"blind2-{i:02d}" for i in range(1, 13)]
 # 12 on the first run; blind3-02 (full DeepSeek-V3 FP8 for 100 users in mainland China, 16 x H20 across two
 # servers) came in with pipeline-parallel serving; blind3-07 stays out (a quarterly 8B fine-tune in Taiwan: the
 # expert rents an H100-class card, the tool rents 6 x RTX 6000 Ada at a similar price). blind4: 11 of 12 on the
-# first run; blind4-11 (a 75 W slot-powered factory edge box on a 300 W supply) came in on 2026-12-03, when a PC's
+# first run; blind3-07 came in on 2026-12-03 when a vendor's quote ("有廠商報價一台 8 卡 H100") stopped being read as
+# eight H100s owned; blind4-11 (a 75 W slot-powered factory edge box on a 300 W supply) came in on 2026-12-03, when a PC's
 # own draw was bounded by its supply (recommend.SMALL_HOST_PSU_SHARE) and a small card's overhead by its own power.
-BLIND3_WITHIN_BOUNDS = [f"blind3-{i:02d}" for i in range(1, 13) if i != 7]
+BLIND3_WITHIN_BOUNDS = [f"blind3-{i:02d}" for i in range(1, 13)]  # blind3-07: see below
 BLIND4_WITHIN_BOUNDS = [f"blind4-{i:02d}" for i in range(1, 13)]
 
 # expert_cases_blind5.yaml: 12 more, written the same way (2026-12-03; buy vs rent over a horizon, levers, real
@@ -96,11 +97,11 @@ BLIND8 = {c["id"]: c for c in load_cases(Path(__file__).with_name("expert_cases_
 BLIND8_WITHIN_BOUNDS = [f"blind8-{i:02d}" for i in range(1, 13) if i not in (2, 3, 10)]
 
 # expert_cases_blind9.yaml: 12 everyday consultations written after this session's advice fixes (2026-12-03): 10 of 12
-# on the first run. Out: blind9-09 (pretraining 1B on 100B tokens in 3 weeks: the tool rents 8 x RTX 6000 Ada, which
-# the expert's list leaves out, at $1,334 and on time), blind9-11 (a Mixtral LoRA in 2 days: the tool rents 6 x L40S;
-# the expert wants one to four 80 GB-class cards).
+# on the first run; blind9-11 (a Mixtral LoRA in 2 days; "a colleague says a single L40S will do") came in when a card
+# someone else claims is enough stopped counting as the writer's choice. Out: blind9-09 (pretraining 1B on 100B tokens
+# in 3 weeks: the tool rents 8 x RTX 6000 Ada, which the expert's list leaves out, at $1,334 and on time).
 BLIND9 = {c["id"]: c for c in load_cases(Path(__file__).with_name("expert_cases_blind9.yaml"))}
-BLIND9_WITHIN_BOUNDS = [f"blind9-{i:02d}" for i in range(1, 13) if i not in (9, 11)]
+BLIND9_WITHIN_BOUNDS = [f"blind9-{i:02d}" for i in range(1, 13) if i != 9]
 _ALL = {**CASES, **BLIND, **BLIND2, **BLIND3, **BLIND4, **BLIND5, **BLIND6, **BLIND7, **BLIND8, **BLIND9}
 
 

@@ -497,3 +497,27 @@ def test_amounts_said_the_short_way(text: str, amount: float) -> None:
 
 def test_my_machine_of_two_cards_in_chinese() -> None:
     assert _owned(_read("还是用我那台三张 3090 的机器", "zh-Hans")) == [("rtx-3090", 3)]
+
+
+# ---------------------------------------------------------------- someone else's words
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("My friend says a single RTX 3090 is enough for Llama 3.1 8B LoRA. Budget $2k.", "en"),
+    ("朋友说一张 3090 就够了，想做 Qwen2.5-7B 的 LoRA", "zh-Hans"),
+])
+def test_a_card_someone_else_claims_is_enough_is_neither_owned_nor_chosen(text: str, locale: str) -> None:
+    got = _read(text, locale)
+    assert "owned_gpus" not in got and "rtx-3090" not in got.get("preferred_gpus", ())
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("有廠商報價一台 8 卡 H100 伺服器約新台幣 950 萬元", "zh-Hant"),
+    ("The vendor is pushing an 8x H200 HGX system.", "en"),
+])
+def test_a_vendors_quote_is_an_option_not_owned(text: str, locale: str) -> None:
+    got = _read(text, locale)
+    assert "owned_gpus" not in got and got["preferred_gpus"]
+
+
+def test_what_they_have_after_someone_speaks_is_still_theirs() -> None:
+    assert _owned(_read("老闆說下個月要 demo，我們手上有兩張 A6000", "zh-Hant")) == [("rtx-a6000", 2)]
