@@ -224,13 +224,7 @@ def _in_small_host(o: _Option, psu_w: float) -> _Option:
     saved = power.HOST_BASE_W_PCIE - min(power.HOST_BASE_W_PCIE, SMALL_HOST_PSU_SHARE * psu_w)
     if saved <= 0 or m.nodes != 1 or o.gpu.form_factor != "pcie" or m.power_w <= saved:
         return o
-    share = (m.power_w - saved) / m.power_w
-    smaller = dataclasses.replace(
-        m, power_w=m.power_w - saved, facility_w=m.facility_w * share, node_power_w=m.node_power_w - saved,
-        average_power_w=m.average_power_w * share if m.average_power_w is not None else None,
-        energy_kwh=m.energy_kwh * share if m.energy_kwh is not None else None,
-        energy_usd=m.energy_usd * share if m.energy_usd is not None else None)
-    return dataclasses.replace(o, m=smaller)
+    return dataclasses.replace(o, m=_less_power(m, saved))
 
 
 POWER_LIMIT_SHARE = 0.8
@@ -266,25 +260,31 @@ def _power_limited(o: _Option) -> _Option:
     hours of use grow with the run when they are the run's (no horizon); over a horizon (a service, a schedule) they
     stay, and only the power falls."""
     m = o.m
-    saved = _power_limit_saves_w(o)
-    share = (m.power_w - saved) / m.power_w
     slow = 1.0 / POWER_LIMITED_SPEED
     runs_only = m.time_s is not None and o.horizon_days is None  # the hours billed are the run's own
-    hours = share * (slow if runs_only else 1.0)  # energy: power x hours
 
     def longer(s: float | None) -> float | None:
         return s * slow if s is not None else None
 
     limited = dataclasses.replace(
-        m, power_w=m.power_w - saved, facility_w=m.facility_w * share, node_power_w=m.node_power_w - saved,
-        average_power_w=m.average_power_w * share if m.average_power_w is not None else None,
-        energy_kwh=m.energy_kwh * hours if m.energy_kwh is not None else None,
-        energy_usd=m.energy_usd * hours if m.energy_usd is not None else None,
+        _less_power(m, _power_limit_saves_w(o), slow if runs_only else 1.0),
         usage_hours=m.usage_hours * slow if runs_only and m.usage_hours is not None else m.usage_hours,
         time_s=longer(m.time_s), time_s_low=longer(m.time_s_low), time_s_high=longer(m.time_s_high),
         ttft_s=longer(m.ttft_s),
         tokens_per_s=m.tokens_per_s * POWER_LIMITED_SPEED if m.tokens_per_s is not None else None)
     return dataclasses.replace(o, m=limited, findings=[], power_limit_w=round(o.gpu.tdp_w * POWER_LIMIT_SHARE))
+
+
+def _less_power(m: planner.CandidateMetrics, saved_w: float, hours_factor: float = 1.0) -> planner.CandidateMetrics:
+    """`m` drawing `saved_w` less at its maximum (and the same share less on average), for `hours_factor` times
+    as long: power, facility power and energy scaled together."""
+    share = (m.power_w - saved_w) / m.power_w
+    hours = share * hours_factor  # energy: power x hours
+    return dataclasses.replace(
+        m, power_w=m.power_w - saved_w, facility_w=m.facility_w * share, node_power_w=m.node_power_w - saved_w,
+        average_power_w=m.average_power_w * share if m.average_power_w is not None else None,
+        energy_kwh=m.energy_kwh * hours if m.energy_kwh is not None else None,
+        energy_usd=m.energy_usd * hours if m.energy_usd is not None else None)
 
 
 def _air_limit_kw() -> float:
