@@ -949,7 +949,7 @@ _UPGRADE_INTENT = _c(r"(?:打算|想要?|准备|準備|计划|計劃|决定|決�
 _GET_A_CARD = _c(r"\b(?:get|grab|pick\s+up)\s+(?:a|an|one|two|another)\s+(?:used\s+|new\s+|second[\s-]hand\s+)?"
                  r"(?:rtx\s*|gtx\s*|rx\s*)?(?:\d{4}|pro\s+6000|a\d{2,4}|h\d{2,3}|l40s?|mi\d{3})\b")
 _ADD_CARD = _c(r"\badd\s+(?:a\s+(?:second|third|fourth|2nd|3rd|4th)|another|one\s+more|more|two\s+more|\d\s+more)\s+(?:cards?|gpus?|\w+\s+cards?)|"
-               r"\badd\s+(?:cards|gpus)\b|\bwhat\s+(?:can|could|should)\s+(?:i|we)\s+add\b|"
+               r"\badd\s+(?:cards|gpus)\b|\bwhat\s+(?:can|could|should)\s+(?:i|we)\s+add\b|\bfill\s+(?:those|the|its|my|our)\s+(?:empty\s+|free\s+)?slots\b|"
                r"\b(?:second|2nd|third|3rd)\s+(?:card|gpu)\b|"
                r"再加(?:[一二两兩三四1-4])?(?:张|張|块|塊)|再加卡|加卡|加第[二三四2-4](?:张|張|块|塊)|加(?:一|1)(?:张|張|块|塊)(?:卡|显卡|顯卡)?|再(?:买|買)(?:一|1)(?:张|張|块|塊)")
 """One more card for a machine the writer has: "add a second card", "想再加一张"."""
@@ -975,7 +975,7 @@ _SLOTS_TOTAL = _c(r"\b(?:case|chassis|board|motherboard|mobo|box|tower|server)\s
 _SLOTS_MORE = _c(r"(?:还|還)?空[着著]?\s*(?P<n>[一二两兩三四五六七八\d])\s*(?:个|個)\s*(?:pcie\s*)?(?:槽|插槽|卡槽|位置)|"
                  r"(?:最多(?:只能)?|(?:主板|主機板|机箱|機箱|機殼)?\s*(?:只能|只可以))(?:再|還能|还能)(?:插|加|装|裝|放|塞)\s*(?P<n2>[一二两兩三1-3])\s*(?:张|張|块|塊)|"
                  r"(?:只|仅|僅)(?:剩|剩下|有)\s*(?P<n5>[一二两兩三1-3])\s*(?:个|個)\s*(?:pcie\s*)?(?:槽|插槽|卡槽|空槽|位置)|"
-                 r"\broom\s+for\s+(?P<n3>one|two|three|four|\d)\s+more\s+(?:cards?|gpus?)\b|\b(?P<n4>one|two|three|four|\d)\s+(?:free|empty|open)\s+(?:pcie\s+)?slots?\b")
+                 r"\broom\s+for\s+(?P<n3>one|two|three|four|\d)\s+more\s+(?:cards?|gpus?)\b|\b(?P<n4>one|two|three|four|\d)\s+(?:free|empty|open|spare)\s+(?:pcie\s+)?(?:x(?:16|8)\s+)?slots?\b")
 _CN_COUNT = {"一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "八": 8}
 
 
@@ -1444,6 +1444,10 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("en_md", _c(rf"\b(?P<mname>{_EN_MONTH_RE})\.?\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b")),
     ("en_dm", _c(rf"\b(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mname>{_EN_MONTH_RE})\b")),
     ("en_month_end", _c(rf"end\s+of\s+(?P<mname>{_EN_MONTH_RE})\b")),
+    # "before the board meeting on the 18th": a day of this month (or the next, once it has passed)
+    ("en_day_only", _c(r"\b(?:by|before|until|till|due)\s+(?:[a-z]+\s+){0,5}?the\s+"
+                       r"(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b"
+                       r"(?=\s*(?:[,.;:!?)]|$|\s+(?:and|so|to|we|i|or|but|for|at|if|because|deadline|latest)\b))")),
     ("next_month_day", _c(rf"(?:下个?月|下個?月)\s*(?:{_ZH_DAY}|(?P<mid>中旬|中)|(?P<early>初|上旬)|(?P<late>下旬))|"
                           r"(?P<mid2>mid[\s-]+next\s+month|middle\s+of\s+next\s+month)|(?P<early2>early\s+next\s+month)")),
     ("next_month_end", _c(r"下个?月底|下個?月底|下个?月末|下個?月末|end\s+of\s+next\s+month")),
@@ -1567,6 +1571,13 @@ def _calendar_date(kind: str, m: re.Match[str], now: date) -> date | None:
             return date(int(g.get("year") or g.get("year2") or now.year), 12, 31)
         if kind == "ymd":
             return date(int(g["year"]), int(g["month"]), int(g["day"]))
+        if kind == "en_day_only":
+            dom = int(g["day"])
+            this = date(now.year, now.month, min(dom, _month_end(now.year, now.month).day))
+            if this > now:
+                return this
+            nxt_end = _month_end(now.year + now.month // 12, now.month % 12 + 1)
+            return nxt_end.replace(day=min(dom, nxt_end.day))
         if kind == "dot":
             return _future(date(now.year, int(g["a"]), int(g["b"])), now, nxt)
         if kind == "slash":  # month/day as in Taiwan, China and the US; day/month when the first cannot be a month

@@ -521,3 +521,24 @@ def test_a_vendors_quote_is_an_option_not_owned(text: str, locale: str) -> None:
 
 def test_what_they_have_after_someone_speaks_is_still_theirs() -> None:
     assert _owned(_read("老闆說下個月要 demo，我們手上有兩張 A6000", "zh-Hant")) == [("rtx-a6000", 2)]
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("We need the model trained before the investor demo on the 18th.", 17.0),   # 2026-12-18
+    ("LoRA has to be done by the 1st, latest.", 31.0),                          # the 1st has passed: 2027-01-01
+])
+def test_a_day_of_the_month_after_a_deadline_word(text: str, days: float) -> None:
+    assert _read(text)["deadline_days"] == days
+
+
+@pytest.mark.parametrize("text", [
+    "Our lab is on the 3rd floor; LoRA of Llama 3.1 8B.",
+    "must finish in 4 days because the migration is on the 9th",
+])
+def test_an_ordinal_day_without_a_deadline_word_is_no_date(text: str) -> None:
+    assert _read(text).get("deadline_days") in (None, 4.0)
+
+
+def test_empty_slots_in_english_and_filling_them() -> None:
+    got = _read("My workstation has two RTX 3090 and two empty x16 slots; I'd like to fill those slots for LoRA.")
+    assert got["max_gpus"] == 4 and got["acquisition"] == "buy" and got["host_owned"] is True
