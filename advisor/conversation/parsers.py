@@ -1237,7 +1237,7 @@ def _duration(w: _Work, ex: Extraction) -> None:
         if re.match(r"(?:an?|per|each|every)\b|/", m.group(0)) and _COUNT_PER_SPAN.search(
                 w.orig.lower()[max(0, m.start() - 24): m.start()]):
             continue  # "we summarize ~2M docs a day", "500 requests per hour": a rate, not a deadline
-        if _RUNS_IN_SPAN.match(w.orig.lower()[m.end(): m.end() + 16]) or _VOLUME_IN_SPAN.match(w.orig.lower(), m.end()):
+        if _HOW_OFTEN_IN_SPAN.match(w.orig.lower(), m.end()):
             continue  # "一个月大概跑十来次", "一天大概 2 亿 token": how often or how much, not a deadline
         if _SUPPORT_TERM.match(w.orig.lower(), m.end()):
             continue  # "含三年維護", "3-year warranty": a support term, not a deadline or a horizon
@@ -1509,11 +1509,12 @@ _PAST_SPAN_BEFORE = _c(r"(?:\bran|\btook|\bspent|\blasted|\bhad\s+(?:it\s+)?(?:r
                        r"\bwas\s+running)\s+(?:for\s+)?"
                        r"(?:about\s+|around\s+|almost\s+|nearly\s+|over\s+|~\s*)?$|"
                        r"(?:跑了|训了|訓了|练了|練了|花了|用了|耗了)\s*(?:大概|大约|大約|差不多|将近|將近|快|整整|足足)?\s*$")
-_VOLUME_IN_SPAN = _c(rf"\s*(?:大概|大约|大約|约|約|要|会|會|有|平均|差不多|about|around|~)*\s*(?:跑|处理|處理|生成|推理|推論)?\s*"
-                     rf"{NUM}\s*(?:个|個|次|条|條|笔|筆)?\s*(?:tokens?|请求|請求|requests?|queries|docs?|documents|文档|文檔|images?|张图|張圖)")
-_RUNS_IN_SPAN = _c(r"(?:\s*(?:大概|大约|大約|约|約|要|会|會|差不多|平均|都|会有|會有|maybe|about|around|~|we\s+do|i\s+do)){0,3}\s*"
-                   r"(?:跑|训|訓|做|开|開)?\s*(?:[\d一二两兩三四五六七八九十几幾]+|a\s+few)\s*(?:来|來|多)?\s*"
-                   r"(?:次|轮|輪|个实验|個實驗|runs?\b|times\b|jobs\b|experiments\b)")
+_HOW_OFTEN_IN_SPAN = _c(
+    r"(?:\s*(?:大概|大约|大約|约|約|要|会|會|有|会有|會有|差不多|平均|都|maybe|about|around|~|we\s+do|i\s+do)){0,3}\s*"
+    r"(?:跑|训|訓|做|开|開|处理|處理|生成|推理|推論)?\s*"
+    r"(?:(?:[\d一二两兩三四五六七八九十几幾]+|a\s+few)\s*(?:来|來|多)?\s*(?:次|轮|輪|个实验|個實驗|runs?\b|times\b|jobs\b|experiments\b)"
+    rf"|{NUM}\s*(?:个|個|次|条|條|笔|筆)?\s*(?:tokens?|请求|請求|requests?|queries|docs?|documents|文档|文檔|images?|张图|張圖))")
+"""What follows a span when it is a rate, not a deadline: runs ("一个月大概跑十来次") or a volume ("一天大概 2 亿 token")."""
 _BEFORE_THEN = _c(r"(?:在|于|於)?\s*(?:这|這|那)\s*(?:之前|以前|前)|\bbefore\s+(?:then|that)\b|\bby\s+then\b")
 _HORIZON_UNTIL = _c(r"用到|使用到|跑到|use\s+(?:it\s+)?until|run\s+(?:it\s+)?until|until\s+(?:the\s+)?end\s+of")
 
@@ -2692,8 +2693,7 @@ def _gpus(w: _Work, ex: Extraction) -> None:
     says it is an option (to rent, buy, build, compare, quote) or its sentence asks whether it would do."""
     owned: dict[str, int] = {}
     countless: set[str] = set()  # owned and said with no count: "our V100s"
-    claimed: set[str] = set()  # named only in what someone else claims: "a colleague says one L40S will do"
-    chosen: set[str] = set()
+    chosen: set[str] = set()  # not only named in what someone else claims ("a colleague says one L40S will do")
     last_owned_end = -1
     for ident, count, _start, end, consume_from, consume_to in _gpu_spans(w.text):
         ex.gpu_mentions.append(ident)
@@ -2701,7 +2701,8 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         claim = next(reversed(list(_HEARSAY.finditer(said_before))), None)
         enough = _ENOUGH_AFTER.match(w.orig.lower(), consume_to)
         others = claim is not None and not _OWN_SAID.search(said_before, claim.end())
-        (claimed if others and enough else chosen).add(ident)
+        if not (others and enough):
+            chosen.add(ident)
         if others:  # "一张 4090D 就够了" says a colleague (to check), "廠商推薦 8 卡 H100" (an option): not theirs
             w.consume(consume_from, consume_to)
             continue
@@ -2756,7 +2757,7 @@ def _gpus(w: _Work, ex: Extraction) -> None:
             del owned[ident]
     if owned:
         ex.fields["owned_gpus"] = [{"gpu": g, "count": n} for g, n in owned.items()]
-    wanted = [g for g in dict.fromkeys(ex.gpu_mentions) if g not in owned and (g in chosen or g not in claimed)]
+    wanted = [g for g in dict.fromkeys(ex.gpu_mentions) if g not in owned and g in chosen]
     if wanted:  # named and not owned: what they ask about, rent, buy or compare ("how many H100?", "想上 H200")
         ex.fields["preferred_gpus"] = wanted[:8]
 
