@@ -927,27 +927,34 @@ def _rank(options: list[_Option], profile: Profile) -> None:
     # rented RTX 6000 Ada at $6.84 for 7.7 h was shown above an H100 NVL at $6.45 for 2.5 h (more memory to
     # spare, both under the time floor). Both caps are applied until the order settles (one may move an option
     # the other placed).
+    # Who may cap whom does not depend on the scores, so it is worked out once; then the caps are applied in
+    # order until nothing moves.
     roomy = [o for o in options if not o.rejected and not _memory_tight(o)]
+    cappers = [(o, _cappers(o, roomy, tight_s)) for o in options if not o.rejected]
+    cappers = [(o, above) for o, above in cappers if above]
     for _ in range(len(options)):
         changed = False
-        for o in options:
-            if o.rejected:
-                continue
-            if _memory_tight(o):
-                dearest = TIGHT_FIT_COST_RATIO * (o.cost_usd + 1.0)
-                above = [r.score for r in roomy if _faster(r, o) and r.cost_usd + 1.0 <= dearest]
-            elif not o.owned and (o.m.offload or not _on_schedule(o, tight_s)):
-                dearest = ROBUST_COST_RATIO * (o.cost_usd + 1.0)
-                above = [r.score for r in roomy if r.cost_usd + 1.0 <= dearest and not r.m.offload
-                         and _on_schedule(r, tight_s) and (o.m.offload or _faster(r, o))]
-            elif not o.owned:
-                above = [r.score for r in roomy if r is not o and _dominates(r, o)]
-            else:
-                continue
-            if above and o.score >= min(above):
-                o.score, changed = round(min(above) - 0.01, 2), True
+        for o, above in cappers:
+            lowest = min(r.score for r in above)
+            if o.score >= lowest:
+                o.score, changed = round(lowest - 0.01, 2), True
         if not changed:
             break
+
+
+def _cappers(o: _Option, roomy: list[_Option], tight_s: tuple[float, float] | None) -> list[_Option]:
+    """The plans with room that `o` may not rank above (`_rank`)."""
+    if _memory_tight(o):
+        dearest = TIGHT_FIT_COST_RATIO * (o.cost_usd + 1.0)
+        return [r for r in roomy if _faster(r, o) and r.cost_usd + 1.0 <= dearest]
+    if o.owned:
+        return []
+    if o.m.offload or not _on_schedule(o, tight_s):
+        dearest = ROBUST_COST_RATIO * (o.cost_usd + 1.0)
+        return [r for r in roomy if r.cost_usd + 1.0 <= dearest and not r.m.offload
+                and _on_schedule(r, tight_s) and (o.m.offload or _faster(r, o))]
+    concerns = _concerns(o)
+    return [r for r in roomy if r is not o and _dominates(r, o, concerns)]
 
 
 TIGHT_FIT_COST_RATIO = 4.0
@@ -977,11 +984,12 @@ def _memory_tight(o: _Option) -> bool:
     return not o.owned and o.m.capacity_bytes > 0 and 0.0 <= o.m.headroom_bytes / o.m.capacity_bytes < TIGHT_HEADROOM
 
 
-def _dominates(a: _Option, b: _Option) -> bool:
-    """`a` uses no more GPUs than `b`, costs no more (within a cent), is faster, and gets its GPUs the same way
-    (more GPUs for the same rent is not simply better: servers, networking, sharding)."""
+def _dominates(a: _Option, b: _Option, b_concerns: int) -> bool:
+    """`a` uses no more GPUs than `b`, costs no more (within a cent), is faster, gets its GPUs the same way (more
+    GPUs for the same rent is not simply better: servers, networking, sharding) and has no more concerns than `b`'s
+    `b_concerns`."""
     return (a.acquisition == b.acquisition and a.m.count <= b.m.count and a.cost_usd <= b.cost_usd + 0.01
-            and _faster(a, b) and _concerns(a) <= _concerns(b))
+            and _faster(a, b) and _concerns(a) <= b_concerns)
 
 
 def _concerns(o: _Option) -> int:
