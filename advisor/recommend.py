@@ -1206,12 +1206,33 @@ def recommend(profile: Profile, kb: KnowledgeBase | None = None) -> Recommendati
         raise RecommendError("recommend.error.unknown_owned", ", ".join(unknown))
     if in_mainland_china(profile):
         kb = mainland_rates(kb)
+    rec, passed = _advise(profile, kb, workload)
+    if not passed and _may_quantize_to_fit(workload):
+        quantized, passed = _advise(profile, kb, dataclasses.replace(workload, weights_dtype="int4"), True)
+        if passed:
+            return quantized
+    return rec
+
+
+def _may_quantize_to_fit(w: planner.Workload) -> bool:
+    """A service nothing passes for in 16 or 8 bits, whose weight format the user left open: an expert's next
+    step is a 4-bit model (AWQ/GPTQ builds are published for the common open models), said as such
+    (blind10-06: Qwen2.5-72B for 8 users on ¥10k a month, one 80-96 GB card at 4 bits)."""
+    return w.task == "inference" and not w.serving_precision_given and w.weights_dtype in ("bf16", "fp16") \
+        and w.shape.is_transformer
+
+
+def _advise(profile: Profile, kb: KnowledgeBase, workload: planner.Workload,
+            quantized_to_fit: bool = False) -> tuple[Recommendation, bool]:
+    """`recommend` on `workload`, and whether any option passed."""
     metrics = planner.sweep(workload, list(kb.gpus.values()))
     options = _options(metrics, profile, kb, workload)
     shortlist = _shortlist(options, profile)
     base = _profile_fields(profile, workload)
-    profile_findings = _judge(shortlist, profile, base,
-                              _profile_fact(profile, workload, metrics, shortlist, base, kb))
+    fact = _profile_fact(profile, workload, metrics, shortlist, base, kb)
+    if quantized_to_fit:
+        fact["quantized_to_fit"] = True
+    profile_findings = _judge(shortlist, profile, base, fact)
 
     survivors = [o for o in shortlist if not o.rejected]
     losers = [o for o in shortlist if o.rejected]
@@ -1254,4 +1275,4 @@ def recommend(profile: Profile, kb: KnowledgeBase | None = None) -> Recommendati
         rejected=tuple(_rejected(o) for o in rejected),
         findings=tuple(_sort_findings(profile_findings)),
         assumptions=_assumptions(profile, workload, top + alternatives),
-    )
+    ), bool(survivors)

@@ -463,3 +463,29 @@ def test_a_low_power_card_for_an_industrial_pc_on_a_small_supply() -> None:
     assert top.gpu in ("l4", "t4") and top.count == 1
     assert top.power_w <= 250 and top.cost_usd <= 3000
     assert all(c.gpu not in ("a10", "rtx-3060", "rtx-4090") for c in rec.recommendations + rec.alternatives)
+
+
+def test_a_service_that_fits_nowhere_in_16_or_8_bits_is_offered_4_bit_weights() -> None:
+    # Hand check (numeric-anchors §1.5 sizes): Llama 3 70B is 70.6e9 parameters, 141 GB in 16 bits, 70.6 GB in 8 bits
+    # (two 48 GB cards, about $8,000 used), about 37-40 GB at 4 bits with group scales (one 48 GB card, about $4,000
+    # used, platforms.md §4). With $5,000 and the weight format left open, an expert serves an AWQ/GPTQ build on one
+    # 48 GB card and says so; with the format fixed by the user, or with money for 8 bits, nothing is quantized.
+    def ask(**extra) -> object:
+        return recommend(Profile.model_validate({
+            "language": "en", "task": "inference", "model": "llama-3-70b", "concurrency": 4, "context_tokens": 4096,
+            "acquisition": "buy", "deployment": "on-prem", **extra}))
+
+    cheap = ask(budget_usd=5000)
+    top = cheap.recommendations[0]
+    assert top.weights_dtype == "int4" and top.cost_usd <= 5000
+    assert top.count == 1 and knowledge().gpus[top.gpu].memory_gb >= 40
+    assert "inference.quantized-to-fit" in {f.rule_id for f in cheap.findings}
+    assert "outcome.near-misses" not in {f.rule_id for f in cheap.findings}
+
+    fixed = ask(budget_usd=5000, weights_dtype="bf16")
+    assert all(c.weights_dtype == "bf16" for c in fixed.recommendations)
+    assert "outcome.near-misses" in {f.rule_id for f in fixed.findings}
+
+    roomy = ask(budget_usd=60000)
+    assert all(c.weights_dtype != "int4" for c in roomy.recommendations + roomy.alternatives)
+    assert "inference.quantized-to-fit" not in {f.rule_id for f in roomy.findings}

@@ -157,6 +157,7 @@ ROWS: list[tuple[str, str, dict, dict]] = [
      {"task": "inference", "is_training": False, "ttft_too_long": True, "ttft_s": 3.0, "max_ttft_s": 1.0},
      {"ttft_too_long": False}),
     ("inference.bandwidth-bound", "candidate", {"task": "inference", "is_training": False}, {"tokens_per_s": 0.0}),
+    ("inference.quantized-to-fit", "profile", {"quantized_to_fit": True}, {"quantized_to_fit": False}),
     ("inference.quantized-serving", "profile", {"alt_quant_available": True}, {"alt_quant_available": False}),
     # outcome (second pass)
     ("outcome.near-misses", "profile", {"nothing_survives": True}, {"nothing_survives": False}),
