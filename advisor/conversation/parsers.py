@@ -388,8 +388,8 @@ _BUDGET_THAT_COUNTS = _c(r"硬體費|硬件费|硬體預算|硬件预算|硬體�
 _BUDGET_CUE = _c(rf"{_BUDGET_WORDS}|编了|編了|spend|\bcap\b|最多|不超过|不超過|花费|花費|投入|capex|预计花|預計花")
 _BUDGET_BARE = _c(
     rf"(?:{_BUDGET_WORDS})(?:{YI_WORD}|[^0-9一二两兩三四五六七八九十$¥€\-−负負,.;，。；]){{0,36}}?{_SIGN}{NUM}(?![a-z%\d])"
-    r"(?!\s*(?:台|张|張|个|個|块|塊|卡|人|位|天|日|月|年|周|週|号|號|小时|小時|/\s*\d|gpus?\b|cards?\b|users?\b|people\b|days?\b|"
-    r"weeks?\b|months?\b|years?\b|tokens?\b|b\b))"  # "經費要在 12/20 前核銷完": a date, not NT$12
+    r"(?!\s*(?:台|张|張|个|個|块|塊|卡|人|位|天|日|月|年|周|週|号|號|小时|小時|半|/\s*\d|gpus?\b|cards?\b|users?\b|people\b|days?\b|"
+    r"weeks?\b|months?\b|years?\b|tokens?\b|b\b))"  # "經費要在 12/20 前核銷完": a date, not NT$12; "预算还剩一半": a share
 )
 _AMOUNT_ALL_IN = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*k)\s+(?:all[\s-]in|in\s+total|total|tops|max(?:imum)?)\b"
                     r"(?!\s+(?:[a-z]+\s+)?(?:[a-z]+s|context|ctx|tokens?)\b)")  # not "100k total documents", "128k max context"
@@ -521,6 +521,7 @@ _WATTS_BEFORE = _c(r"(?:功耗|功率|电源|電源|電供|供电|供電|tdp|psu
 
 
 def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = False) -> None:
+    _spending_periods(w)
     candidates: list[tuple[float, str, int, int]] = []
     # A bare amount is in the writer's own money: yuan or NT dollars when they write Chinese, dollars when
     # they write English (also in a Chinese session: "budget 40k").
@@ -603,6 +604,7 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
             if value is not None:
                 candidates.append((-value if m.group("sign") else value, local, m.start(), m.end()))
                 ex.currency_assumed = True
+    candidates = [c for c in candidates if not _spent_or_quoted(w, c[2])]
     # A bare amount right after a budget word is the budget even beside amounts with a currency that are not
     # ("quoted $32k for one H100 ... our total budget is 20k", "AWS bill ~$9k/month ... budget 60k").
     bare_at: set[int] = set()
@@ -669,6 +671,29 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
     ex.fields["budget_amount"] = float(value)
     ex.fields["budget_currency"] = cur
     ex.fields["budget_usd"] = round(usd, 2)
+
+
+_SPENT = _c(r"\bbill(?:ed|s)?\b|\bspent\b|\b(?:been|are|were|we're|i'm)\s+spending\b|\bburn(?:ing|ed|s)?\b|\bcost\s+(?:us|me)\b|"
+            r"\binvoices?\b|\bquoted?\b|\bquotes\b|\bquoting\b|报价|報價|报了|報了|账单|帳單|花了|花掉|烧了?|燒了?|开销|開銷")
+_SPENT_PERIOD = _c(r"(?:(?:一|1|两|兩|2|三|3|这两|這兩|这几|這幾|上|每)\s*(?:个|個)?\s*月|last\s+month|this\s+month|per\s+month|"
+                   r"a\s+month|monthly)\s*(?:的|都|已经|已經|大概|大约|大約|就)?\s*$")
+
+
+def _spent_or_quoted(w: _Work, at: int) -> bool:
+    """The amount at `at` is money spent or quoted ("AWS bill hit $21k last month", "一個月大概燒 NT$18 萬", "經銷商報價
+    ... NT$1,050 萬"): a cue earlier in its sentence and no budget word after the cue."""
+    sentence_start = max((m.end() for m in re.finditer(r"[.!?。！？]\s", w.text[:at])), default=0)
+    cue = next(reversed(list(_SPENT.finditer(w.text, sentence_start, at))), None)
+    return cue is not None and not _BUDGET_CUE.search(w.text, cue.end(), at)
+
+
+def _spending_periods(w: _Work) -> None:
+    """The period of money spent ("一个月账单七万多", "这两个月已经花了一万二") is no deadline: consumed."""
+    for cue in list(_SPENT.finditer(w.text)):
+        start = max(0, cue.start() - 16)
+        period = _SPENT_PERIOD.search(w.text[start: cue.start()])
+        if period:
+            w.consume(start + period.start(), cue.start())
 
 
 MAX_BUDGET_USD = 1e12
@@ -1762,12 +1787,27 @@ _AVG_LEN = _c(
     rf"|(?:about|around|roughly|~)\s*{_num('num9')}\s*(?:tokens?|words?)\s+(?:each|apiece|per\s+(?:sample|example|item|log|doc(?:ument)?))\b"
 )
 _EPOCHS = _c(rf"{NUM}\s*(?:epochs?|eps?\b|(?:个|個)\s*epochs?|轮|輪|遍|passes|pass\b)")
+_EPOCH_TIMING = _c(rf"[^,.;，。；!?！？]{{0,30}}?(?:要|需要|得|耗时|耗時|takes?|took|=|≈|~|costs?|runs?\s+for|lasts?)\s*"
+                   rf"(?:跑|花|用)?\s*了?\s*(?:about|around|roughly|~|≈|约|約|大概|大约|大約|将近|將近|快)?\s*{NUM}\s*(?:多|幾|几)?\s*"
+                   r"(?:个|個)?\s*(?:小时|小時|钟头|鐘頭|hours?|hrs?|h\b|天|days?|分钟|分鐘|min(?:ute)?s?|周|週|星期|weeks?)")
+"""After "one epoch": how long it takes ("一个epoch要跑22个小时", "one epoch = ~19 hrs") — a measurement of the run they
+have, neither the number of epochs wanted nor a deadline."""
+_AN_EPOCH = _c(r"(?:\ban|\beach|\bevery|\bper|\bthe|每一?(?:个|個)?|这个|這個|单个|單個)\s*epoch")
 _EPOCHS_AFTER = _c(rf"(?:epochs?|轮数|輪數|训练轮数|訓練輪數)\s*(?:[:=]|of|为|為|是)?\s*{NUM}")
 _SEQ = _c(
     rf"(?:seq(?:uence)?[\s_-]*len(?:gth)?|cutoff(?:[\s_-]*len(?:gth)?)?|序列长度|序列長度|max[\s_-]*len(?:gth)?|(?<![a-z])seq(?:uence)?s?(?![a-z])|序列|(?<!上下文)(?<!輸入)(?<!输入)长度|(?<!上下文)(?<!輸入)(?<!输入)長度"
     rf")\s*(?:[:=]|of|为|為|是|约|約|大概|(?:打算|想|要|会|會)?\s*(?:设|設|开|開)(?:为|為|成|到)?|set\s+to)?\s*{_num('num1')}(?!\s*(?:条|條|筆|笔|samples?|examples?))"
     rf"|{_num('num2')}\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|序列长度|序列長度|seq\b)"
 )
+
+
+_SEQ_BUMP = _c(
+    rf"(?:\b(?:bump(?:ing|ed)?|rais(?:e|ing)|increas(?:e|ing)|push(?:ing)?|go(?:ing)?|extend(?:ing)?|try(?:ing)?)\s+"
+    rf"(?:it|that|this|the\s+(?:length|seq(?:uence)?\s*len(?:gth)?|context))?\s*(?:up\s+)?to|"
+    rf"(?:长度|長度)?\s*(?:拉到|拉长到|拉長到|加到|加长到|加長到|提高到|提到|开到|開到|调到|調到|扩到|擴到|改到|改成))\s*{_num('num')}"
+    r"(?!\s*(?:gpus?|cards?|nodes?|servers?|epochs?|张|張|卡|台|块|塊|个|個|x\b|×))"
+)
+"""After a sequence length that works: the one they want ("bumping it to 8192 OOMs", "想把长度拉到16k")."""
 
 
 def context_tokens_from(raw: str) -> int | None:
@@ -1879,6 +1919,11 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
         if v and v > 0:
             ex.fields["seq_len"] = v
         w.consume(m.start(), m.end())
+        bump = _SEQ_BUMP.search(w.text, m.end(), m.end() + 80)
+        v = context_tokens_from(_numtext(bump) or "") if bump else None
+        if bump and v and v > ex.fields.get("seq_len", 0):  # "works at 2048, but bumping it to 8192 OOMs": the length wanted
+            ex.fields["seq_len"] = v
+            w.consume(bump.start(), bump.end())
     if "tokens" not in ex.fields:
         for pattern in (_TOKENS, _TOKENS_AFTER):
             done = False
@@ -1895,17 +1940,27 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
                 break
             if done:
                 break
+    for m in w.finditer(_AN_EPOCH):  # "an epoch takes about 2 days", "每个 epoch 要 6 小时": a run timed
+        timing = _EPOCH_TIMING.match(w.text, m.end())
+        if timing:
+            w.consume(m.start(), timing.end())
+    counts = []  # (epochs, timing): "one epoch takes 19 h" times an epoch, "3 epochs" is how many
     for pattern in (_EPOCHS, _EPOCHS_AFTER):
         for m in w.finditer(pattern):
             v = number_value(_numtext(m) or "")
             if v is None:
                 continue
-            w.consume(m.start(), m.end())
-            if 0 < v <= 10000:
-                ex.fields["epochs"] = float(v)
-            else:
-                ex.problem("conv.problem.epochs_range")
+            timing = _EPOCH_TIMING.match(w.text, m.end())
+            w.consume(m.start(), timing.end() if timing else m.end())  # a run's duration is no deadline
+            counts.append((v, timing is not None))
+        if counts:
             break
+    if counts:
+        v = next((v for v, timing in counts if not timing), counts[0][0])
+        if 0 < v <= 10000:
+            ex.fields["epochs"] = float(v)
+        else:
+            ex.problem("conv.problem.epochs_range")
 
 
 # --------------------------------------------------------------------------------------------
@@ -2368,6 +2423,12 @@ _PARAMS_SAID = _c(r"(?<![\w.])\d+(?:\.\d+)?\s*[mbk]?\s*(?:params?|parameters?|�
 _SIZE_REFERENCE = _c(r"[\s-]*(?:sized|size|class|scale|级别|級別|规模|規模|那么大|那麼大|大小)\b")
 
 
+_SWITCH_TO = _c(r"(?:换成|換成|换到|換到|升级到|升級到|升级成|升級成|改成|改用|改跑|换用|換用|切到|切换到|切換到|"
+                r"\b(?:upgrade|move|switch|migrate|moving|switching|upgrading|migrating|go|going)\s+(?:up\s+)?to)\s*$")
+_INSTEAD_AFTER = _c(r"[^,.;!?，。；！？]{0,8}?\binstead\b")
+"""Next to a model: the one they mean to run from now on ("想换成 qwen2.5-32b", "wants llama 3.1 70B instead")."""
+
+
 def _model(w: _Work, ex: Extraction) -> None:
     # 1. A config.json path (checked first: a path may contain a catalogue name).
     m = _CONFIG_PATH.search(w.orig)
@@ -2388,6 +2449,14 @@ def _model(w: _Work, ex: Extraction) -> None:
     hits = _scan_aliases(w.text, index)
     if len({a.ident for a, _, _ in hits}) >= 2 and _UNDECIDED.search(w.text[hits[0][2]: hits[1][1]]):
         return  # "可能 Llama 3.1 70B 或 Qwen2.5-72B", "Mistral 7B 跟 Llama 3.1 8B 的 LoRA 實驗": no one model; the question asks
+    # A model they are moving to ("线上跑 qwen2.5-7b，业务想换成 qwen2.5-32b", "wants llama 3.1 70B instead") is the
+    # one to size, not the one running now.
+    target = next((h for h in hits[1:] if h[0].ident != hits[0][0].ident and (
+        _SWITCH_TO.search(w.text[max(0, h[1] - 14): h[1]]) or _INSTEAD_AFTER.match(w.text, h[2])
+        or (re.search(r"\bfrom\s+$", w.text[max(0, hits[0][1] - 6): hits[0][1]])
+            and re.fullmatch(r"\s*to\s+", w.text[hits[0][2]: h[1]])))), None)
+    if target is not None:
+        hits = [target] + [h for h in hits if h is not target]
     # 3. Exact aliases on word boundaries (longest first).
     for alias, start, end in hits:
         if _SIZE_REFERENCE.match(w.text, end) and _PARAMS_SAID.search(w.text):
@@ -2546,6 +2615,15 @@ _ENOUGH_AFTER = _c(r"[^.!?。！？]{0,24}?(?:就够|就夠|足够|足夠|够用
                    r"\bsuffices?\b|\bis\s+plenty\b|\bshould\s+(?:be\s+fine|do)\b)")
 """What a claim says of the card: that it is enough — the claim the writer wants checked ("一张 4090D 就够了"); a
 vendor's recommendation or quote ("廠商推薦 8 卡 H100") is an option they weigh and stays among the GPUs asked about."""
+_UNAVAILABLE_BEFORE = _c(r"(?:买不到|買不到|拿不到|买不了|買不了|禁运|禁運|禁售|断供|斷供|\bcan'?t\s+(?:get|buy|import)|"
+                         r"\bcannot\s+(?:get|buy|import)|\bunable\s+to\s+(?:get|buy)|\bno\s+access\s+to|"
+                         r"\bnot\s+allowed\s+to\s+(?:buy|import))\s*(?:the\s+|any\s+)?$")
+_UNAVAILABLE_AFTER = _c(r"(?:s\b)?\s*(?:(?:在国内|在國內|国内|國內|这边|這邊|都|也|已经|已經|根本|现在|現在)\s*)*"
+                        r"(?:买不到|買不到|拿不到|买不了|買不了|禁运|禁運|禁售|被禁|断供|斷供)|"
+                        r"(?:s\b)?\s*(?:(?:is|are)\s+(?:not\s+available|unavailable|banned|off\s+the\s+table|out\s+of\s+reach)|"
+                        r"(?:aren'?t|isn'?t)\s+available)")
+"""A GPU said to be out of the writer's reach ("国内买不到 H100", "H100 買不到", "we can't get H100s"): named, neither
+had nor wanted."""
 _OWN_SAID = _c(r"手上|手头|手頭|手邊|手边|我们有|我們有|我有|\bwe\s+(?:have|own|got)\b|\bi\s+(?:have|own|got)\b|\bcurrently\b")
 _OWNED_TAIL = _c(r"^[^,;.!?，；。！？]*")
 _RENTED_NEAR_AFTER = _c(r"\s*(?:s\b)?\s*(?:cloud|instances?|credits?|rented|rental|on\s+(?:aws|gcp|azure|lambda|runpod)|"
@@ -2701,9 +2779,11 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         claim = next(reversed(list(_HEARSAY.finditer(said_before))), None)
         enough = _ENOUGH_AFTER.match(w.orig.lower(), consume_to)
         others = claim is not None and not _OWN_SAID.search(said_before, claim.end())
-        if not (others and enough):
+        unavailable = bool(_UNAVAILABLE_BEFORE.search(w.orig.lower()[max(0, consume_from - 24):consume_from])
+                           or _UNAVAILABLE_AFTER.match(w.orig.lower(), consume_to))
+        if not ((others and enough) or unavailable):
             chosen.add(ident)
-        if others:  # "一张 4090D 就够了" says a colleague (to check), "廠商推薦 8 卡 H100" (an option): not theirs
+        if others or unavailable:  # "一张 4090D 就够了" says a colleague (to check), "廠商推薦 8 卡 H100" (an option): not theirs
             w.consume(consume_from, consume_to)
             continue
         clause = re.split(r"[,;.!?]|\bbut\b|，|；|。", w.text[max(0, consume_from - 80):consume_from])[-1]

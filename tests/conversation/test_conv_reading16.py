@@ -1,0 +1,108 @@
+"""Readings added after the twenty-third blind table (issue #17: people already mid-project), each tested on phrasings
+other than the table's.
+
+Every expectation is worked out by hand from what the sentence says: dates count from Tuesday 2026-12-01 (next Friday
+is 12-11, 10 days; the end of the month 30 days), 16k is 16,384 tokens, a quote or a bill is money spent, not a budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.conversation.parsers import extract
+
+
+@pytest.fixture(autouse=True)
+def _today(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GPU_ADVISOR_TODAY", "2026-12-01")
+
+
+def _read(text: str, locale: str = "en") -> dict:
+    return extract(text, locale)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("text", "locale", "epochs", "days"), [
+    ("each epoch runs about 11 hours on our two A6000s and we need 4 epochs by next Friday", "en", 4.0, 10.0),
+    ("one epoch took 26 hrs last time, we have to do 2 epochs before the end of the month", "en", 2.0, 30.0),
+    ("现在一个epoch要跑18个小时，一共要训3个epoch，月底前要交", "zh-Hans", 3.0, 30.0),
+    ("目前 1 個 epoch 大概要 2 天，總共要跑 5 個 epoch，下週五前", "zh-Hant", 5.0, 10.0),
+])
+def test_the_time_one_epoch_takes_is_neither_the_epochs_nor_the_deadline(text: str, locale: str, epochs: float,
+                                                                          days: float) -> None:
+    got = _read(text, locale)
+    assert got["epochs"] == epochs
+    assert got["deadline_days"] == days
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("an epoch takes about 9 hours on the 4090", "en"),
+    ("每个epoch要6小时，太慢了", "zh-Hans"),
+])
+def test_an_epoch_timed_alone_sets_no_deadline(text: str, locale: str) -> None:
+    assert "deadline_days" not in _read(text, locale)
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("our Azure bill was $34k in October and we want to own the hardware instead", "en"),
+    ("the integrator quoted us $185,000 for a 4x H100 box. Does that look right?", "en"),
+    ("在火山引擎上租卡，上个月账单三万多块，想评估自己买", "zh-Hans"),
+    ("廠商報價一台 4 顆 L40S 的主機 NT$280 萬，這價格合理嗎？", "zh-Hant"),
+    ("在雲端一個月大概燒掉 NT$25 萬，想改成自己買", "zh-Hant"),
+])
+def test_money_spent_or_quoted_is_not_a_budget_nor_its_month_a_deadline(text: str, locale: str) -> None:
+    got = _read(text, locale)
+    assert "budget_amount" not in got
+    assert "deadline_days" not in got
+
+
+@pytest.mark.parametrize(("text", "locale", "amount"), [
+    ("the vendor quoted $410k for two nodes, but our budget is $300k", "en", 300000.0),
+    ("报价一台 120 万，预算只有 80 万", "zh-Hans", 800000.0),
+])
+def test_a_budget_beside_a_quote_is_still_the_budget(text: str, locale: str, amount: float) -> None:
+    assert _read(text, locale)["budget_amount"] == amount
+
+
+@pytest.mark.parametrize(("text", "locale"), [("预算已经用掉一半了", "zh-Hans"), ("預算只剩一半", "zh-Hant")])
+def test_half_of_a_budget_is_not_one_yuan(text: str, locale: str) -> None:
+    assert "budget_amount" not in _read(text, locale)
+
+
+@pytest.mark.parametrize(("text", "locale", "model"), [
+    ("we run mistral 7b on an A10 today; the team wants to switch to qwen2.5-32b", "en", "qwen2.5-32b"),
+    ("our chatbot is llama 3.1 8b right now, management wants llama 3.1 70b instead", "en", "llama-3.1-70b"),
+    ("planning to move from llama 3.1 8b to qwen2.5-14b next quarter", "en", "qwen2.5-14b"),
+    ("目前两张4090跑qwen2.5-14b，下个月要升级到qwen2.5-72b", "zh-Hans", "qwen2.5-72b"),
+    ("現在用 L40S 跑 llama-3.1-8b，老闆想改用 qwen2.5-32b", "zh-Hant", "qwen2.5-32b"),
+])
+def test_the_model_they_move_to_is_the_one_sized(text: str, locale: str, model: str) -> None:
+    assert _read(text, locale)["model"] == model
+
+
+def test_two_models_compared_keep_the_first() -> None:
+    assert _read("compare mistral 7b to qwen2.5-14b for our use", "en")["model"] == "mistral-7b"
+
+
+@pytest.mark.parametrize(("text", "locale", "seq"), [
+    ("training runs fine at seq len 1024 but increasing it to 4096 OOMs on the first step", "en", 4096),
+    ("max_seq_length 4096 is ok, trying to push it to 32k crashes", "en", 32768),
+    ("序列长度 2048 能跑，想把长度提高到 8k 就爆显存", "zh-Hans", 8192),
+    ("cutoff_len 1024 沒問題，長度調到 4096 就 OOM", "zh-Hant", 4096),
+])
+def test_a_longer_sequence_they_want_replaces_the_one_that_works(text: str, locale: str, seq: int) -> None:
+    assert _read(text, locale)["seq_len"] == seq
+
+
+def test_a_count_of_gpus_after_a_sequence_length_is_no_length() -> None:
+    assert _read("seq len 512 for now, going to 64 GPUs next month", "en")["seq_len"] == 512
+
+
+@pytest.mark.parametrize(("text", "locale", "out_of_reach", "wanted"), [
+    ("we can't get H100s here, so it's H20 or nothing", "en", "h100-sxm", "h20"),
+    ("A800 已经禁运了，只能考虑 H20", "zh-Hans", "a800-80gb", "h20"),
+    ("國內買不到 H200，想看 L40S 夠不夠", "zh-Hant", "h200", "l40s"),
+])
+def test_a_gpu_out_of_reach_is_not_a_gpu_they_want(text: str, locale: str, out_of_reach: str, wanted: str) -> None:
+    got = _read(text, locale)
+    assert out_of_reach not in got.get("preferred_gpus", ())
+    assert wanted in got.get("preferred_gpus", ())
+    assert "owned_gpus" not in got
