@@ -184,6 +184,9 @@ def apply_corrections(text: str) -> str:
     return text
 
 
+_STATED_AS = lazy_compile(r"(?:是|为|為|\bis\b|\bare\b|=|→|->)\s*$", re.IGNORECASE)
+
+
 def _apply_correction(text: str, marker: re.Match[str]) -> str | None:
     """`text` with the correction at `marker` applied, or None when it corrects nothing."""
     stop = _SENTENCE_END.search(text, marker.end())  # "$" always matches; mypy cannot know it
@@ -232,7 +235,9 @@ def _apply_correction(text: str, marker: re.Match[str]) -> str | None:
     if not fixes or not before:
         return None
     near = _unit_after(text, before[-1][2])
-    _, fs, fe = next((f for f in fixes if near and _unit_after(text, f[2]) == near), fixes[0])
+    alike = [f for f in fixes if near and _unit_after(text, f[2]) == near]
+    # "不对，有一张坏了，能用的是5张": of several counts of the same kind, the one stated as what it is
+    _, fs, fe = next((f for f in alike if _STATED_AS.search(text[max(0, f[1] - 6): f[1]])), (alike or fixes)[0])
     mag = re.match(r"[wWkK](?![a-zA-Z])", text[fe:])
     fe += mag.end() if mag else 0  # "是45w": the magnitude goes with the number
     end = _clause_end(text, fe)  # "不对，是峰值50人同时用，int8量化": the rest of the sentence stays
@@ -319,6 +324,11 @@ _SERVICE_TARGET = _c(r"\btok(?:en)?s?\s*/\s*s(?:ec)?\b|\btokens?\s+(?:per|a)\s+s
                      r"\b(?:req|requests?)\s*/\s*s(?:ec)?\b|\brequests?\s+(?:per|a)\s+second\b|\bqps\b|首字延迟|首字延遲|首\s*token")
 
 
+_TRAINING_SPEED = _c(r"\btrain(?:ing)?\b|训练|訓練|吞吐|throughput|\bmfu\b|每卡|per\s+gpu")
+"""Before a tokens-per-second figure: the speed of a training run ("training at ~310k tokens/s", "训练吞吐每卡 3000
+token/s"), not a service's target."""
+
+
 def _task(w: _Work, bare_train: bool = True) -> str | None:
     text = _DESCRIBED.sub(lambda m: " " * len(m.group(0)), w.text)  # "we serve a fine-tuned llama": what it is
     pref = _PREFERENCE_TUNING.search(text)
@@ -328,7 +338,8 @@ def _task(w: _Work, bare_train: bool = True) -> str | None:
             return "finetune"
     found = [name for name, pattern in _TASKS if pattern.search(text)]
     if not found:
-        if bare_train and _SERVICE_TARGET.search(text):  # "every user must see 30 tok/s, TTFT p99 <= 500 ms": a service's
+        if bare_train and any(not _TRAINING_SPEED.search(text[max(0, m.start() - 40): m.start()])
+                              for m in _SERVICE_TARGET.finditer(text)):  # "every user must see 30 tok/s, TTFT p99 <= 500 ms": a service's
             return "inference"  # targets, whatever else the message trains ("nodes busy with training")
         # "train a 7B model" with no task known yet reads as training from scratch; once a task is
         # known, "训练 3 轮" in an answer about data must not change it.
@@ -1729,7 +1740,7 @@ _USER_RATE = [
 def _slo(w: _Work, ex: Extraction) -> None:
     """What a service must feel like: the first token within so long, so many tokens/s for each user."""
     for pattern in _TTFT:
-        m = pattern.search(w.text)
+        m = _target_match(w.text, pattern)
         if m:
             raw = re.sub(r"\s+", " ", _numtext(m) or "")
             value = _WORD_SECONDS.get(raw) or number_value(raw)
@@ -1746,14 +1757,27 @@ def _slo(w: _Work, ex: Extraction) -> None:
             ex.fields["min_tokens_per_s_per_user"] = round(1000 / value, 2)
         w.consume(m.start(), m.end())
         return
-    for pattern in _USER_RATE:
-        m = pattern.search(w.text)
-        if m:
-            value = number_value(_numtext(m) or "")
-            if value and 0 < value <= 10_000:
-                ex.fields["min_tokens_per_s_per_user"] = float(value)
-            w.consume(m.start(), m.end())
-            return
+    found = sorted((m for pattern in _USER_RATE for m in pattern.finditer(w.text)), key=lambda m: m.start())
+    if found:
+        m = next((m for m in found if _SLO_TARGET.search(w.text[max(0, m.start() - 24): m.end()])), found[0])
+        value = number_value(_numtext(m) or "")
+        if value and 0 < value <= 10_000:
+            ex.fields["min_tokens_per_s_per_user"] = float(value)
+        for f in found:
+            w.consume(f.start(), f.end())
+
+
+_SLO_TARGET = _c(r"目标|目標|希望|想要?|要求|压到|壓到|拉到|提高到|提升到|至少|最少|以内|以內|\bwant|\btarget|\bgoal|\bneed|"
+                 r"\bat\s+least\b|\bshould\b|\bmust\b|\bunder\b|\bwithin\b|\bbelow\b|<|≤|>=|≥")
+"""Near a speed or a latency: the one the service must reach ("目标是首字延迟2秒以内", "I want every user to see at least
+40 tok/s"), not the one measured now ("首字延迟能到8秒", "it drops to ~18 tok/s")."""
+
+
+def _target_match(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
+    """The first match of `pattern` said as a target (`_SLO_TARGET`), else its first match."""
+    found = list(pattern.finditer(text))
+    return next((m for m in found if _SLO_TARGET.search(text[max(0, m.start() - 24): m.end()])),
+                found[0] if found else None)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1787,6 +1811,8 @@ _AVG_LEN = _c(
     rf"|(?:about|around|roughly|~)\s*{_num('num9')}\s*(?:tokens?|words?)\s+(?:each|apiece|per\s+(?:sample|example|item|log|doc(?:ument)?))\b"
 )
 _EPOCHS = _c(rf"{NUM}\s*(?:epochs?|eps?\b|(?:个|個)\s*epochs?|轮|輪|遍|passes|pass\b)")
+_PER_SECOND = _c(r"\s*(?:/\s*(?:s|sec|秒)\b|/\s*秒|per\s+sec(?:ond)?|a\s+second|每秒|/\s*(?:gpu|卡)\s*/\s*s\b)")
+"""After a token count: a speed ("310k tokens/s", "3000 token/s"), not a volume of data."""
 _EPOCH_TIMING = _c(rf"[^,.;，。；!?！？]{{0,30}}?(?:要|需要|得|耗时|耗時|takes?|took|=|≈|~|costs?|runs?\s+for|lasts?)\s*"
                    rf"(?:跑|花|用)?\s*了?\s*(?:about|around|roughly|~|≈|约|約|大概|大约|大約|将近|將近|快)?\s*{NUM}\s*(?:多|幾|几)?\s*"
                    r"(?:个|個)?\s*(?:小时|小時|钟头|鐘頭|hours?|hrs?|h\b|天|days?|分钟|分鐘|min(?:ute)?s?|周|週|星期|weeks?)")
@@ -1930,6 +1956,10 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
             for m in w.finditer(pattern):
                 v = number_value(_numtext(m) or "")
                 if v is None:
+                    continue
+                rate = _PER_SECOND.match(w.text, m.end())
+                if rate or _RATE_BEFORE.search(w.text[max(0, m.start() - 12): m.start()]):
+                    w.consume(m.start(), rate.end() if rate else m.end())  # "每卡3000 token/s": a speed, not data
                     continue
                 w.consume(m.start(), m.end())
                 if v < 1 or not math.isfinite(v) or v > 1e16:
@@ -2354,7 +2384,10 @@ def _scan_aliases(text: str, index: tuple[_Alias, ...]) -> list[tuple[_Alias, in
             if after == "s" and not _is_word_char(text[o_end + 1] if o_end + 1 < len(text) else " "):
                 after, o_end = " ", o_end + 1  # plural: "two 4090s"
             glued = before in "x×" and o_start >= 2 and text[o_start - 2].isdigit()  # "2x3090", "8×4090"
-            if (glued or not _is_word_char(before)) and not _is_word_char(after) and not any(taken[o_start:o_end]):
+            counted = after in "x×" and o_end + 1 < len(text) and text[o_end + 1].isdigit() and (
+                o_end + 2 >= len(text) or not text[o_end + 2].isalpha())  # "4090x2 跑 70b", not "4090x2b"
+            if (glued or not _is_word_char(before)) and (counted or not _is_word_char(after)) \
+                    and not any(taken[o_start:o_end]):
                 found.append((alias, o_start, o_end))
                 for i in range(o_start, o_end):
                     taken[i] = True
@@ -2583,7 +2616,7 @@ _HAVE_BEFORE = _c(r"(?:现在有|現在有|手上有|手头有|手頭有|现有|
                   r"\b(?:(?:we|i)\s+(?:have|own|got)|(?:lab|team|company|group)\s+has)\b"
                   r"(?!\s+(?:a\s+|the\s+)?(?:budget|money|funds|funding|plans?|to|\$|\d+\s*k\b))")
 _NOT_OWNED = _c(  # a GPU said with intent or as an option: to rent, to buy, to compare, to quote
-    r"\brent(?:ed|ing|al)?\b|\blease|租|\bbuy(?:ing)?\b|\bpurchas|\bget\b|买(?!了)|買(?!了)|购|購|采购|採購|quote|报价|報價|"
+    r"\brent(?:ed|ing|al)?\b|\blease|租|\bbuy(?:ing)?\b|\bpurchas|\bget\b|买(?!了)|買(?!了)|购|購|采购|採購|quote|报价|報價|报了|報了|\boffer(?:ed|ing|s)?\b|"
     r"想|打算|准备|準備|计划|計劃|考虑|考慮|塞|\bplan|\bwant|\bwould\b|\bconsider|\bworth\b|\bthinking\b|组|組|攒|攢|\bbuild|\bassemble|"
     r"或|还是|還是|\bor\b|\bvs\.?(?![a-z])|versus|比较|比較|对比|對比|\bcompare|how\s+many|[几幾]\s*(?:张|張|颗|顆|块|塊|片|台|个|個)|多少|需要|\bneed|"
     r"\bcloud\b|云|雲|\bon\s+(?:aws|gcp|azure|lambda|runpod|vast)|申請|申请|\bapply\s+for\b"
@@ -2632,7 +2665,7 @@ _RENTED_NEAR_BEFORE = _c(r"credits?|rented|renting|\brent\b|租|云上|雲端上
 """Next to a GPU, these make "we have … H100" a rental ("credits on an MI300X cloud"), not hardware owned."""
 _SENTENCE_REST = _c(r"(?:[^.!?。！？]|\.(?=\S))*[.!?。！？]?")  # "qwen2.5-72b" ends no sentence
 _COUNT_BEFORE = _c(
-    rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:x|×|\*|张|張|块|塊|片|颗|顆|个|個|台|卡的?|pcs|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
+    rf"(?:{NUM}|\b{_EN_WORD}\b|\b(?:a\s+)?single\b|单|單)\s*(?:x|×|\*|张|張|块|塊|片|颗|顆|个|個|台|卡的?|pcs|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
     r"(?:(?:old|older|used|spare|idle|new|brand[\s-]new|second[\s-]hand|refurbished|aging|extra|旧的?|舊的?|闲置的?|閒置的?|二手的?)\s*)?"
     r"(?:nvidia|amd|intel|英伟达|英偉達|輝達|geforce|radeon|instinct|rtx|tesla|dgx|hgx)?\s*(?:geforce\s*)?$"
 )

@@ -106,3 +106,61 @@ def test_a_gpu_out_of_reach_is_not_a_gpu_they_want(text: str, locale: str, out_o
     assert out_of_reach not in got.get("preferred_gpus", ())
     assert wanted in got.get("preferred_gpus", ())
     assert "owned_gpus" not in got
+
+
+def _owned(got: dict) -> list[tuple[str, int]]:
+    return sorted((o["gpu"], o["count"]) for o in got.get("owned_gpus", ()))
+
+
+@pytest.mark.parametrize(("text", "locale", "tokens"), [
+    ("we're pretraining at about 95k tokens/s per node and the run is 40B tokens", "en", 40_000_000_000),
+    ("目前训练吞吐每卡 2500 token/s，总共要训 300B token", "zh-Hans", 300_000_000_000),
+])
+def test_a_training_speed_is_not_the_data_nor_a_service(text: str, locale: str, tokens: int) -> None:
+    got = _read(text, locale)
+    assert got["tokens"] == tokens
+    assert got.get("task") != "inference"
+    assert "min_tokens_per_s_per_user" not in got
+
+
+def test_a_service_speed_target_beside_training_is_still_a_service() -> None:
+    assert _read("every user must see 25 tok/s even while the nodes are busy with training")["task"] == "inference"
+
+
+@pytest.mark.parametrize(("text", "locale", "gpu"), [
+    ("代理商给我们报了一台8卡A800的整机，问这个配置行不行", "zh-Hans", "a800-80gb"),
+    ("經銷商報了 4 張 L40S 的工作站給我們", "zh-Hant", "l40s"),
+    ("Dell offered us 8x H200 in an XE9680, is that the right size?", "en", "h200"),
+])
+def test_hardware_offered_or_quoted_is_not_owned(text: str, locale: str, gpu: str) -> None:
+    got = _read(text, locale)
+    assert "owned_gpus" not in got
+    assert gpu in got.get("preferred_gpus", ())
+
+
+@pytest.mark.parametrize(("text", "locale", "family", "count"), [
+    ("实验室8张V100，不对，有两张坏了，能用的是6张", "zh-Hans", "v100", 6),
+    ("手邊 4 張 3090（不對，有一張拿去別的專案了，現在能用的是 3 張）", "zh-Hant", "rtx-3090", 3),
+])
+def test_a_corrected_count_is_the_one_stated_as_what_it_is(text: str, locale: str, family: str, count: int) -> None:
+    [(gpu, n)] = _owned(_read(text, locale))
+    assert gpu.startswith(family) and n == count
+
+
+@pytest.mark.parametrize(("text", "locale", "owned"), [
+    ("3090x4 跑 qwen2.5-32b 的 lora，每步都很慢", "zh-Hans", [("rtx-3090", 4)]),
+    ("serving mistral 7b on a single L4 right now", "en", [("l4", 1)]),
+    ("目前单卡4090跑qwen2.5-14b推理，高峰同时20人", "zh-Hans", [("rtx-4090", 1)]),
+])
+def test_cards_they_run_on_now_are_counted(text: str, locale: str, owned: list) -> None:
+    assert _owned(_read(text, locale)) == owned
+
+
+@pytest.mark.parametrize(("text", "locale", "key", "value"), [
+    ("right now each user gets ~9 tok/s; we need at least 25 tok/s per user", "en", "min_tokens_per_s_per_user", 25.0),
+    ("现在每人只有 8 tok/s，希望提高到每人 30 tok/s", "zh-Hans", "min_tokens_per_s_per_user", 30.0),
+    ("首字延遲現在常常 6 秒，目標是首字延遲 1 秒以內", "zh-Hant", "max_ttft_s", 1.0),
+])
+def test_the_service_target_is_the_speed_wanted_not_the_one_measured(text: str, locale: str, key: str,
+                                                                      value: float) -> None:
+    assert _read(text, locale)[key] == value
