@@ -84,7 +84,19 @@ def server_usd(gpu, gpus_in_node: int) -> Range:
         return Range(*DESKTOP_BASE_USD)
     if gpus_in_node == 2:
         return Range(*DESKTOP_BASE_USD).plus(Range(*DESKTOP_SECOND_GPU_USD))
-    return Range(*DESKTOP_HEDT_USD)
+    if gpus_in_node <= WORKSTATION_MAX_CARDS:
+        return Range(*DESKTOP_HEDT_USD)
+    return Range(*CARD_SERVER_USD)
+
+WORKSTATION_MAX_CARDS = 4
+"""Cards a workstation holds: the 4 x16 slots of a Threadripper PRO / Xeon W board and two PSUs (platforms.md §1:
+the vendors' 4 x RTX 5090 and 4 x RTX PRO 6000 builds)."""
+
+CARD_SERVER_USD = (8_000.0, 20_000.0)
+"""Five to eight GeForce or workstation cards: a rack server, not a desktop — the vendor's 8-card build is two EPYC
+9004 on a GENOA2D24G-2L+ board in a 5U chassis with four 2,000 W CRPS supplies (platforms.md §1), or a 4U 8-slot
+PCIe server (§2). Its price without GPUs is not published (§2: `?`); our assumption from parts: board ~$1.2k, two
+CPUs $2-6k, 256-512 GB ECC $1.5-4k, chassis, risers and supplies $2-5k, NIC and storage $1-3k."""
 
 
 def purchase_price(gpu):

@@ -120,3 +120,18 @@ def test_a_small_card_adds_host_power_in_proportion_not_a_big_cards_75_w() -> No
     kb = knowledge()
     assert power.node_power_w(kb.gpus["l4"], 1) == pytest.approx(250 + 72 + 18)
     assert power.node_power_w(kb.gpus["rtx-3090"], 4) == pytest.approx(4 * 350 + 250 + 4 * 75)
+
+
+def test_eight_workstation_cards_need_a_server_not_a_desktop() -> None:
+    # platforms.md §1: the vendors' 4-card RTX PRO 6000 / RTX 5090 builds are workstations (Threadripper PRO, Xeon W);
+    # their 8-card build is two EPYC 9004 on a server board in a 5U chassis with four 2,000 W supplies, and 8-slot
+    # PCIe servers are 4U rack systems (§2). So 8 cards cost far more than their price plus a desktop's $1.8-4.6k.
+    from advisor.knowledge import knowledge
+
+    pro = knowledge().gpus["rtx-pro-6000"]
+    cards = pro.price.low_usd, pro.price.high_usd  # type: ignore[union-attr]
+    four, eight = cost.capex_usd(pro, 4), cost.capex_usd(pro, 8)
+    assert four is not None and eight is not None
+    assert four.low - 4 * cards[0] <= 4_600  # a workstation platform
+    assert eight.low - 8 * cards[0] >= 8_000  # a GPU server
+    assert eight.high - 8 * cards[1] <= 40_000  # not dearer than the data-centre 8-slot server
