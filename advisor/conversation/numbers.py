@@ -142,6 +142,11 @@ _FROM_TO = lazy_compile(r"(?:从|從)\s*[^，,。；;从從]{1,16}?\s*"
 """A value changed within the message ("从 7B 换成 14B"): only the new one stays."""
 _QUARTER_MILLION = lazy_compile(r"\ba\s+quarter(?:\s+of\s+a)?\s+million\b|\bhalf\s+a\s+million\b", re.IGNORECASE)
 _GRAND = lazy_compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s*grand\b", re.IGNORECASE)
+_WORD_GRAND = lazy_compile(r"\b(a\s+couple|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|"
+                           r"forty|fifty)\s+grand\b", re.IGNORECASE)
+_GRAND_WORDS = {"a couple": 2, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+"""'three grand' is 3k: the thousands said in words (`_GRAND` takes the digits)."""
 _POWER_WORD = lazy_compile(
     r"(?:功耗|功率|电源|電源|電供|供电|供電|tdp|psu|瓦)\s*(?:是|为|為|只有|约|約|大概|用的是|用)?\s*$", re.IGNORECASE
 )
@@ -314,6 +319,7 @@ def normalize_text(text: str) -> str:
     text = _INDIAN_GROUPS.sub(lambda m: m.group().replace(",", ""), text)
     text = _LAKH_CRORE.sub(_lakh_crore, text)  # "1.5 lakh" is 150000, "2 crore" 20000000
     text = _GRAND.sub(r"\1k bucks", text)  # "3 grand" is 3k, and money
+    text = _WORD_GRAND.sub(lambda m: str(_GRAND_WORDS[" ".join(m.group(1).lower().split())]) + "k bucks", text)
     text = _QUARTER_MILLION.sub(lambda m: "250000" if "quarter" in m.group(0).lower() else "500000", text)
     text = _ZHAO.sub(r"\1万亿", text)  # "2 兆 token" is 2 万亿
     return _WAN_W.sub(_wan, text)

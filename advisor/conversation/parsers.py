@@ -685,7 +685,8 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
 
 
 _SPENT = _c(r"\bbill(?:ed|s)?\b|\bspent\b|\b(?:been|are|were|we're|i'm)\s+spending\b|\bburn(?:ing|ed|s)?\b|\bcost\s+(?:us|me)\b|"
-            r"\binvoices?\b|\bquoted?\b|\bquotes\b|\bquoting\b|报价|報價|报了|報了|账单|帳單|花了|花掉|烧了?|燒了?|开销|開銷")
+            r"\binvoices?\b|\bquoted?\b|\bquotes\b|\bquoting\b|\basking\s+(?:price|for)\b|报价|報價|报了|報了|开价|開價|要价|要價|"
+            r"账单|帳單|花了|花掉|烧了?|燒了?|开销|開銷")
 _SPENT_PERIOD = _c(r"(?:(?:一|1|两|兩|2|三|3|这两|這兩|这几|這幾|上|每)\s*(?:个|個)?\s*月|last\s+month|this\s+month|per\s+month|"
                    r"a\s+month|monthly)\s*(?:的|都|已经|已經|大概|大约|大約|就)?\s*$")
 
@@ -884,9 +885,9 @@ _CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z
 _STREAMS_BEFORE = _c(r"(?:并发|並發|同时|同時|concurren\w*)\s*(?:数|數|量)?\s*(?:大概|大约|大約|约|約|差不多|预计|預計|有|是)?\s*$")
 _FACILITY_CUE = _c(r"rack|cabinet|circuit|机柜|機櫃|机架|機架|供电|供電|电路|電路|功率|电力|電力|power|room|机房|機房")
 _LIQUID = _c(r"liquid|water[\s-]?cool|direct[\s-]?to[\s-]?chip|immersion|液冷|水冷|冷板|浸没|浸沒|浸沒式")
-_NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|没法上|沒法上|无法上|無法上|不能上|不能用|can'?t\s+(?:do|have|get)|"
+_NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|弄不了|搞不了|(?:没|沒)(?:办|辦)?法\s*(?:上|弄|做|装|裝|用|搞)|无法上?|無法上?|不能上|不能用|can'?t\s+(?:do|have|get)|"
                 r"no\s+(?:way\s+to\s+(?:do|get)\s+)?)\s*(?:液冷|水冷|liquid(?:\s+cooling)?)|"
-                r"(?:液冷|水冷|liquid(?:\s+cooling)?)\s*(?:也|都|是|目前|现在|現在|暂时|暫時|还|還)*\s*(?:上不了|做不到|做不了|装不了|裝不了|不行|不可能|不能|没有|沒有|"
+                r"(?:液冷|水冷|liquid(?:\s+cooling)?)\s*(?:也|都|是|目前|现在|現在|暂时|暫時|还|還)*\s*(?:上不了|做不到|做不了|装不了|裝不了|弄不了|搞不了|不行|不可能|不能|没有|沒有|"
                 r"没办法|沒辦法|不支持|不支援|isn'?t\s+(?:possible|an\s+option|available)|is\s+not|not\s+(?:possible|available))")
 _AIR = _c(r"\bair\b(?![\s-]*gap)|air[\s-]?cool|风冷|風冷|氣冷|空冷")
 _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bcolab\b|\bkaggle\b|coreweave|"
@@ -908,7 +909,7 @@ _ONPREM = _c(
     r"所(?!有|以|謂|谓|需|在)|院(?!校|系)|厂|廠)|"
     r"gaming\s+pc|leave\s+the\s+building|closet\b|(?:房間|房间|臥室|卧室)(?:裡|里|的|是)|\bdata\s+hall\b|\bon[\s-]?site\b|\bon\s+(?:our|the)\s+(?:own\s+)?premises\b|"
     r"(?:leave|leaving|go\s+outside|outside|off)\s+(?:of\s+)?(?:our|the|my)\s+(?:own\s+)?(?:network|premises|site|firewall|campus|hospital|office|building)\b|"
-    r"书房|書房|\b(?:our|my)\s+(?:basement|garage)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
+    r"书房|書房|宿舍|\b(?:our|my|the)\s+(?:basement|garage|dorm(?:\s+room)?)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
 )
 _SELF_PROVIDER = _c(r"(?:我們是|我们是|\bwe'?re\s+an?|\bwe\s+are\s+an?)[^，。,.;]{0,12}?(?:雲端服務商|云服务商|云厂商|雲端廠商|雲端業者|"
                     r"cloud\s+(?:service\s+)?provider|neocloud|gpu\s+cloud)")
@@ -2059,6 +2060,7 @@ _RPS = _c(
     rf"|(?:qps|rps|每秒请求数?|每秒請求數?|requests\s+per\s+second)(?:\s*(?:[:=]|of|约|約|为|為|是|about|around|~|大概|大约|大約|差不多|预计|預計|估计|估計|峰值|尖峰))*\s*{_num('num3')}"
     rf"|每秒\s*(?:大概|大约|大約|约|約|有|差不多|要|需要|得)?\s*(?:处理|處理|扛|撑|撐|支撑|支撐|跑)?\s*{_num('num4')}\s*(?:个|個|次|笔|筆)?\s*"
     r"(?:请求|請求|查询|查詢|requests?|reqs?|queries|calls)"
+    rf"|(?:请求|請求|查询|查詢|调用|調用)\s*(?:量)?\s*每秒\s*(?:大概|大约|大約|约|約|有|差不多|要|需要|得)?\s*{_num('num5')}\s*(?:次|个|個|笔|筆)"
 )
 _CONTEXT_BEFORE = _c(
     rf"{NUM}\s*(?:tokens?\s*(?:of\s*)?|token\s*的?)?\s*(?:max(?:imum)?\s+)?(?:的\s*)?(?:长|長|超长|超長)?\s*(?:context|ctx|上下文|context\s*window|context\s*length)"
@@ -2402,11 +2404,11 @@ _MODEL_CANDIDATE = _c(
     r"(?P<size>(?<![0-9.])\d+(?:\.\d+)?\s*[bm])(?![a-z])"
 )
 _PARAMS = _c(
-    rf"{NUM}\s*(?:个|個)?\s*(?:parameters?|params?|参数|參數)"
+    rf"{NUM}\s*(?:个|個)?\s*-?\s*(?:parameters?|params?|参数|參數)"
     rf"|(?P<bn>{_num('n2')})(?P<rest>\s*(?:的|规模的|規模的|级别的|級別的|级|級)?\s*(?:模型|大模型|llm|model))"
 )
 _BILLIONS = _c(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<mag>b|bn|billion)(?![a-z])(?!\s*tokens?)")
-_MILLIONS = _c(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<mag>m|million)(?![a-z])\s*(?:param|参数|參數|model|模型)")
+_MILLIONS = _c(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?P<mag>m|million)(?![a-z])\s*-?\s*(?:param|参数|參數|model|模型)")
 _CONFIG_PATH = _c(r"(?:^|(?<=[\s\"'(=：:]))(?P<path>[^\s\"'，,;()]+\.json)(?![a-z0-9])")
 
 
@@ -2626,6 +2628,7 @@ _HYPOTHETICAL = _c(r"[?？]|吗|嗎|假如|假设|假設|如果|(?<!主)(?<!只)
 _HAVE_OF_THEM = _c(r"(?:that'?s|thats|it'?s|its)\s+the\s+only\s+(?:card|gpu|one)\s+(?:i|we)\s+(?:have|own|got)|"
                    r"(?:that'?s|thats|it'?s|its)\s+(?:what|all)\s+(?:i'?m|im|i\s+am|we'?re|we\s+are|i|we)\s+(?:stuck\s+with|have|got)|"
                    r"(?:我|我家里|我家裡|家里|家裡|手上|手头|手頭)(?:就|只有)(?:一|1)(?:张|張|块|塊)\s*(?:而已|啦|了)?\s*[。.!！]?\s*$|"
+                   r"(?:我|手上|手头|手頭|手邊|手边)\s*(?:就|也)?\s*只有\s*(?:這|这)\s*(?:一)?\s*(?:张|張|块|塊)(?:卡)?|"
                    r"\b(?:i|we)\s*(?:have|own|got|'ve\s+got|already\s+have)\s+(?:(?P<n>\d+)|(?P<w>two|three|four|six|eight))\s+of\s+"
                    r"(?:them|those|these)\b")
 _PRICE_TAIL = _c(r"\s*(?:一张|一張|每张|每張|a\s+card|each|per\s+card|apiece)?\s*(?:大概|大约|大約|约|約|要|才|只要|is|costs?|goes\s+for|runs|~|about|around)?\s*"

@@ -164,3 +164,61 @@ def test_cards_they_run_on_now_are_counted(text: str, locale: str, owned: list) 
 def test_the_service_target_is_the_speed_wanted_not_the_one_measured(text: str, locale: str, key: str,
                                                                       value: float) -> None:
     assert _read(text, locale)[key] == value
+
+
+@pytest.mark.parametrize(("text", "amount"), [
+    ("I've got about four grand for this, what should I build?", 4000.0),
+    ("a couple grand max, used cards are fine", 2000.0),
+])
+def test_grand_in_words_is_thousands_of_dollars(text: str, amount: float) -> None:
+    got = _read(text)
+    assert (got["budget_amount"], got["budget_currency"]) == (amount, "USD")
+
+
+@pytest.mark.parametrize(("text", "params"), [
+    ("pretraining a 125M-param GPT on 10B tokens", 125_000_000),
+    ("a ~760M-parameter decoder from scratch", 760_000_000),
+])
+def test_a_hyphenated_parameter_count_is_read(text: str, params: int) -> None:
+    assert _read(text)["params"] == params
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("机房没法上水冷，只有空调", "zh-Hans"),
+    ("辦公室沒辦法弄水冷", "zh-Hant"),
+    ("液冷搞不了", "zh-Hans"),
+])
+def test_liquid_cooling_they_cannot_have_leaves_air(text: str, locale: str) -> None:
+    assert _read(text, locale)["cooling"] == "air"
+
+
+@pytest.mark.parametrize(("text", "locale", "rps"), [
+    ("上线后查询每秒大概 20 次", "zh-Hans", 20.0),
+    ("API 請求每秒約 12 次", "zh-Hant", 12.0),
+])
+def test_queries_per_second_said_after_the_query_word(text: str, locale: str, rps: float) -> None:
+    assert _read(text, locale)["requests_per_second"] == rps
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("闲鱼上有台二手 8 卡 3090 服务器，卖家开价 6 万，值不值？", "zh-Hans"),
+    ("a used DGX A100 on eBay, the asking price is $45k — is that fair?", "en"),
+])
+def test_an_asking_price_is_not_a_budget(text: str, locale: str) -> None:
+    assert "budget_amount" not in _read(text, locale)
+
+
+@pytest.mark.parametrize(("text", "locale", "gpu"), [
+    ("4070 Ti 能跑 qwen2.5-7b 的 qlora 吗？我手上只有这张卡", "zh-Hans", "rtx-4070-ti"),
+    ("L4 可以推論 llama 3.1 8b 嗎？手邊也只有這張", "zh-Hant", "l4"),
+])
+def test_the_only_card_at_hand_is_owned(text: str, locale: str, gpu: str) -> None:
+    assert _owned(_read(text, locale)) == [(gpu, 1)]
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("想在宿舍放一台 3090 跑 lora", "zh-Hans"),
+    ("planning to run a 4090 in my dorm room for QLoRA", "en"),
+])
+def test_a_dorm_room_is_on_premises(text: str, locale: str) -> None:
+    assert _read(text, locale)["deployment"] == "on-prem"
