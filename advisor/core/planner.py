@@ -1119,7 +1119,7 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         gpu.id,
         count,
         nodes,
-        ("replicas" if tp == 1 else f"tp{tp}") + (f"-pp{pp}" if pp > 1 else ""),
+        ("single" if count == 1 else "replicas" if tp == 1 else f"tp{tp}") + (f"-pp{pp}" if pp > 1 else ""),
         tp,
         pp,
         replicas,

@@ -31,6 +31,8 @@ ROWS: list[tuple[str, str, dict, dict]] = [
     # precision
     ("precision.no-bf16", "candidate", {"bf16_supported": False, "architecture": "volta"},
      {"wants_bf16": False, "precision": "fp16-mixed"}),
+    ("precision.no-bf16", "candidate", {"bf16_supported": False, "architecture": "volta"},  # serving runs FP16 there
+     {"task": "inference", "is_training": False}),
     ("precision.fp8-unsupported", "candidate", {"wants_fp8": True, "precision": "fp8-mixed", "wants_bf16": False},
      {"fp8_supported": True}),
     ("precision.fp8-available", "candidate", {"fp8_supported": True}, {"params_b": 3.0}),
