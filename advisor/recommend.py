@@ -300,7 +300,7 @@ def _hard_ok(o: _Option, profile: Profile) -> bool:
     f = _derived(o, profile)
     return not (f["over_budget"] or f["misses_deadline"] or f["exceeds_rack"] or not f["serves_concurrency"]
                 or f["more_gpus_than_wanted"]
-                or f["too_slow_per_user"] or f["ttft_too_long"]
+                or f["too_slow_per_user"] or f["ttft_too_long"] or f["too_few_requests"]
                 or f["licence_blocked"] or f["export_blocked"] or f["china_only_blocked"]
                 or (f["on_prem"] and profile.cooling == "air" and f["rack_density_kw"] > _air_limit_kw()))
 
@@ -315,6 +315,7 @@ def _hard_ok_for(profile: Profile):
     wanted = profile.concurrency or 1
     users = max(1, profile.concurrency or 1)
     min_tps, max_ttft = profile.min_tokens_per_s_per_user, profile.max_ttft_s
+    rps = profile.requests_per_second if inference else None
     datacenter, multi_user = datacenter_deployment(profile), multi_user_service(profile)
     china = in_mainland_china(profile)
     air_limit = _air_limit_kw() if profile.cooling == "air" else None
@@ -339,6 +340,8 @@ def _hard_ok_for(profile: Profile):
             if min_tps and m.tokens_per_s and m.tokens_per_s / users < min_tps:
                 return False
         if max_ttft and m.ttft_s is not None and m.ttft_s > max_ttft:
+            return False
+        if rps and (most := max_requests_per_s(m)) is not None and most < rps:
             return False
         if not o.owned:
             gpu = o.gpu
@@ -504,6 +507,10 @@ def _derived(o: _Option, profile: Profile) -> dict[str, Any]:
         "too_slow_per_user": bool(profile.min_tokens_per_s_per_user and user_tps is not None
                                   and user_tps < profile.min_tokens_per_s_per_user),
         "ttft_too_long": bool(profile.max_ttft_s and m.ttft_s is not None and m.ttft_s > profile.max_ttft_s),
+        "max_requests_per_s": max_requests_per_s(m) if profile.task == "inference" else None,
+        "too_few_requests": bool(profile.task == "inference" and profile.requests_per_second
+                                 and (most := max_requests_per_s(m)) is not None
+                                 and most < profile.requests_per_second),
         # GeForce cards bought for a server room, or running a multi-user service anywhere: the driver
         # licence excludes datacenter deployment and commercial hosting.
         "licence_blocked": bool(not o.owned and o.gpu.segment == "consumer"
@@ -514,6 +521,20 @@ def _derived(o: _Option, profile: Profile) -> dict[str, Any]:
         # Buying a China-market card (RTX 4090D) outside mainland China, where the full card is what is sold.
         "china_only_blocked": bool(on_prem and not o.owned and china_only_elsewhere(o.gpu, profile)),
     }
+
+
+RPS_UTILIZATION = 0.7
+"""The share of its prompt-processing capacity a service may be planned to use at peak: a queue of requests each
+needing the whole replica for one prompt's prefill waits little below ~70 % load and long above it (M/D/1); a
+blind expert kept "utilisation <= ~60-70 % for queueing" (blind11-12)."""
+
+
+def max_requests_per_s(m: planner.CandidateMetrics) -> float | None:
+    """Serving: the requests per second the configuration takes at peak — each replica reads one full prompt at a
+    time, compute-bound (`ttft_s`), at `RPS_UTILIZATION` of that capacity. None when there is no prompt time."""
+    if not m.ttft_s or m.ttft_s <= 0:
+        return None
+    return max(1, m.dp) / m.ttft_s * RPS_UTILIZATION
 
 
 def per_user_tps(m: planner.CandidateMetrics, profile: Profile) -> float | None:
@@ -622,6 +643,7 @@ def _profile_fields(profile: Profile, w: planner.Workload) -> dict[str, Any]:
         "concurrency": w.concurrency if task == "inference" else None,
         "min_tokens_per_s_per_user": profile.min_tokens_per_s_per_user,
         "max_ttft_s": profile.max_ttft_s,
+        "requests_per_second": profile.requests_per_second if task == "inference" else None,
         "has_budget": profile.budget_usd is not None,
         "budget_usd": profile.budget_usd,
         "has_deadline": profile.deadline_days is not None,
@@ -715,6 +737,8 @@ def _candidate_fact(o: _Option, profile: Profile, base: dict[str, Any]) -> dict[
         "too_slow_per_user": d["too_slow_per_user"],
         "ttft_s": m.ttft_s,
         "ttft_too_long": d["ttft_too_long"],
+        "max_requests_per_s": d["max_requests_per_s"],
+        "too_few_requests": d["too_few_requests"],
         "power_kw": d["power_kw"],
         "facility_kw": m.facility_w / 1000.0,
         "node_kw": d["node_kw"],

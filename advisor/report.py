@@ -745,6 +745,8 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
         ],
         "best": cands[0] if cands else None,
         "headline": _headline(rec, locale, money),
+        # what holds for the whole plan and changes it ("only 4-bit weights fit these limits"), under the top pick
+        "caveats": [f for f in _worded(rec.findings, locale, money) if f.severity == "warning"] if top else [],
         "findings": _worded(rec.findings, locale, money),
         "rejected": _rejected_view(rec, locale, money),
         "references": [{"id": k, "title": v} for k, v in all_cites.items()],

@@ -9,7 +9,7 @@ import pytest
 
 from advisor.knowledge import knowledge
 from advisor.models import OwnedGpus, Profile
-from advisor.recommend import RecommendError, recommend
+from advisor.recommend import RecommendError, examine, recommend
 from advisor.report import render_why_not as explain_gpu
 from advisor.words import finding_words
 from advisor.rules_engine import rules_by_id
@@ -489,3 +489,30 @@ def test_a_service_that_fits_nowhere_in_16_or_8_bits_is_offered_4_bit_weights() 
     roomy = ask(budget_usd=60000)
     assert all(c.weights_dtype != "int4" for c in roomy.recommendations + roomy.alternatives)
     assert "inference.quantized-to-fit" not in {f.rule_id for f in roomy.findings}
+
+
+def test_a_peak_request_rate_sizes_the_replicas() -> None:
+    # Hand check: a 4,096-token prompt on Llama 3.1 8B is 2 x 8.03e9 x 4,096 = 6.6e13 FLOPs (attention adds ~3 %);
+    # an H100 SXM reads it in ~0.05 s at its dense FP8 rate (1,979 TFLOPS, gpu-catalogue.md; x 0.68 prefill
+    # efficiency), so one card takes ~20 prompts a second, ~14 at a 70 % load that keeps queues short: 20 requests a
+    # second at peak need two H100s. The same service with no rate stated is planned smaller.
+    def ask(**extra) -> object:
+        return recommend(Profile.model_validate({
+            "task": "inference", "model": "llama-3.1-8b", "weights_dtype": "fp8", "concurrency": 16,
+            "context_tokens": 4096, "acquisition": "rent", "budget_usd": 500_000, **extra}))
+
+    def takes(c) -> float:  # requests a second at 70 % load: replicas / prompt time
+        width = 1 if c.strategy in ("single", "replicas") else int(c.strategy[2:].split("-")[0])
+        return (c.count // width) / c.ttft_s * 0.7 if c.ttft_s else 0.0
+
+    calm = ask()
+    assert takes(calm.recommendations[0]) < 20
+    busy = ask(requests_per_second=20)
+    shown = busy.recommendations + busy.alternatives
+    assert shown and all(takes(c) >= 20 for c in shown)
+    assert all(c.count >= 2 for c in shown if c.gpu == "h100-sxm")
+    one_h100 = examine(Profile.model_validate({
+        "task": "inference", "model": "llama-3.1-8b", "weights_dtype": "fp8", "concurrency": 16,
+        "context_tokens": 4096, "acquisition": "rent", "budget_usd": 500_000, "requests_per_second": 20}), "h100-sxm", 1)
+    assert one_h100 is not None and one_h100.count == 1
+    assert "inference.too-few-requests" in {f.rule_id for f in one_h100.findings if f.reject}

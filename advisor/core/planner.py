@@ -1068,7 +1068,8 @@ def _inference_option(w: Workload, gpu, tp: int, wdt: str | None = None, kvdt: s
     else:
         max_seq = int(room // per_seq)
     ttft = (
-        compute.prefill_seconds(shape, gpu, tokens=w.context_tokens, tp=tp) + (pp - 1) * PIPELINE_HOP_S
+        compute.prefill_seconds(shape, gpu, tokens=w.context_tokens, tp=tp, precision="fp8" if wdt == "fp8" else "bf16")
+        + (pp - 1) * PIPELINE_HOP_S  # FP8 weights on FP8 tensor cores (vLLM's W8A8): the prompt at the FP8 rate
         if max_seq and shape.is_transformer
         else None
     )

@@ -30,3 +30,21 @@ def test_the_headline_is_in_the_saved_reports() -> None:
     line = report.build_view(rec, "zh-Hans")["headline"]
     assert line.startswith("在 2 个可行方案中，它最快")
     assert line in report.render(rec, "md", "zh-Hans") and line in report.render(rec, "html", "zh-Hans")
+
+
+def test_a_warning_about_the_whole_plan_stands_under_the_top_pick() -> None:
+    # "Only 4-bit weights fit these limits" changes every option shown: it is said where the pick is, in both formats,
+    # and a plan-wide tip or note is not.
+    from advisor.models import Finding
+
+    rec = make_recommendation("zh-Hant")
+    warned = rec.model_copy(update={"findings": rec.findings + (Finding(
+        rule_id="inference.quantized-to-fit", severity="warning", words="inference.quantized-to-fit",
+        bindings={"model_name": "Llama 3.1 70B"}, cites=("quantized-serving",)),)})
+    view = report.build_view(warned, "zh-Hant")
+    assert [f.title for f in view["caveats"]] == ["只有 4 位元量化權重才能符合這些限制"]
+    html, md = report.render(warned, "html", "zh-Hant"), report.render(warned, "md", "zh-Hant")
+    for text in (html, md):
+        top, rest = text.split("只有 4 位元量化權重才能符合這些限制", 1)
+        assert view["headline"] in top  # right after the pick's sentence, before the sections
+    assert report.build_view(rec, "zh-Hant")["caveats"] == []  # the fixture's plan-wide finding is a note

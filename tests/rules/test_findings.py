@@ -99,7 +99,7 @@ def test_severity_and_reject_are_consistent() -> None:
                          "cost.more-gpus-than-wanted", "cost.used-for-company",
                          "facility.air-limit", "inference.concurrency-short", "cost.geforce-datacenter",
                          "cost.export-controlled", "cost.china-market-only", "inference.too-slow-per-user",
-                         "inference.ttft-too-long"}
+                         "inference.ttft-too-long", "inference.too-few-requests"}
     for r in RULES:
         if r.reject:
             assert r.severity in ("warning", "critical")

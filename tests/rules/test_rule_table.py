@@ -31,6 +31,9 @@ ROWS: list[tuple[str, str, dict, dict]] = [
     # precision
     ("precision.no-bf16", "candidate", {"bf16_supported": False, "architecture": "volta"},
      {"wants_bf16": False, "precision": "fp16-mixed"}),
+    ("inference.too-few-requests", "candidate", {"task": "inference", "is_training": False, "fits": True,
+                                               "too_few_requests": True, "max_requests_per_s": 1.4,
+                                               "requests_per_second": 2.0}, {"too_few_requests": False}),
     ("precision.no-bf16", "candidate", {"bf16_supported": False, "architecture": "volta"},  # serving runs FP16 there
      {"task": "inference", "is_training": False}),
     ("precision.fp8-unsupported", "candidate", {"wants_fp8": True, "precision": "fp8-mixed", "wants_bf16": False},
