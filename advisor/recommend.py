@@ -191,9 +191,13 @@ def _options(metrics: list[planner.CandidateMetrics], profile: Profile, kb: Know
             if have >= m.count:
                 append(_Option(m, gpu, "buy", True, 0.0, "", [], False, 0.0, horizon, util))
             elif buy and m.buy_usd is not None:
-                if have:  # an addition to the user's own cards
-                    append(_Option(m, gpu, "buy", False, max(0.0, m.buy_usd - owned_capex[m.gpu_id]), "", [], False,
-                                   0.0, horizon, util, have))
+                if have:  # an addition to the user's own cards; data-centre cards into the server they have (its
+                    # free slots, blind11-04: "two free double-width slots") need no bigger server
+                    added = max(0.0, m.buy_usd - owned_capex[m.gpu_id])
+                    if host and m.nodes == 1 and gpu.segment == "datacenter" and \
+                            (cards := cost.cards_usd(gpu, m.count - have)) is not None:
+                        added = min(added, cards)
+                    append(_Option(m, gpu, "buy", False, added, "", [], False, 0.0, horizon, util, have))
                 elif host and m.nodes == 1 and (credit := cost.existing_host_credit_usd(gpu, m.count)):
                     append(_Option(m, gpu, "buy", False, max(0.0, m.buy_usd - credit), "", [], False, 0.0, horizon,
                                    util, 0, True))

@@ -516,3 +516,18 @@ def test_a_peak_request_rate_sizes_the_replicas() -> None:
         "context_tokens": 4096, "acquisition": "rent", "budget_usd": 500_000, "requests_per_second": 20}), "h100-sxm", 1)
     assert one_h100 is not None and one_h100.count == 1
     assert "inference.too-few-requests" in {f.rule_id for f in one_h100.findings if f.reject}
+
+
+def test_data_centre_cards_added_to_the_users_own_server_cost_the_cards_only() -> None:
+    # Two L40S in the user's server with free slots (host_owned), 70B in BF16 (141 GB) needs four 48 GB cards: the
+    # addition is two cards at the catalogue's price, not a bigger server. Without host_owned the bigger server is paid.
+    gpu = knowledge().gpus["l40s"]
+    card = (gpu.price.low_usd + gpu.price.high_usd) / 2  # type: ignore[union-attr]
+    base = {"task": "inference", "model": "llama-3.1-70b", "weights_dtype": "bf16", "kv_dtype": "bf16",
+            "concurrency": 4, "context_tokens": 4096, "acquisition": "buy", "deployment": "on-prem",
+            "owned_gpus": [{"gpu": "l40s", "count": 2}]}
+    inside = examine(Profile.model_validate({**base, "host_owned": True}), "l40s", 4)
+    beside = examine(Profile.model_validate(base), "l40s", 4)
+    assert inside is not None and beside is not None and inside.count == beside.count == 4
+    assert inside.cost_usd == pytest.approx(2 * card)
+    assert beside.cost_usd > inside.cost_usd

@@ -129,6 +129,12 @@ def capex_usd(gpu, count: int) -> Range | None:
     return Range(price[0].low_usd * count, price[0].high_usd * count).plus(servers)
 
 
+def cards_usd(gpu, count: int) -> float | None:
+    """The cards alone, `count` of them, at the midpoint of the price one pays (no server around them), USD."""
+    price = purchase_price(gpu)
+    return None if price is None or count < 0 else Range(price[0].low_usd, price[0].high_usd).mid * count
+
+
 HOST_CARDS = 2
 """Cards a computer the user already has can take: a desktop board has two x16 (x8/x8) slots; three or four
 need a workstation platform (`DESKTOP_HEDT_USD`), which is a new machine, not the old one (platforms.md §1)."""
