@@ -1049,6 +1049,8 @@ def _prefer(ranked: list[_Option], profile: Profile) -> list[_Option]:
     wanted = next((o for o in ranked if o.gpu.id in profile.preferred_gpus and not o.owned), None)
     if wanted is None:
         return ranked
+    if wanted.m.offload or _memory_tight(wanted) or not _on_schedule(wanted, _tight_s(profile)):
+        return ranked  # a plan on the edge (states on the CPU, no room, no time for a rerun) does not lead for a name
     if (profile.budget_usd is None or wanted.m.count > ranked[0].m.count * 4) and \
             wanted.score < ranked[0].score - PREFERENCE_MARGIN:
         return ranked  # far worse than the best (an H100 bought for 10 GPU-hours a week, 128 x RTX 4090 beside
