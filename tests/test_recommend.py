@@ -531,3 +531,20 @@ def test_data_centre_cards_added_to_the_users_own_server_cost_the_cards_only() -
     assert inside is not None and beside is not None and inside.count == beside.count == 4
     assert inside.cost_usd == pytest.approx(2 * card)
     assert beside.cost_usd > inside.cost_usd
+
+
+def test_an_image_classifier_is_sized_by_its_frames_per_second() -> None:
+    # torchvision's ViT-L/16 model card: 61.55 GFLOPs (multiply-adds) per 224 x 224 image, i.e. ~123e9 FLOPs. 1,500
+    # images a second are ~185 TFLOPS of sustained compute, more than any one card here delivers at a realistic share
+    # of its dense BF16 peak; 10 images a second are nothing.
+    def ask(rate: float) -> object:
+        return recommend(Profile.model_validate({
+            "task": "inference", "model": "vit-l-16", "requests_per_second": rate, "acquisition": "buy",
+            "deployment": "on-prem", "budget_usd": 200_000}))
+
+    kb = knowledge()
+    busy = ask(1500).recommendations[0]
+    peak = busy.count * (kb.gpus[busy.gpu].bf16_tflops or kb.gpus[busy.gpu].fp16_tflops) * 1e12
+    assert peak * 0.9 >= 1500 * 123e9  # no plan counts on more than 90 % of the dense peak
+    assert busy.count >= 2 or peak >= 2 * 1500 * 123e9
+    assert ask(10).recommendations[0].count == 1

@@ -1039,6 +1039,13 @@ PIPELINE_HOP_S = 30e-6
 """One pipeline hop between servers per decode step (a small activation over InfiniBand/RoCE: latency-bound)."""
 
 
+def _prompt_tokens(w: Workload) -> int:
+    """Tokens one request puts through the model before its answer: an image's patches for a ViT (197 at 224 x 224
+    and 16-pixel patches), else the context."""
+    shape = w.shape
+    return shape.tokens_per_sample if shape.kind == "vit" and shape.tokens_per_sample else w.context_tokens
+
+
 def _inference_option(w: Workload, gpu, tp: int, wdt: str | None = None, kvdt: str | None = None,
                       pp: int = 1) -> tuple:
     """A replica of one GPU model in one serving precision, tp-way tensor parallel inside a server and `pp`
@@ -1068,8 +1075,10 @@ def _inference_option(w: Workload, gpu, tp: int, wdt: str | None = None, kvdt: s
     else:
         max_seq = int(room // per_seq)
     ttft = (
-        compute.prefill_seconds(shape, gpu, tokens=w.context_tokens, tp=tp, precision="fp8" if wdt == "fp8" else "bf16")
-        + (pp - 1) * PIPELINE_HOP_S  # FP8 weights on FP8 tensor cores (vLLM's W8A8): the prompt at the FP8 rate
+        # FP8 weights on FP8 tensor cores (vLLM's W8A8): the prompt at the FP8 rate
+        compute.prefill_seconds(shape, gpu, tokens=_prompt_tokens(w), tp=tp,
+                                precision="fp8" if wdt == "fp8" else "bf16")
+        + (pp - 1) * PIPELINE_HOP_S
         if max_seq and shape.is_transformer
         else None
     )
