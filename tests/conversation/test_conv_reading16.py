@@ -222,3 +222,12 @@ def test_the_only_card_at_hand_is_owned(text: str, locale: str, gpu: str) -> Non
 ])
 def test_a_dorm_room_is_on_premises(text: str, locale: str) -> None:
     assert _read(text, locale)["deployment"] == "on-prem"
+
+
+@pytest.mark.parametrize(("text", "locale", "context"), [
+    ("尖峰同時 40 人，context 抓 16k", "zh-Hant", 16384),
+    ("上下文设成 32k 就行", "zh-Hans", 32768),
+    ("上下文長度設 8k", "zh-Hant", 8192),
+])
+def test_a_context_set_roughly_is_read(text: str, locale: str, context: int) -> None:
+    assert _read(text, locale)["context_tokens"] == context
