@@ -922,7 +922,7 @@ _PUE = _c(rf"pue\s*(?:of|=|:|is|为|為|是)?\s*{NUM}")
 
 _PAST = _c(r"去年|前年|之前|以前|当初|當初|上个月|上個月|last\s+(?:year|month)|\bago\b|\bin\s+20[12]\d\b|20[12]\d\s*年")
 _NOW = _c(r"\bright\s+now\b|\bcurrently\b|\bat\s+the\s+moment\b|\btoday\b|现在|現在|目前|当前|當前")
-_CLAUSE_EDGE = lazy_compile(r"[,;:!?]|\.(?!\d)")
+_CLAUSE_EDGE = lazy_compile(r"[,;:!?\n]|\.(?!\d)")  # a line of its own (a bullet) is a clause too
 
 
 def _clause_span(text: str, pos: int) -> tuple[int, int]:
@@ -1535,7 +1535,7 @@ _REPORT = _c(r"\b(?:send|get|give)\s+(?:me|us)\s+(?:some\s+)?(?:options|a\s+quot
              r"(?:要|得)?(?:跟|向)\s*(?:主管|老板|老闆|领导|領導|boss)\s*(?:報告|报告|提|说|說)|\bpresent\s+(?:to|it)|"
              r"\breport\s+(?:to|back)|\bpitch\b|方案(?:要)?(?:報|报|交)")
 _FINISHED = _c(r"跑完|训完|訓完|完成|做完|上线|上線|交付|结果|結果|成果|\bdone\b|\bfinish|\bready\b|\blive\b|\bresults?\b")
-_JOB_DONE = _c(r"训|訓|跑完|上线|上線|交付|结果|結果|demo|\btrain|\bresults?\b|\blive\b|\bserv")
+_JOB_DONE = _c(r"训|訓|跑完|上线|上線|交付|结果|結果|demo|\btrain|\bresults?\b|\blive\b|\bserv(?:e|es|ed|ing)\b")
 _COUNT_PER_SPAN = _c(r"(?<!\bin)(?<!\bwithin)(?<!\bfor)\s(?:~\s*)?\d[\d,.]*\s*[kmb]?\+?\s+(?:[a-z]+\s+){0,2}?"
                      r"(?:docs?|documents|requests|queries|calls|images|photos|pages|records|messages|tickets|emails|"
                      r"items|reviews|articles|transcripts|chats|conversations|users|jobs|runs|videos|files)\s+$")

@@ -231,3 +231,12 @@ def test_a_dorm_room_is_on_premises(text: str, locale: str) -> None:
 ])
 def test_a_context_set_roughly_is_read(text: str, locale: str, context: int) -> None:
     assert _read(text, locale)["context_tokens"] == context
+
+
+@pytest.mark.parametrize("text", [
+    "Plan:\n- the PO must be placed by Dec 18\n- the server goes into our lab's rack\n- we'd use it 4 years",
+    "grant money, purchase order by Dec 22\nthe server will serve a small team",
+])
+def test_a_purchase_date_on_its_own_line_is_no_deadline(text: str) -> None:
+    got = _read(text)
+    assert "deadline_days" not in got
