@@ -1009,7 +1009,9 @@ _SLOTS_TOTAL = _c(r"\b(?:case|chassis|board|motherboard|mobo|box|tower|server)\s
                   r"\b(?:case|chassis|board|motherboard|mobo|box|tower|server)\s+(?:only\s+)?has\s+(?:only\s+)?"
                   r"(?P<n3>\d|one|two|three|four|six|eight)\s+(?:pcie\s+|gpu\s+|x16\s+)?slots?\s+(?:total|in\s+total|in\s+all)\b|"
                   r"(?:机箱|機殼|機箱|主板|主機板|机器|機器|服务器|伺服器)(?:总共|總共|一共)?\s*(?:只能|最多)?(?:放|插|装|裝|塞)\s*(?:得下)?\s*(?P<n2>[一二两兩三四六八1-8])\s*(?:张|張|块|塊)")
-_SLOTS_MORE = _c(r"(?:还|還)?空[着著]?\s*(?P<n>[一二两兩三四五六七八\d])\s*(?:个|個)\s*(?:pcie\s*)?(?:槽|插槽|卡槽|位置)|"
+_SLOTS_MORE = _c(r"(?:还|還)?空[着著]?\s*(?P<n>[一二两兩三四五六七八\d])\s*(?:个|個)\s*(?:pcie\s*)?(?:x\s*(?:16|8)\s*)?(?:槽|插槽|卡槽|位置)|"
+                 r"(?:还|還)?有\s*(?P<n6>[一二两兩三四五六七八\d])\s*(?:个|個)\s*空(?:的|着的|著的)?\s*(?:pcie\s*)?(?:x\s*(?:16|8)\s*)?"
+                 r"(?:槽|插槽|卡槽)|"
                  r"(?:最多(?:只能)?|(?:主板|主機板|机箱|機箱|機殼)?\s*(?:只能|只可以))(?:再|還能|还能)(?:插|加|装|裝|放|塞)\s*(?P<n2>[一二两兩三1-3])\s*(?:张|張|块|塊)|"
                  r"(?:只|仅|僅)(?:剩|剩下|有)\s*(?P<n5>[一二两兩三1-3])\s*(?:个|個)\s*(?:pcie\s*)?(?:槽|插槽|卡槽|空槽|位置)|"
                  r"\broom\s+for\s+(?P<n3>one|two|three|four|\d)\s+more\s+(?:cards?|gpus?)\b|\b(?P<n4>one|two|three|four|\d)\s+(?:free|empty|open|spare)\s+(?:pcie\s+)?(?:x(?:16|8)\s+)?slots?\b")
@@ -2955,6 +2957,9 @@ _SERVING_SIGNAL = _c(  # what only a service has: users at once, request rates, 
 _BATCH_JOB = _c(r"\bbatch\s+(?:job|run|inference)|\boffline\b|\bone[\s-]?off\b|\bembed(?:ding)?\s+(?:~|about|around)?\s*\d|"
                 r"\bembed\s+(?:an?|the|our|all|every)\b|\bin\s+one\s+pass\b|"
                 r"跑批|离线|離線|批量(?:推理|推論|处理|處理)|一次性|(?:全部|所有)[^，。,.]{0,8}(?:做|转成|轉成)\s*(?:embedding|向量)")
+_PRETRAINED_ENCODER = _c(r"(?<![a-z])(?:bert|roberta|deberta|electra|macbert|ernie|xlm-?r|distilbert|albert)(?![a-z])")
+_CLASSIFY = _c(r"分类|分類|classif(?:y|ier|ication)|(?<![a-z])ner(?![a-z])|命名实体|命名實體|情感|sentiment|意图|意圖")
+"""A pretrained encoder (BERT and kin) trained to classify, tag or score: fine-tuning, whatever word it was said with."""
 _TRAINING_SIGNAL = _c(r"train|tun(?:e|ing)|\bft\b|\bsft\b|lora|epoch|训|訓|微调|微調|调优|調優|语料|語料|数据集|資料集")
 QUESTIONS_THAT_SET_TASK = (None, "task")
 """Answers to these questions may say the task by implication ("awq, 30 users" is a service); an answer to
@@ -2975,6 +2980,9 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     said = _Work(text)  # the message before any slot takes its words: "组一台 4090 主机" still says "buy"
     said_task = _task(w, bare_train=task is None and question in QUESTIONS_THAT_SET_TASK)
     implied = None
+    if (said_task is None or (said_task == "pretrain" and not dict(_TASKS)["pretrain"].search(w.text))) and task is None \
+            and _PRETRAINED_ENCODER.search(w.text) and _CLASSIFY.search(w.text) and _TRAINING_SIGNAL.search(w.text):
+        said_task = "finetune"  # "用 bert-base-chinese 做文本分类，训 5 轮": a pretrained encoder trained for a task
     if not said_task and task is None and _SERVING_SIGNAL.search(w.text) and not _TRAINING_SIGNAL.search(w.text):
         implied = "inference"  # "qwen 72b awq, 50 QPS", "128k context for 3 ppl": a service, said without the word
         if question in QUESTIONS_THAT_SET_TASK:

@@ -240,3 +240,24 @@ def test_a_context_set_roughly_is_read(text: str, locale: str, context: int) -> 
 def test_a_purchase_date_on_its_own_line_is_no_deadline(text: str) -> None:
     got = _read(text)
     assert "deadline_days" not in got
+
+
+@pytest.mark.parametrize(("text", "locale", "cap"), [
+    ("主機裡一張 3090，主機板還空一個 x16 插槽", "zh-Hant", 2),
+    ("机器里有一张4090，还有两个空的PCIe插槽", "zh-Hans", 3),
+])
+def test_free_slots_said_in_chinese_cap_the_cards(text: str, locale: str, cap: int) -> None:
+    assert _read(text, locale)["max_gpus"] == cap
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("拿 macbert 做意图分类，20 万条语料，训 3 轮", "zh-Hans"),
+    ("training a roberta sentiment classifier on our reviews, 3 epochs", "en"),
+    ("用 BERT 訓練 NER 模型，資料 5 萬筆", "zh-Hant"),
+])
+def test_a_pretrained_encoder_trained_to_classify_is_a_fine_tune(text: str, locale: str) -> None:
+    assert _read(text, locale)["task"] == "finetune"
+
+
+def test_an_encoder_pretrained_from_scratch_stays_pretraining() -> None:
+    assert _read("pretraining a BERT classifier from scratch on our corpus")["task"] == "pretrain"
