@@ -151,22 +151,24 @@ def known_rows(conversation: Any, rows: list[dict[str, Any]]) -> list[dict[str, 
     return [r for r in rows if r.get("key") in keys]
 
 
-def unfinished_session(path: Path | None) -> tuple[bool, Locale | None]:
-    """(True, its language) when `path` holds a session in which the user already said something; an
-    unreadable file counts too (resuming moves it aside and says so, instead of silently overwriting it)."""
+def unfinished_session(path: Path | None) -> tuple[bool, Locale | None, bool]:
+    """(True, its language, whether it already reached its recommendation) when `path` holds a session in which the
+    user already said something; an unreadable file counts too (resuming moves it aside and says so, instead of
+    silently overwriting it)."""
     if path is None or not path.is_file():
-        return False, None
+        return False, None, False
     try:
         from advisor.conversation import session
 
         data = session.load(path)
     except Exception:  # noqa: BLE001 - unreadable: still offered (resuming moves it aside and says so)
-        return True, None
+        return True, None, False
     from advisor.i18n import normalize_locale
 
     transcript = data.get("transcript") or []
     said = bool(data.get("inbox")) or any(isinstance(e, dict) and e.get("role") == "user" for e in transcript)
-    return said, normalize_locale(str(data.get("locale") or "")) if said else None
+    locale = normalize_locale(str(data.get("locale") or "")) if said else None
+    return said, locale, said and data.get("stage") == "advise"
 
 
 def has_unfinished(path: Path | None) -> bool:
@@ -448,7 +450,7 @@ class GpuAdvisorApp(App[int]):
         self._open_session()
 
     def _open_session(self) -> None:
-        unfinished, saved_locale = unfinished_session(self.state_path)
+        unfinished, saved_locale, advised = unfinished_session(self.state_path)
         if unfinished:
             if self.resume_requested:
                 self.begin(resume=True)
@@ -456,11 +458,11 @@ class GpuAdvisorApp(App[int]):
                 if saved_locale and not self.forced_locale:
                     self.apply_locale(saved_locale)
                     self._start_locale = saved_locale  # starting afresh keeps the language of the last one
-                question = t("tui.resume.question", self.locale)
+                # a consultation that has its recommendation is offered to be opened again, not "continued"
+                question = t("tui.resume.question_done" if advised else "tui.resume.question", self.locale)
+                yes = t("tui.resume.yes_done" if advised else "tui.resume.yes", self.locale)
                 self.push_screen(
-                    ResumeDialog(
-                        question, t("tui.resume.yes", self.locale), t("tui.resume.no", self.locale), self._typed_early
-                    ),
+                    ResumeDialog(question, yes, t("tui.resume.no", self.locale), self._typed_early),
                     self._resume_answered,
                 )
         else:

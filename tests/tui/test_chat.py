@@ -223,6 +223,20 @@ async def test_typing_at_the_resume_question_continues_and_keeps_every_key(tmp_p
 
 
 @sync
+async def test_a_consultation_with_its_recommendation_is_offered_to_be_opened_not_continued(tmp_path) -> None:
+    """Issue #14: a finished consultation was offered as one to continue "where you left off"."""
+    state = tmp_path / "session.json"
+    session.save(state, {"locale": "zh-Hans", "stage": "advise", "transcript": [{"role": "user", "text": "用 QLoRA"}]})
+    app = create_app(state_path=state, conversation_factory=FakeConversation, resume_factory=FakeConversation.resume)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        question = str(app.screen.query_one(".question").render())
+        assert "已经有推荐结果" in question and "停下的地方" not in question
+        assert "打开" in str(app.screen.query_one("#yes").render())
+
+
+@sync
 async def test_no_resume_offer_for_an_empty_session(tmp_path) -> None:
     state = tmp_path / "session.json"
     session.save(state, {"locale": "en", "transcript": [{"role": "assistant", "text": "Hello"}]})
