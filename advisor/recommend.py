@@ -527,18 +527,7 @@ def _derived(o: _Option, profile: Profile) -> dict[str, Any]:
     }
 
 
-RPS_UTILIZATION = 0.7
-"""The share of its prompt-processing capacity a service may be planned to use at peak: a queue of requests each
-needing the whole replica for one prompt's prefill waits little below ~70 % load and long above it (M/D/1); a
-blind expert kept "utilisation <= ~60-70 % for queueing" (blind11-12)."""
-
-
-def max_requests_per_s(m: planner.CandidateMetrics) -> float | None:
-    """Serving: the requests per second the configuration takes at peak — each replica reads one full prompt at a
-    time, compute-bound (`ttft_s`), at `RPS_UTILIZATION` of that capacity. None when there is no prompt time."""
-    if not m.ttft_s or m.ttft_s <= 0:
-        return None
-    return max(1, m.dp) / m.ttft_s * RPS_UTILIZATION
+max_requests_per_s = planner.max_requests_per_s
 
 
 def per_user_tps(m: planner.CandidateMetrics, profile: Profile) -> float | None:

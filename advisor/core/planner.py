@@ -250,6 +250,9 @@ class Workload:
     assumptions: tuple[tuple[str, str], ...] = ()
     kv_dtype_given: bool = True  # the user (or the calculator's flags) named the KV-cache format
     batch_tokens: float | None = None  # serving: an offline batch job's prompt tokens (None: a live service)
+    max_ttft_s: float | None = None  # serving targets the user stated: first token within, s
+    requests_per_second: float | None = None  # peak request rate
+    min_tokens_per_s_per_user: float | None = None  # decode speed each concurrent user must see
     _cache: dict = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     @property
@@ -365,6 +368,9 @@ def workload_from_profile(profile, kb) -> Workload:
         serving_precision_given=profile.weights_dtype is not None or profile.kv_dtype is not None,
         kv_dtype_given=profile.kv_dtype is not None,
         batch_tokens=(profile.tokens * epochs) if task == "inference" and profile.tokens else None,
+        max_ttft_s=profile.max_ttft_s if task == "inference" else None,
+        requests_per_second=profile.requests_per_second if task == "inference" else None,
+        min_tokens_per_s_per_user=profile.min_tokens_per_s_per_user if task == "inference" else None,
     )
 
 
@@ -410,6 +416,9 @@ def workload_for(
     stack: memory.Stack | None = None,
     kv_dtype_given: bool = True,
     batch_tokens: float | None = None,
+    max_ttft_s: float | None = None,
+    requests_per_second: float | None = None,
+    min_tokens_per_s_per_user: float | None = None,
 ) -> Workload:
     """A `Workload` with every choice given: what `workload_from_profile` builds for the advisor and
     `gpu-advisor estimate` builds from its flags. Trainable parameters follow the task (LoRA: the
@@ -460,6 +469,9 @@ def workload_for(
         stack=stack or memory.Stack(),
         kv_dtype_given=kv_dtype_given,
         batch_tokens=batch_tokens,
+        max_ttft_s=max_ttft_s,
+        requests_per_second=requests_per_second,
+        min_tokens_per_s_per_user=min_tokens_per_s_per_user,
     )
     return workload
 
@@ -1249,23 +1261,65 @@ def _serving_pick(w: Workload, gpu, count: int, ladder: list[tuple]) -> Candidat
     most faithful that holds them at all; when none does, the lightest. (Whether an option fits and holds every
     sequence is decided on its cached memory terms, as `_inference_metrics` decides it, so only the chosen
     option's numbers are built.) An expert serves with an FP8 KV cache and 40 % of the card free rather than a
-    16-bit cache and 0.5 GiB free."""
+    16-bit cache and 0.5 GiB free.
+
+    Service targets the user stated (first token within, a peak request rate, tokens/s per user) come first: a
+    format that meets them is taken before a more faithful one that misses them — FP8 weights read a prompt at
+    twice the 16-bit rate, so 4 x RTX PRO 6000 meets "first token within 2 s" for a 16k prompt on a 72B model in
+    FP8 where the same cards in BF16 take 2.25 s."""
     cap = _gpu_consts(w, gpu)["serve_cap"]
     roomy = cap * (1.0 - TIGHT_HEADROOM)
     generates = w.shape.generates
-    tight = None
     if w.batch_tokens:  # a batch job: the fastest format of the ladder (FP8 on FP8 tensor cores), not the most faithful
         ladder = sorted(ladder, key=lambda option: _batch_seconds(w, gpu, option[8], 1))
-    for option in ladder:
+    targets = bool(w.max_ttft_s or w.requests_per_second or w.min_tokens_per_s_per_user)
+    ranked: list[tuple[int, int, int]] = []  # (misses a target, tight, position in the ladder): the least wins
+    for i, option in enumerate(ladder):
         replicas = count // option[0]
         if generates and option[5] * replicas < w.concurrency:
             continue
         total = _serving_terms(w, option, -(-w.concurrency // replicas)).total
-        if total <= roomy:
-            return _inference_metrics(w, gpu, count, option)
-        if total <= cap and tight is None:
-            tight = option
-    return _inference_metrics(w, gpu, count, tight if tight is not None else ladder[-1])
+        if total > cap:
+            continue
+        tight = int(total > roomy)
+        if not targets:
+            if not tight:
+                return _inference_metrics(w, gpu, count, option)
+            ranked.append((0, tight, i))
+            continue
+        m = _inference_metrics(w, gpu, count, option)
+        misses = int(not meets_targets(w, m))
+        if not misses and not tight:
+            return m
+        ranked.append((misses, tight, i))
+    chosen = ladder[min(ranked)[2]] if ranked else ladder[-1]
+    return _inference_metrics(w, gpu, count, chosen)
+
+
+RPS_UTILIZATION = 0.7
+"""The share of its prompt-processing capacity a service may be planned to use at peak: a queue of requests each
+needing the whole replica for one prompt's prefill waits little below ~70 % load and long above it (M/D/1); a
+blind expert kept "utilisation <= ~60-70 % for queueing" (blind11-12)."""
+
+
+def max_requests_per_s(m: CandidateMetrics) -> float | None:
+    """Serving: the requests per second the configuration takes at peak — each replica reads one full prompt at a
+    time, compute-bound (`ttft_s`), at `RPS_UTILIZATION` of that capacity. None when there is no prompt time."""
+    if not m.ttft_s or m.ttft_s <= 0:
+        return None
+    return max(1, m.dp) / m.ttft_s * RPS_UTILIZATION
+
+
+def meets_targets(w: Workload, m: CandidateMetrics) -> bool:
+    """Whether a serving configuration meets the targets the user stated (`Workload.max_ttft_s`,
+    `requests_per_second`, `min_tokens_per_s_per_user`); the rules reject the ones that do not."""
+    if w.max_ttft_s and m.ttft_s is not None and m.ttft_s > w.max_ttft_s:
+        return False
+    if w.requests_per_second and (most := max_requests_per_s(m)) is not None and most < w.requests_per_second:
+        return False
+    users = max(1, w.concurrency)
+    return not (w.min_tokens_per_s_per_user and m.tokens_per_s is not None
+                and m.tokens_per_s / users < w.min_tokens_per_s_per_user)
 
 
 # ------------------------------------------------------------------------------------------------
