@@ -1347,7 +1347,8 @@ _HORIZON = [
 _SUPPORT_TERM = _c(r"\s*(?:的)?\s*(?:維護|维护|保固|保修|質保|质保|原厂服务|原廠服務|warranty|support|maintenance|service\s+contract)")
 _LONG_TERM = _c(r"\blong[\s-]?term\b|for\s+years\b|长期|長期|长久|長久")
 _AROUND_CLOCK = _c(r"24\s*/\s*7|7\s*[x×*]\s*24|24\s*[x×*]\s*7|around\s+the\s+clock|round[\s-]the[\s-]clock|"
-                   r"24\s*(?:hours?|h)\s*(?:a|per)\s*day|全天候|全天|不间断|不間斷|24\s*小[时時]")
+                   r"24\s*(?:hours?|h)\s*(?:a|per)\s*day|全天候|全天|不间断|不間斷|24\s*小[时時]|"
+                   r"全年无休|全年無休|全年不停|不(?:关|關)(?:机|機)|不停(?:机|機)|always[\s-]on")
 _BACK_TO_BACK = _c(r"(?<!\btwo\s)(?<!\bthree\s)(?<!\d\s)\bback[\s-]to[\s-]back\b|\bnon[\s-]?stop\b|一个接一个|一個接一個|"
                    r"连续不断|連續不斷")
 """Runs one after another — around the clock only over a horizon the message gives ("back to back for the next 3
