@@ -762,6 +762,7 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
         "made_iso": _today().isoformat(),
         "version": __version__,
         "list_sep": "; " if locale == "en" else "；",  # citation titles hold commas of their own
+        "group_sep": ", " if locale == "en" else "、",  # between ruled-out options that share one reason
         "time_header": _t("report.col.throughput" if serving else "report.col.time", locale),
         "rent_header": _rent_header(rec, locale),
         "nothing_passes": _nothing_passes(rec),

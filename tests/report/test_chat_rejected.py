@@ -39,3 +39,12 @@ def test_over_budget_options_keep_each_their_own_price() -> None:
     over = [r for r in rec.rejected[:3] if r.reasons and r.reasons[0].rule_id.startswith("cost.over")]
     assert len(over) >= 2, line
     assert line.count("above your budget") == len(over), line
+
+
+def test_options_sharing_a_reason_are_listed_as_one_group() -> None:
+    # "A；B（需要出口许可证）" reads as if A had no reason at all; "A、B（…）" groups them under the one reason.
+    rec = recommend(MAINLAND)
+    line = _rejected_line(report.render(rec, "chat"), "已排除")
+    first, second = rec.rejected[0], rec.rejected[1]
+    assert first.reasons[0].rule_id == second.reasons[0].rule_id == "cost.export-controlled", line
+    assert f"{first.count} × {first.gpu_name}、{second.count} × {second.gpu_name}" in line, line
