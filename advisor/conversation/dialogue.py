@@ -433,7 +433,7 @@ _WHY_NOT = lazy_compile(
 )
 _WHAT_IF = lazy_compile(
     r"what\s+if|what\s+about|suppose|supposing|if\s+(?:we|i|the|our)|how\s+about|would\s+it|"
-    r"如果|假如|假设|假設|要是|若是|换成|換成|改成.*呢|会怎样|會怎樣|呢\s*[?？]?\s*$",
+    r"如果|假如|假设|假設|要是|若是|(?:换成|換成|改成).*(?:呢|吗|嗎|[?？])|会怎样|會怎樣|呢\s*[?？]?\s*$",
     re.IGNORECASE,
 )
 
@@ -696,6 +696,12 @@ class _Work:
             public["deadline_days"] = None
         if ex.no_budget:
             public.update(budget_usd=None, budget_amount=None, budget_currency=None)
+        # Renting and a room of one's own exclude each other: "换成租的吧" after "自有机房" rents in the cloud, and
+        # "其實我們有機房" after "租的" buys for that room (else nothing could pass both).
+        if public.get("acquisition") == "rent" and "deployment" not in public and self.profile.deployment == "on-prem":
+            public["deployment"] = "cloud"
+        if public.get("deployment") == "on-prem" and "acquisition" not in public and self.profile.acquisition == "rent":
+            public["acquisition"] = "buy"
         applied = self.update(public)
         for question in Q.QUESTIONS:
             if question.answered_by(ex):

@@ -293,6 +293,33 @@ def test_what_if_shows_the_change_and_keeps_the_answers() -> None:
     assert conv.recommendation.recommendations[0].gpu == "h100-sxm"
 
 
+@pytest.mark.parametrize(("first", "switch", "locale"), [
+    ("想在自己机房部署 Llama 3.1 70B，给研发部 50 人用，上下文 8k，预算 150 万", "换成租的吧", "zh-Hans"),
+    ("serve Llama 3.1 8B to 20 people from our own server room, budget $60k", "let's rent instead", "en"),
+])
+def test_switching_to_renting_after_a_room_of_ones_own_rents_in_the_cloud(first: str, switch: str, locale: str) -> None:
+    # A decision ("换成租的吧": let's switch to renting), not a hypothetical; and renting cannot go with the room the
+    # first message named — kept, nothing could pass both (issue #17: "no recommendation and an empty ruled-out list")
+    conv = _conv(locale)
+    conv.handle(first)
+    _walk_to_summary(conv)
+    assert conv.profile.deployment == "on-prem"
+    conv.handle("对" if locale != "en" else "yes")
+    conv.handle(switch)
+    assert conv.whatif is None
+    assert conv.profile.acquisition == "rent" and conv.profile.deployment == "cloud"
+    assert conv.recommendation is not None and conv.recommendation.recommendations
+
+
+def test_a_switch_asked_as_a_question_stays_a_what_if() -> None:
+    conv = _conv("zh-Hans")
+    conv.handle("LoRA 微调 Mistral 7B，预算 8 万美元")
+    _walk_to_summary(conv)
+    conv.handle("对")
+    conv.handle("换成租的呢？")
+    assert conv.profile.acquisition != "rent" and conv.whatif is not None and conv.whatif[0].acquisition == "rent"
+
+
 def test_what_if_with_a_new_task() -> None:
     conv = _conv("en")
     conv.handle("full fine-tune Llama 3 8B, budget $30k")
