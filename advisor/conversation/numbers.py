@@ -303,7 +303,7 @@ def normalize_text(text: str) -> str:
     text = text.translate(_PUNCT)
     text = unicodedata.normalize("NFKC", text)
     text = _FINANCIAL_RUN.sub(lambda m: m.group().translate(_FINANCIAL), text)
-    text = text.replace("\u00a0", " ").replace("\u3000", " ")
+    text = text.replace("\u00a0", " ").replace("\u3000", " ").replace("併發", "並發")  # 併發: a Taiwan variant
     text = _ODD_BEFORE_MEASURE.sub("", text)
     text = _DUAL_CARD.sub("2卡", text)  # "一台双卡L40S的服务器" holds two
     text = _CJK_LATIN.sub(" ", text)

@@ -778,6 +778,11 @@ _NOTHING_OWNED = _c(r"\bno\s+(?:hardware|gpus?|servers?|machines?)\s+of\s+(?:our
 _RATHER = _c(r"rather\s+(?P<a>rent|buy)\b[^.;!?]{0,30}?\bthan\s+(?:rent|buy)|prefer\s+(?:to\s+)?(?P<b>rent|buy)(?:ing)?|宁可(?P<c>租|买)|寧可(?P<d>租|買)|倾向(?P<e>租|买)|傾向(?P<f>租|買)")
 
 
+_COST_COMPARED = _c(r"比較省|比较省|更省|省錢嗎|省钱吗|划算|划得來|划得来|比較便宜|比较便宜|回本|\bcheaper\b|\bpay\s+off\b|"
+                    r"\bbreak[\s-]?even\b|\bworth\s+it\b|\bkeep\s+renting\b|继续租|繼續租")
+"""Renting now and buying weighed against it as a question of cost: neither is decided."""
+_OWN_KIT = _c(r"\bown\s+(?:servers?|hardware)\b")
+"""'Our own servers' says who owns them, not where they stand."""
 _NO_TIME_TO_BUY = _c(r"来不及买|來不及買|\bno\s+time\s+to\s+(?:buy|order|procure)\b")
 _REFUSE_RENT = _c(r"\bnot\s+rent(?:ing)?\b(?!(?:\s+\w+){0,2}\s+yet\b)|\bno\s+rent(?:ing|als?)?\b|\b(?:won'?t|don'?t\s+want\s+to|rather\s+not|do\s+not\s+want\s+to)\s+"
                   r"rent\b|(?<!要)不(?:考虑|考慮|想|要|打算|用|会|會|能)?\s*(?:租|租用|租卡|租赁|租賃)(?!的也|也)")
@@ -857,6 +862,8 @@ def _acquisition(w: _Work) -> str | None:
         if pattern.search(w.text):
             if name == "rent" and _ACQ[2][1].search(w.text):
                 if all(_NOW.search(_clause_at(w.text, m.start())) for m in pattern.finditer(w.text)):
+                    if _COST_COMPARED.search(w.text):
+                        return "either"  # "目前在台智雲租…改成自己買…會比較省嗎？": which is cheaper, asked
                     return "buy"  # "現在每個月租雲端要花 15 萬，…撥 200 萬買": renting is what they do now
                 return "either"
             return name
@@ -900,7 +907,7 @@ _ONPREM = _c(
     r"on[\s-]?prem|(?<!tuned\s)(?<!trained\s)(?<!built\s)(?<!developed\s)(?<!made\s)in[\s-]?house|self[\s-]?host|(?:stays?|remains?|kept|staying)\s+(?:in|inside|within|on)\s+(?:the|our|my)\s+(?:own\s+)?(?:building|premises|network|site|hospital|campus|office)\b|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc|premises)|"
     r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|\bour\s+(?:dc|server\s+room|racks?|cluster\s+room)\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|地端|\bidc\b|托管|託管|自己的服务器|自己的伺服器|"
     r"home\s*lab|\bat\s+home\b|\blocally\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
-    r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|想放|"
+    r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|想放(?!\s*(?:在|到)?\s*(?:aws|gcp|azure|lambda|runpod|autodl|云|雲|阿里|腾讯|騰訊|华为|華為|台智|國網|国网))|"
     r"(?:擺|摆|放)(?:在)?(?:会议室|會議室|机柜|機櫃|茶水间|茶水間|角落|办公区|辦公區)|(?:机柜|機櫃)(?:里|裡)|"
     r"在(?:办公室|辦公室|家里|家裡|公司|机房|機房|实验室|實驗室)\s*放|"
     r"\b(?:put|stick|place|keep)\s+(?:it|them)\s+in\s+(?:the|our)\s+(?:office|lab)\b|"
@@ -1123,7 +1130,7 @@ def _facility(w: _Work, ex: Extraction) -> None:
     elif _AIR.search(w.text) or no_liquid:  # "液冷目前還沒有": air is what they have
         ex.fields["cooling"] = "air"
     cloud = bool(_CLOUD.search(_SELF_PROVIDER.sub(" ", _without_fallbacks(w.text))))  # not "我們是雲端服務商"
-    onprem = bool(_ONPREM.search(w.text))
+    onprem = bool(_ONPREM.search(_REFUSE_BUY.sub(" ", w.text)))  # not "we don't want to own hardware"
     if cloud and onprem and not _ONPREM.search(_SELF_HOST.sub(" ", w.text)):
         onprem = False  # "running everything on AWS, want to self-host gpt-oss": their own model server, in the cloud
     if cloud and onprem and all(_NOW.search(_clause_at(w.text, m.start())) for m in _CLOUD.finditer(w.text)):
@@ -1337,6 +1344,7 @@ _HORIZON = [
     # written off over years: 分三年攤提, 3 year depreciation, amortized over 4 years, keep it 5 yrs; 以 3 年計
     _c(rf"(?:分)?\s*{NUM}\s*(?P<unit>年)\s*(?:攤提|摊提|攤銷|摊销|折旧|折舊|攤|摊)|"
        rf"(?:以|按|照)\s*{_num('num4')}\s*(?P<unit5>年)\s*(?:計|计|算|來算|来算)|"
+       rf"{_num('num5')}\s*(?P<unit6>年)\s*(?:的)?\s*(?:周期|週期|期间|期間|总成本|總成本|tco)|"
        rf"(?:{_num('n2')}|\b(?P<w2>one|two|three|four|five|six|seven|eight|ten)\b)[\s-]*(?P<unit2>years?|yrs?)[\s-]+(?:depreciation|amorti[sz]ation|write[\s-]?off)|"
        rf"(?:keep|use|run)\s+(?:it|them|the\s+\w+)\s+(?:for\s+)?(?:{_num('n3')}|\b(?P<w3>one|two|three|four|five|six|seven|eight|ten)\b)\s*(?P<unit3>years?|yrs?)"),
     # a rental period: 先租三个月, rent for the pilot (2 months)
@@ -1386,7 +1394,9 @@ def _usage(w: _Work, ex: Extraction) -> None:
         if g.get("weekend") or (rental and _HYPOTHETICAL.search(w.text[m.end(): m.end() + 8])):
             w.consume(m.start(), m.end())  # "H800 租一个月够不够？", "rent something for a weekend or upgrade?":
             break  # an option's rental period, asked about: neither a horizon nor a deadline
-        if _HYPOTHETICAL.search(w.text[m.end(): m.end() + 8]) or _SUPPORT_TERM.match(w.orig.lower(), m.end()):
+        basis = g.get("unit5") or g.get("unit6")  # "以三年來算會比較省嗎？": the period costs are compared over
+        if (_HYPOTHETICAL.search(w.text[m.end(): m.end() + 8]) and not basis) \
+                or _SUPPORT_TERM.match(w.orig.lower(), m.end()):
             continue  # (and "含三年維護", "3-year warranty": a support term, not how long the hardware is used)
         said = _numtext(m) or g.get("n2") or g.get("n3")
         word = g.get("word") or g.get("w2") or g.get("w3") or ""
@@ -1395,7 +1405,7 @@ def _usage(w: _Work, ex: Extraction) -> None:
             number_value(said) if said else float(_EN_WORD_NUMBERS.get(word.lower(), 0) or 0))
         if g.get("unit4"):
             value = 1.0  # "for the next year"
-        unit = (g.get("unit") or g.get("unit2") or g.get("unit3") or g.get("unit4") or g.get("unit5")
+        unit = (g.get("unit") or g.get("unit2") or g.get("unit3") or g.get("unit4") or basis
                 or ("年" if half else "")).lower()
         if value and value > 0:
             days = value * (30 if unit.startswith("month") or unit in ("个月", "個月") else 365)
@@ -1813,6 +1823,9 @@ _AVG_LEN = _c(
     rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元|字|words?)"
     rf"(?:\s*(?:avg|average|on\s+average|each|apiece))?"
     rf"|(?:about|around|roughly|~)\s*{_num('num9')}\s*(?:tokens?|words?)\s+(?:each|apiece|per\s+(?:sample|example|item|log|doc(?:ument)?))\b"
+    # "平均长度1500左右", "average length ~1500": a length with no unit is in tokens
+    rf"|(?:平均(?:长度|長度)|average\s+length|avg\.?\s+len(?:gth)?)\s*(?:(?:约|約|为|為|是|大概|大约|大約|~|of|about|around|:)\s*)*"
+    rf"{_num('num8')}(?!\s*(?:字|words?|characters?|chars?|[kmg]b\b))"
 )
 _EPOCHS = _c(rf"{NUM}\s*(?:epochs?|eps?\b|(?:个|個)\s*epochs?|轮|輪|遍|passes|pass\b)")
 _PER_SECOND = _c(r"\s*(?:/\s*(?:s|sec|秒)\b|/\s*秒|per\s+sec(?:ond)?|a\s+second|每秒|/\s*(?:gpu|卡)\s*/\s*s\b)")
@@ -2017,7 +2030,7 @@ _CONC_AFTER = _c(
 )
 _CONC_WORD_FIRST = _c(  # "同时 100 人", "同時上線改成 80 人", "同时大概 60 个用户在用", "尖峰同時 40 人"
     r"(?:同时在线|同時在線|同时上线|同時上線|同时使用|同時使用|同时在用|同時在用|同一时刻在线|同一時刻在線|同一时刻|同一時刻|同时|同時|并发|並發)\s*"
-    rf"(?:(?:用|在用|使用|上线|上線|在线|在線)?的?(?:人数|人數|{_ZH_PEOPLE})|(?:用|在用|使用)的|数|數|量)?\s*"
+    rf"(?:(?:用|在用|使用|上线|上線|在线|在線)?的?(?:人数|人數|{_ZH_PEOPLE})|(?:用|在用|使用)的|数|數|量|请求数?|請求數?|连线|連線|会话|會話)?\s*"
     r"(?:改成|改为|改為|调到|調到|调整为|調整為|提高到|降到|增加到|约|約|大约|大約|大概|最多|最高|有|达|達|到|会有|會有|预计|預計|估计|估計|也就|也|顶多|頂多|"
     r"只有|只|就|按|按照|算|应该|應該|不超过|不超過|差不多|可能|估|抓|预估|預估|預計會有|预计会有|大概會有|大概会有)*\s*"
     rf"{NUM}\s*(?:个|個|位|名|路)?\s*(?:人|用户|用戶|使用者|位使用者|对话|對話|会话|會話|連線|连接|users?|sessions?)?"
@@ -2065,6 +2078,13 @@ _RPS = _c(
     r"(?:请求|請求|查询|查詢|requests?|reqs?|queries|calls)"
     rf"|(?:请求|請求|查询|查詢|调用|調用)\s*(?:量)?\s*每秒\s*(?:大概|大约|大約|约|約|有|差不多|要|需要|得)?\s*{_num('num5')}\s*(?:次|个|個|笔|筆)"
 )
+_PER_MINUTE = _c(  # "每分钟大概 600 个请求", "尖峰每分鐘 1200 則訊息", "600 requests per minute", "300 rpm": a rate, per second / 60
+    rf"{_num('num1')}\s*(?:requests?|reqs?|queries|calls|messages|chats|次请求|次請求|个请求|個請求|笔请求|筆請求|則訊息|则消息|条消息|條訊息|次)\s*"
+    r"(?:/\s*min(?:ute)?\b|per\s+min(?:ute)?\b|a\s+minute\b|每分钟|每分鐘)"
+    rf"|{_num('num2')}\s*(?:rpm|req/min)(?![a-z])"
+    rf"|(?:每分钟|每分鐘)\s*(?:大概|大约|大約|约|約|有|差不多|要|需要|得|最多|峰值|尖峰)?\s*(?:处理|處理|扛|撑|撐|进来|進來|收到)?\s*{_num('num3')}\s*"
+    r"(?:个|個|次|笔|筆|则|則|条|條|封)?\s*(?:请求|請求|查询|查詢|调用|調用|訊息|讯息|消息|對話|对话|requests?|queries|calls|messages)"
+)
 _CONTEXT_BEFORE = _c(
     rf"{NUM}\s*(?:tokens?\s*(?:of\s*)?|token\s*的?)?\s*(?:max(?:imum)?\s+)?(?:的\s*)?(?:长|長|超长|超長)?\s*(?:context|ctx|上下文|context\s*window|context\s*length)"
 )
@@ -2082,8 +2102,13 @@ _PROMPT_OUTPUT = _c(  # "每次输入 2k 输出 500", "平均輸入 3000 token",
     rf"(?:\s*[,，、/]?\s*(?:输出|輸出|output)s?\s*(?:约|約|大概|about|~|of|:)?\s*{_num('out')})?")
 
 
+_IN_OUT = _c(  # "~3k tokens in, ~500 out", "2k in / 500 out": a request's context is both
+    rf"{_num('inp')}\s*(?:tokens?\s*)?(?:in|input)\b\s*(?:[,，/+]|and)?\s*(?:about|~|around)?\s*{_num('out')}\s*"
+    r"(?:tokens?\s*)?(?:out|output)\b")
+
+
 def _request_shape(w: _Work, ex: Extraction) -> None:
-    m = _PROMPT_OUTPUT.search(w.text)
+    m = _IN_OUT.search(w.text) or _PROMPT_OUTPUT.search(w.text)
     if m:
         tokens = [context_tokens_from(m.group(g)) if m.group(g) else 0 for g in ("inp", "out")]
         if tokens[0] and all(t is not None for t in tokens):
@@ -2095,6 +2120,29 @@ def _request_shape(w: _Work, ex: Extraction) -> None:
     if m and v and v > 0:
         ex.fields["context_tokens"] = v
         w.consume(m.start(), m.end())
+
+
+_CONTEXT_CUE = _c(r"上下文|context|ctx|prompts?|输入|輸入|长度|長度|tokens?\b|对话|對話|\bchats?\b|文件|documents?|合同|合約|"
+                  r"contracts?|reviews?")
+_CONTEXT_MAX = _c(  # "平均 3k，最长 32k", "most chats ~6k, a few go up to 64k": the longest request must fit
+    r"(?:最长|最長|最大|最多|max(?:imum)?|longest|up\s+to|peaks?\s+(?:at|of)|as\s+long\s+as)\s*"
+    r"(?:的|是|为|為|可能|会|會|到|达到|達到|约|約|大概|会到|會到|:|=|of|at|~)*\s*"
+    r"(?P<n>\d+(?:\.\d+)?\s*k\b|\d+(?:\.\d+)?\s*(?=[kK])|\d{4,7}(?=\s*tokens?))")
+_MONEY_CUE = _c(r"budget|预算|預算|\$|美元|美金|台幣|台币|元|usd|twd|cny|rmb|price|cost|费用|費用")
+_SEGMENT = _c(r"[。\n;；]")
+
+
+def _context_max(w: _Work, ex: Extraction) -> None:
+    """A service's context is its longest request, not its average: "上下文：平均 3k，最长 32k" sizes the KV cache for
+    32k (an engine must admit the longest prompt; the average only fills the pool), as the blind tables read it."""
+    for segment in _SEGMENT.split(w.text):
+        if not (_CONTEXT_CUE.search(segment) or "context_tokens" in ex.fields) or _MONEY_CUE.search(segment):
+            continue
+        m = _CONTEXT_MAX.search(segment)
+        raw = m.group("n").replace(" ", "") if m else ""
+        v = context_tokens_from(raw if raw.lower().endswith("k") or not m or raw.isdigit() else raw + "k") if m else None
+        if v and 256 <= v <= 10_000_000 and v > ex.fields.get("context_tokens", 0):
+            ex.fields["context_tokens"] = v
 
 
 def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
@@ -2115,17 +2163,20 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
             break
         if found:
             break
-    for m in w.finditer(_RPS):
-        raw = _numtext(m)
-        rate = number_value(raw) if raw else None
-        if rate is None:
-            continue
-        w.consume(m.start(), m.end())
-        if 0 < rate < 1e9:
-            ex.fields["requests_per_second"] = float(rate)
-        else:
-            ex.problem("conv.problem.load_positive")
-        break
+    for pattern, per_s in ((_RPS, 1.0), (_PER_MINUTE, 1 / 60)):
+        for m in w.finditer(pattern):
+            raw = _numtext(m)
+            rate = number_value(raw) if raw else None
+            if rate is None:
+                continue
+            w.consume(m.start(), m.end())
+            if 0 < rate < 1e9:
+                ex.fields["requests_per_second"] = round(float(rate) * per_s, 4)
+            else:
+                ex.problem("conv.problem.load_positive")
+            break
+        if "requests_per_second" in ex.fields:
+            break
     if not training_task and _share_of_headcount(w, ex):
         return
     serving_only = () if training_task else (_CONC_USERS, _CONC_PLAIN_USERS)
@@ -3003,6 +3054,7 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         lambda: _slo(w, ex) if not training else None,
         lambda: _daily_requests(w, ex) if not training else None,
         lambda: _request_shape(w, ex) if not training else None,
+        lambda: _context_max(w, ex) if not training else None,
         lambda: _data(w, ex, training),
         lambda: _serving(w, ex, training),
         lambda: _usage(w, ex),
@@ -3067,6 +3119,11 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         del ex.fields["deployment"]  # "Rent or buy? If we buy it goes in our colo": the room only if they buy
     if acq == "either" and ex.fields.get("deployment") == "on-prem" and _RENT_ALLOWED.search(w.text):
         ex.fields["deployment"] = "either"  # "我們有機房，但用租的也可以": the room or the cloud
+    if acq == "either" and ex.fields.get("deployment") == "on-prem" and not ex.fields.get("cloud_refused"):
+        if not _ONPREM.search(_OWN_KIT.sub(" ", w.text)):
+            del ex.fields["deployment"]  # "currently on Lambda; would buying our own servers pay off?": no room named
+        elif _CLOUD.search(_SELF_PROVIDER.sub(" ", w.text)):
+            ex.fields["deployment"] = "either"  # "目前在台智雲租…改成自己買伺服器放機房": the cloud now, or their room
     if "deployment" not in ex.fields and ex.fields.get("owned_gpus") and _RACKED.search(w.text):
         ex.fields["deployment"] = "on-prem"  # "现有4台8卡H800，机柜每柜限电12kW": their GPUs, in their racks
     if acq == "buy" and "deployment" not in ex.fields and _PLACED.search(w.text):

@@ -27,3 +27,76 @@ def _read(text: str, locale: str = "en") -> dict:
 ])
 def test_hardware_that_never_stops_is_used_around_the_clock(text: str, locale: str) -> None:
     assert _read(text, locale)["utilization"] == 1.0
+
+
+@pytest.mark.parametrize(("text", "locale", "rps"), [
+    ("高峰期每分钟大约 900 个请求", "zh-Hans", 15.0),
+    ("尖峰每分鐘大概 300 則訊息進來", "zh-Hant", 5.0),
+    ("we see about 1,800 requests per minute at peak", "en", 30.0),
+    ("traffic is ~120 req/min", "en", 2.0),
+])
+def test_a_rate_per_minute_is_requests_per_second_over_sixty(text: str, locale: str, rps: float) -> None:
+    assert extract(text, locale, task="inference")["requests_per_second"] == pytest.approx(rps)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("text", "locale", "n"), [
+    ("要撐八十個併發", "zh-Hant", 80),  # 併發: the Taiwan variant of 並發
+    ("尖峰同時請求大概 60 個", "zh-Hant", 60),
+    ("同时请求估计 25 个左右", "zh-Hans", 25),
+])
+def test_concurrent_requests_said_the_taiwan_way(text: str, locale: str, n: int) -> None:
+    assert extract(text, locale, task="inference")["concurrency"] == n  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("text", "locale", "context"), [
+    ("上下文：平均4k，最长16k", "zh-Hans", 16_384),
+    ("输入一般 1k 左右，最长的会到 8k", "zh-Hans", 8_192),
+    ("上下文平均 2k，最長可能到 32k", "zh-Hant", 32_768),
+    ("- context: usually ~4k tokens, long reports go up to 32k", "en", 32_768),
+])
+def test_a_service_is_sized_for_its_longest_request_not_its_average(text: str, locale: str, context: int) -> None:
+    assert extract(text, locale, task="inference")["context_tokens"] == context  # type: ignore[arg-type]
+
+
+def test_a_budget_ceiling_beside_the_context_is_no_context() -> None:
+    got = extract("上下文 8k，预算最多 50k 美元", "zh-Hans", task="inference")
+    assert got["context_tokens"] == 8192 and got["budget_amount"] == 50_000
+
+
+def test_tokens_in_and_out_add_up_to_the_context() -> None:
+    assert extract("each request is ~4k tokens in, ~1k out", "en", task="inference")["context_tokens"] == 4096 + 1024  # 4k and 1k as models print them
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("想算算两年周期内自己买卡和租云哪个划算", "zh-Hans"),
+    ("以兩年來算，自己買會比較省嗎？", "zh-Hant"),
+])
+def test_a_period_costs_are_compared_over_is_a_horizon(text: str, locale: str) -> None:
+    got = extract(text, locale, task="inference")  # type: ignore[arg-type]
+    assert got["horizon_days"] == 730 and "deadline_days" not in got
+
+
+def test_renting_now_and_asking_whether_buying_is_cheaper_weighs_both() -> None:
+    got = extract("目前在 AWS 租 A100 跑推論，如果改成自己買伺服器放機房，會比較便宜嗎？", "zh-Hant", task="inference")
+    assert got["acquisition"] == "either" and got["deployment"] == "either"
+
+
+def test_our_own_servers_without_a_room_leave_the_place_open() -> None:
+    got = extract("We rent GPUs on RunPod today. Would buying our own servers pay off, or should we keep renting?", "en",
+                  task="inference")
+    assert got["acquisition"] == "either" and "deployment" not in got
+
+
+def test_not_wanting_to_own_hardware_is_no_room_of_ones_own() -> None:
+    got = extract("Renting is fine, we don't want to own hardware. Fine-tune Mistral 7B on 2B tokens.", "en")
+    assert got.get("deployment") != "on-prem" and got["acquisition"] == "rent"
+
+
+def test_wanting_it_on_a_cloud_is_the_cloud() -> None:
+    got = extract("想放在 GCP 上跑，用 L4 還是 T4 比較省？", "zh-Hant", task="inference")
+    assert got["deployment"] == "cloud"
+
+
+def test_an_average_length_with_no_unit_is_in_tokens() -> None:
+    got = extract("数据 5 万条，平均长度 2000 左右，cutoff_len 8192", "zh-Hans", task="finetune")
+    assert got["samples"] == 50_000 and got["tokens"] == 100_000_000 and got["seq_len"] == 8192
