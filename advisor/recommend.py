@@ -792,11 +792,19 @@ def _fastest(gpus: list[GpuSpec]) -> list[GpuSpec]:
     return sorted(gpus, key=lambda g: (-(g.bf16_tflops or g.fp16_tflops), g.id))
 
 
-def _reference_gpu(metrics: list[planner.CandidateMetrics], kb: KnowledgeBase) -> GpuSpec | None:
-    """The GPU the remedies are sized on: the fastest 80 GB datacenter part, else the first that fits."""
-    eighty = _fastest([g for g in kb.gpus.values() if g.segment == "datacenter" and g.memory_gb == REFERENCE_GPU_GB])
+def _reference_gpu(metrics: list[planner.CandidateMetrics], kb: KnowledgeBase,
+                   profile: Profile | None = None) -> GpuSpec | None:
+    """The GPU the remedies are sized on: the fastest 80 GB datacenter part the user may buy (in mainland China, none
+    under export control: "2 × H100 would do at 4 bits" helps nobody there), else the smallest datacenter part above
+    80 GB they may buy (the H20), else the first that fits."""
+    china = profile is not None and in_mainland_china(profile)
+    allowed = [g for g in kb.gpus.values() if g.segment == "datacenter" and not (china and g.export_controlled_cn)]
+    eighty = _fastest([g for g in allowed if g.memory_gb == REFERENCE_GPU_GB])
     if eighty:
         return eighty[0]
+    larger = sorted((g for g in allowed if g.memory_gb > REFERENCE_GPU_GB), key=lambda g: (g.memory_gb, g.id))
+    if larger:
+        return larger[0]
     fitting = [m for m in metrics if m.fits]
     return kb.gpus.get(fitting[0].gpu_id) if fitting else None
 
@@ -811,7 +819,7 @@ def _variant(profile: Profile, kb: KnowledgeBase, **update: Any) -> planner.Work
 def _remedies(profile: Profile, w: planner.Workload, metrics: list[planner.CandidateMetrics],
               kb: KnowledgeBase) -> dict[str, Any]:
     out: dict[str, Any] = {"alt_lora_available": False, "alt_qlora_available": False, "alt_quant_available": False}
-    ref = _reference_gpu(metrics, kb)
+    ref = _reference_gpu(metrics, kb, profile)
     if w.task == "finetune" and ref is not None:
         now = _min_count(metrics, ref.id)
         lora_w = _variant(profile, kb, task="lora")

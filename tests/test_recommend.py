@@ -570,3 +570,19 @@ def test_a_first_token_limit_chooses_the_weight_format_that_meets_it() -> None:
     assert not any(f.reject for f in limited.findings)
     top = recommend(Profile.model_validate({**base, "max_ttft_s": 2.0})).recommendations[0]
     assert top.ttft_s is not None and top.ttft_s <= 2.0 and top.cost_usd <= 101_700
+
+
+def test_remedies_are_sized_on_a_gpu_the_user_may_buy() -> None:
+    # Seen in a zh-Hans walk: "改用 4 位量化权重推理，2× NVIDIA H100 SXM5 80GB 即可" told a mainland buyer to get a
+    # card under US export control (knowledge/gpus.yaml export_controlled_cn). The remedies are sized on a card they can buy.
+    from advisor.recommend import _reference_gpu
+
+    kb = knowledge()
+    base = {"task": "inference", "model": "llama-3.1-70b", "concurrency": 50, "context_tokens": 8192,
+            "deployment": "on-prem"}
+    mainland = Profile.model_validate({**base, "language": "zh-Hans", "budget_amount": 1_500_000,
+                                       "budget_currency": "CNY", "budget_usd": 209_000})
+    elsewhere = Profile.model_validate({**base, "language": "en", "budget_usd": 209_000})
+    china_ref, us_ref = _reference_gpu([], kb, mainland), _reference_gpu([], kb, elsewhere)
+    assert china_ref is not None and not china_ref.export_controlled_cn and china_ref.segment == "datacenter"
+    assert us_ref is not None and us_ref.memory_gb == 80 and us_ref.export_controlled_cn
