@@ -62,6 +62,7 @@ class Extraction:
     unknown_gpu: str | None = None
     gpu_mentions: list[str] = field(default_factory=list)
     monthly_budget: tuple[float, str, float] | None = None  # (amount, currency, usd) a month, no term said yet
+    per_run_budget: bool = False  # "每次預算 NT$5,000": the budget is one run's; times the runs when they are said
 
     def says_anything(self) -> bool:
         """A value, or an explicit "no deadline" / "no budget"."""
@@ -123,7 +124,9 @@ _NEG = _c(
     r"\bno\b(?!\s+(?:more|less|later|longer|earlier|sooner|fewer)\b)|(?<!有)(?:没有|沒有)|\bcan'?t\s+use\b|\bnot\s+allowed\b|"
     r"不(?:能|准|可|想|打算|考虑|考慮|会|會)?(?:自建|上云|上雲|用云|用雲|上公有云|上公有雲)|不想(?=租|买|買)|不(?=租|买|買)|"
     r"先别|先別|别上|別上|不上(?=\s*[a-z])|"
-    r"不是|不要|不用|而不是|而非|别用|別用|并非|並非|不再|"
+    r"不是|不要|不用|而不是|而非|别用|別用|并非|並非|不再|不想(?:用|要|做|跑|上)|不考虑|不考慮|不打算用|"
+    r"\b(?:don'?t|do\s+not)\s+want\s+(?:to\s+(?:use|do|run|go\s+with)\b|(?!to\b))|"
+    r"\brather\s+not\s+(?:use|do|go\s+with)\b|\bavoid(?:ing)?\b|"
     r"(?:还|還)(?:没|沒)(?:有)?(?:要|打算|决定|決定)?|不打算|暂时不|暫時不|先不|"
     r"\bnot\s+(?:buying|renting|going\s+to\s+(?:buy|rent)|planning\s+to\s+(?:buy|rent))\b(?:\s+(?:anything|yet|now))?|"
     r"\bno\s+more\b|\bstop\s+(?:renting|paying)\b|\bthan\s+keep\s+(?:paying|renting|using)\b)(?:\s*(?:用|使用|use\b|using\b|the\b|an?\b))?"
@@ -682,6 +685,13 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
     ex.fields["budget_amount"] = float(value)
     ex.fields["budget_currency"] = cur
     ex.fields["budget_usd"] = round(usd, 2)
+    ex.per_run_budget = bool(_PER_RUN.search(w.text[max(0, start - 16): start]) or _PER_RUN.match(w.text, end))
+
+
+_PER_RUN = _c(r"(?:每次|每一次|每回|單次|单次)\s*(?:的)?\s*(?:训练|訓練|微调|微調)?\s*(?:预算|預算|经费|經費|花费|花費|成本)?\s*"
+              r"(?:大概|大约|大約|约|約|是|为|為|:)?\s*$|\b(?:per|each|a)\s+(?:run|job|fine[\s-]?tune)\b\s*(?:budget)?\s*(?:of|is|:)?\s*$|"
+              r"\s*(?:/\s*run\b|per\s+run\b|a\s+run\b|each\s+run\b|一次)")
+"""Before or after an amount: the budget is for one run ("每次預算新台幣 5,000 元", "$150 per run")."""
 
 
 _SPENT = _c(r"\bbill(?:ed|s)?\b|\bspent\b|\b(?:been|are|were|we're|i'm)\s+spending\b|\bburn(?:ing|ed|s)?\b|\bcost\s+(?:us|me)\b|"
@@ -1377,11 +1387,15 @@ _ONE_OFF = _c(r"\bone[\s-]?(?:off|time)\b|\bonce\b(?!\s+(?:a|an|per|every|each)\
               r"一次性|只(?:跑|用|做|训练|訓練)?(?:这|這)?一次|就(?:跑|用|做)?(?:这|這)?一次|跑一次就|一次就好|(?:这|這)一次就好|单次|單次")
 _RUNS = _c(rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:training\s+)?(?:runs|times)\b|"
            rf"(?:跑|训练|訓練|做|微调|微調)\s*{_num('num2')}\s*次")
+_RECURRING = _c(r"(?:每|每一)\s*(?:个|個)?\s*(?P<unit>月|周|週|星期|季度|季)|\bevery\s+(?P<unit2>month|week|quarter)\b|"
+                r"\b(?P<unit3>monthly|weekly|quarterly)\b|\bonce\s+a\s+(?P<unit4>month|week|quarter)\b")
+_PERIOD_DAYS = {"月": 30.4, "month": 30.4, "周": 7.0, "週": 7.0, "星期": 7.0, "week": 7.0, "季": 91.3, "quarter": 91.3}
+"""A job repeated every month, week or quarter: its period in days (the first unit found in the match's text)."""
 BUSINESS_HOURS_UTILIZATION = 50 / 168
 """Business hours: ten hours on five days, 50 of the week's 168 hours."""
 
 
-def _usage(w: _Work, ex: Extraction) -> None:
+def _usage(w: _Work, ex: Extraction, training: bool = False) -> None:
     """How long the hardware will be used (`horizon_days`), how much of that time (`utilization`), and how
     many runs are planned (`runs`; 1 for a one-off job). Runs before `_duration`, which would read "for two
     years" as a deadline."""
@@ -1446,6 +1460,16 @@ def _usage(w: _Work, ex: Extraction) -> None:
         ex.fields["runs"] = 1
         w.consume(m.start(), m.end())
         return
+    every = _RECURRING.search(w.text)
+    if every and training and ex.fields.get("horizon_days"):
+        # "每個月…做一次 LoRA 微調，未來兩年都會這樣做": a run a month over two years is 24 runs, not a one-off
+        every_days = next(days for unit, days in _PERIOD_DAYS.items() if unit in every.group(0).lower())
+        times = _RUNS.search(w.text)
+        per_period = (number_value(times.group("num") or times.group("num2") or "1") if times else None) or 1.0
+        runs = round(per_period * ex.fields["horizon_days"] / every_days)
+        if 1 <= runs <= 10_000:
+            ex.fields["runs"] = runs
+            return
     m = _RUNS.search(w.text)
     if m and not re.search(r"每|every|\bper\b|\ba\s+(?:week|month|year)", w.text[max(0, m.start() - 8): m.end() + 8]):
         said = m.group("num") or m.group("num2")
@@ -3057,7 +3081,7 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         lambda: _context_max(w, ex) if not training else None,
         lambda: _data(w, ex, training),
         lambda: _serving(w, ex, training),
-        lambda: _usage(w, ex),
+        lambda: _usage(w, ex, training),
         lambda: _calendar(w, ex),
         lambda: _duration(w, ex) if "deadline_days" not in ex.fields else None,
         lambda: _model(w, ex),
@@ -3068,6 +3092,10 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
             and not _YUAN_SAID.search(w.orig.lower()):
         amount = ex.fields["budget_amount"]  # "small company in Tokyo, budget ¥3,000,000": yen, not yuan
         ex.fields.update(budget_currency="JPY", budget_usd=round(to_usd(amount, "JPY"), 2))
+    runs = ex.fields.get("runs") or 1
+    if ex.per_run_budget and runs > 1 and "budget_usd" in ex.fields and ex.fields["budget_usd"] * runs <= MAX_BUDGET_USD:
+        ex.fields.update(budget_amount=ex.fields["budget_amount"] * runs,  # a run's budget, for every run planned
+                         budget_usd=round(ex.fields["budget_usd"] * runs, 2))
     if ex.monthly_budget and "budget_usd" not in ex.fields and ex.fields.get("horizon_days"):
         months = ex.fields["horizon_days"] / 30.4  # "$2k a month for a year": the month's amount over the horizon
         value, cur, usd = ex.monthly_budget

@@ -100,3 +100,39 @@ def test_wanting_it_on_a_cloud_is_the_cloud() -> None:
 def test_an_average_length_with_no_unit_is_in_tokens() -> None:
     got = extract("数据 5 万条，平均长度 2000 左右，cutoff_len 8192", "zh-Hans", task="finetune")
     assert got["samples"] == 50_000 and got["tokens"] == 100_000_000 and got["seq_len"] == 8192
+
+
+@pytest.mark.parametrize(("text", "locale", "task"), [
+    ("想做 LoRA 微調，不想用 QLoRA，怕掉品質", "zh-Hant", "lora"),
+    ("LoRA 微调，不考虑 QLoRA", "zh-Hans", "lora"),
+    ("we want plain LoRA, we don't want to use QLoRA", "en", "lora"),
+    ("full fine-tune, avoiding LoRA entirely", "en", "finetune"),
+])
+def test_a_method_refused_is_not_the_task(text: str, locale: str, task: str) -> None:
+    assert _read(text, locale)["task"] == task
+
+
+@pytest.mark.parametrize(("text", "locale", "runs"), [
+    ("每個月對 Llama 3.1 8B 做一次 LoRA 微調，未來兩年都這樣", "zh-Hant", 24),  # 730 / 30.4
+    ("每周训练一次分类模型，用一年", "zh-Hans", 52),
+    ("monthly LoRA runs on Mistral 7B over the next 3 years", "en", 36),
+    ("每个月跑 2 次微调，用三年", "zh-Hans", 72),
+])
+def test_a_job_repeated_every_month_or_week_is_that_many_runs_over_the_horizon(text: str, locale: str, runs: int) -> None:
+    assert _read(text, locale)["runs"] == runs
+
+
+def test_a_recurring_bill_of_a_service_is_no_runs() -> None:
+    assert "runs" not in extract("推理服务，每个月账单 2 万，用三年", "zh-Hans", task="inference")
+
+
+@pytest.mark.parametrize(("text", "locale", "total"), [
+    ("每個月做一次 LoRA 微調，用兩年，每次預算新台幣 5,000 元", "zh-Hant", 5_000 * 24),
+    ("weekly LoRA runs on Mistral 7B for a year, $150 per run", "en", 150 * 52),
+])
+def test_a_budget_per_run_covers_every_run(text: str, locale: str, total: float) -> None:
+    assert _read(text, locale)["budget_amount"] == pytest.approx(total)
+
+
+def test_a_budget_for_one_job_stays_as_said() -> None:
+    assert _read("LoRA on Mistral 7B, budget $150 per run")["budget_amount"] == 150
