@@ -59,6 +59,7 @@ bench: $(STAMP)
 accuracy: $(STAMP)
 	$(BIN)/python tools/accuracy.py
 	$(BIN)/python tools/peaks.py
+	$(BIN)/python tools/peaks.py --heldout
 
 # The peer estimators on the measured peaks, each in its own environment (their pins conflict).
 PEERS := .venv-peers

@@ -24,7 +24,7 @@ ATTENTION = ("sdpa", "eager", "flash")
 MEASURES = ("allocated", "reserved", "smi")
 ENGINES = ("vllm", "hf", "awq-fused")
 ADAPTER_DTYPES = ("fp32", "bf16", "fp16")
-STACKS_CHOICES = ("hf", "torchtune", "litgpt", "answerai")
+STACKS_CHOICES = ("hf", "torchtune", "litgpt", "answerai", "torchtitan")
 
 
 class InputError(Exception):
@@ -75,8 +75,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "estimate") -> No
     parser.add_argument(
         "--stack",
         metavar="S",
-        help="fine-tuning stack whose memory defaults apply: hf (transformers + PEFT, default) | torchtune | litgpt | "
-        "answerai (Answer.AI fsdp_qlora train.py)",
+        help="training stack whose memory defaults apply: hf (transformers + PEFT, default) | torchtune | litgpt | "
+        "answerai (Answer.AI fsdp_qlora train.py) | torchtitan (per-op selective checkpointing)",
     )
     parser.add_argument(
         "--adapter-dtype",

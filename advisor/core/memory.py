@@ -28,7 +28,7 @@ Sources (shared/reference/numeric-anchors.md, "NA" below):
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 GIB = 1 << 30
 GB = 1_000_000_000
@@ -553,6 +553,7 @@ def activation_bytes(
     dropout: bool | None = None,
     chunked_head: bool = False,
     held_logits_bytes: float = 0.0,
+    op_sac: bool = False,
 ) -> Activations:
     """Activations for one micro-batch of `batch` sequences of `seq` tokens on the most loaded GPU.
 
@@ -610,6 +611,7 @@ def activation_bytes(
         saved = tokens * (per_layer * shape.layers + ends)
         transient = tokens * max(0.0, full_layer - ends) if checkpointing == "full" else 0.0
         return Activations(saved, transient)
+    rebuilt = checkpointing == "full"  # a layer is rebuilt in backward (full, or torchtitan's per-op selective)
     if model == "megatron":
         rec = "selective" if checkpointing == "selective" else ("full" if checkpointing == "full" else "none")
         per_layer = layer_activation_bytes_per_token_megatron(
@@ -638,9 +640,12 @@ def activation_bytes(
             per_layer += lora_activation_bytes_per_token(shape, targets, rank, autocast=autocast)
             first_layer_free = _lora_first_layer_free(shape, targets, s_eff, attention, e)
         full_layer = per_layer
+        rebuilt = checkpointing == "full" or (checkpointing == "selective" and op_sac and lora is None)
         if checkpointing == "full":
             per_layer = float(e * h)  # the checkpoint keeps the layer input; the rest is rebuilt in backward
             first_layer_free = 0.0
+        elif rebuilt:
+            per_layer = float(e * op_sac_saved_per_token(shape))
         if frozen:  # final norm's fp32 input + rsqrt, fp32 log-softmax + labels (frozen head: no input kept)
             ends = (4 * h + 4) + (4.0 * V + 8.0 if V else 0.0)
         else:  # ids (int64), final norm (fp32 input, rsqrt, normalised), LM head input, fp32 log-softmax + labels
@@ -689,8 +694,17 @@ def activation_bytes(
         saved -= tokens * per_layer * max(0.0, layers_held - 2)
     # The rebuilt layer exists in backward, after the loss and the head have freed what they kept
     # (the ends): it adds to the peak only beyond them.
-    recompute_transient = tokens * (full_layer - ends) if checkpointing == "full" else 0.0
+    recompute_transient = tokens * (full_layer - ends) if rebuilt else 0.0
     return Activations(saved, max(loss_transient, recompute_transient, 0.0))
+
+
+def op_sac_saved_per_token(shape: Shape) -> int:
+    """Elements per token a decoder layer keeps under torchtitan's selective per-op checkpointing
+    (`selective_ac_option = "op"`, torchtitan/models/llama/parallelize_llama.py, 2024-12): the block's input, the
+    attention kernel's output, and the output of every other matmul in the order wq, wk, wv, wo, w1, w3, w2 — wq,
+    wv, w1 and w2 are kept, wk, wo and w3 recomputed; norms and activations are recomputed."""
+    h, q, kv = shape.hidden, shape.heads * shape.head_dim, shape.kv_heads * shape.head_dim
+    return h + h + q + kv + shape.ffn + h
 
 
 def _lora_params_per_layer(shape: Shape, targets, rank: int) -> float:
@@ -826,7 +840,7 @@ def usable_bytes(memory_gb: float) -> int:
 # The framework's choices
 
 
-STACKS = ("hf", "torchtune", "litgpt", "answerai")
+STACKS = ("hf", "torchtune", "litgpt", "answerai", "torchtitan")
 """Fine-tuning stacks with different memory defaults (`Stack.preset`)."""
 
 
@@ -843,6 +857,7 @@ class Stack(NamedTuple):
     keeps_quantized_inputs: bool = True  # 4-bit layers keep their input (bitsandbytes: yes; torchao: no)
     chunked_head: bool = False  # LitGPT: LM head + 16-bit cross-entropy 128 positions at a time
     held_logits_bytes: float = 0.0  # logits the training loop still holds during backward, bytes per vocab entry
+    op_sac: bool = False  # "selective" checkpointing is torchtitan's per-op policy, not Megatron's attention recompute
     engine: str = "vllm"  # inference: vllm (a serving engine) | hf (transformers generate)
     prompt_tokens: int | None = None  # inference with hf: tokens prefilled at once per sequence
 
@@ -852,16 +867,18 @@ class Stack(NamedTuple):
         layers keep their inputs), `torchtune` (bf16 adapters, torchao NF4 whose backward needs only
         the weight), `litgpt` (bf16 adapters under bf16-true, bitsandbytes; head and loss in chunks),
         `answerai` (Answer.AI fsdp_qlora `train.py`: bf16 adapters; its loop keeps `output` — fp32
-        logits under transformers 4.38, whose Llama `forward` upcasts them — alive through `loss.backward()`)."""
+        logits under transformers 4.38, whose Llama `forward` upcasts them — alive through `loss.backward()`),
+        `torchtitan` (its "selective" checkpointing is per op: `op_sac_saved_per_token`)."""
         if name not in STACKS:
             raise ValueError(f"unknown stack {name!r}; choose among {', '.join(STACKS)}")
-        base = {
+        presets: dict[str, dict[str, Any]] = {
             "hf": {},
             "torchtune": {"adapter_bytes": 2.0, "keeps_quantized_inputs": False},
             "litgpt": {"adapter_bytes": 2.0, "chunked_head": True},
             "answerai": {"adapter_bytes": 2.0, "held_logits_bytes": 4.0},
-        }[name]
-        return cls(**{**base, **overrides})
+            "torchtitan": {"op_sac": True},
+        }
+        return cls(**{**presets[name], **overrides})
 
     def training_kwargs(self, task: str, weights_dtype: str) -> dict:
         """The `training_memory` keywords for these choices; under QLoRA a quantised `weights_dtype`
@@ -877,6 +894,7 @@ class Stack(NamedTuple):
             "keeps_quantized_inputs": self.keeps_quantized_inputs,
             "chunked_head": self.chunked_head,
             "held_logits_bytes": self.held_logits_bytes,
+            "op_sac": self.op_sac,
             "base_dtype": base,
         }
 
@@ -975,6 +993,7 @@ def training_memory(
     keeps_quantized_inputs: bool = True,
     chunked_head: bool = False,
     held_logits_bytes: float = 0.0,
+    op_sac: bool = False,
 ) -> TrainingMemory:
     """Per-GPU peak training memory of one configuration, term by term.
 
@@ -1105,6 +1124,7 @@ def training_memory(
         autocast=amp and precision in ("bf16-mixed", "fp16-mixed"),
         chunked_head=chunked_head,
         held_logits_bytes=held_logits_bytes,
+        op_sac=op_sac,
     )
     comm = communication_bytes(strategy if not megatron else "zero1", count, g, shape.hidden)
     nccl = float(NCCL_BYTES) if count > 1 else 0.0
