@@ -978,8 +978,9 @@ def _cappers(o: _Option, roomy: list[_Option], tight_s: tuple[float, float] | No
         dearest = ROBUST_COST_RATIO * (o.cost_usd + 1.0)
         return [r for r in roomy if r.cost_usd + 1.0 <= dearest and not r.m.offload
                 and _on_schedule(r, tight_s) and (o.m.offload or _faster(r, o))]
-    concerns = _concerns(o)
-    return [r for r in roomy if r is not o and _dominates(r, o, concerns)]
+    concerns = _concerns(o)  # (a plan on the edge never dominates one that is not: that made a cycle, blind12-11)
+    return [r for r in roomy if r is not o and not r.m.offload and _on_schedule(r, tight_s)
+            and _dominates(r, o, concerns)]
 
 
 TIGHT_FIT_COST_RATIO = 4.0

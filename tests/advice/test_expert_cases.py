@@ -243,13 +243,6 @@ def test_a_tight_fit_never_outranks_a_faster_plan_with_room() -> None:
                 assert not (room >= TIGHT_HEADROOM and faster), (case["id"], c.count, c.gpu, later.count, later.gpu)
 
 
-CAP_CYCLES = {"blind12-11"}
-"""Consultations whose caps form a cycle (`recommend._rank`): blind12-11 (full fine-tune on 8 owned H20s) has a tight
-fit capped by a faster plan that uses CPU offload, which 32 rented T4s cap, which that tight fit caps; the caps then
-ratchet down together until the loop's bound and the order of the alternatives far below the top pick is arbitrary
-(2 x A100 40GB with offload lands 0.01 above 32 x T4). The top pick (the owned H20s) is right. Open in issue #16."""
-
-
 def test_a_plan_on_the_edge_never_outranks_one_on_time_within_budget() -> None:
     # Issue #16: a plan whose optimizer waits on the CPU, or whose run takes more than 80 % of the deadline or whose
     # slow end misses it, never leads a passing plan that keeps its states on the GPUs and is on time with room,
@@ -257,8 +250,6 @@ def test_a_plan_on_the_edge_never_outranks_one_on_time_within_budget() -> None:
     from advisor.core import TIGHT_HEADROOM
 
     for case in _ALL.values():
-        if case["id"] in CAP_CYCLES:
-            continue
         rec = recommend(profile_of(case))
         if any(f.rule_id == "outcome.near-misses" for f in rec.findings):
             continue  # nothing passes: the nearest misses are shown, not a ranking of plans
@@ -302,3 +293,28 @@ def test_serving_on_sxm_parts_reaches_a_whole_baseboard() -> None:
     # it used to stop one count past 2 and the H20 never appeared.
     rec = recommend(profile_of(BLIND["blind-07"]))
     assert any(c.gpu == "h20" and c.count == 8 and c.acquisition == "buy" for c in _shown(rec))
+
+
+def test_ranking_caps_settle_on_every_consultation() -> None:
+    # The caps of `recommend._rank` (a tight fit below a faster plan with room, a plan on the edge below a robust one,
+    # a plan below one that beats it on every count) must never form a cycle: blind12-11 had one (a CPU-offload plan
+    # "dominating" 24 rented RTX 5090s, which capped it in turn) and its alternatives fell in an arbitrary order.
+    # Settled means every capped option ends below each plan that caps it.
+    from advisor import recommend as R
+    from advisor.core import planner
+    from advisor.knowledge import knowledge
+
+    for case in _ALL.values():
+        profile = profile_of(case)
+        kb = knowledge()
+        if R.in_mainland_china(profile):
+            kb = R.mainland_rates(kb)
+        w = R._workload(profile, kb)
+        shortlist = R._shortlist(R._options(planner.sweep(w, list(kb.gpus.values())), profile, kb, w), profile)
+        R._judge(shortlist, profile, R._profile_fields(profile, w))
+        survivors = [o for o in shortlist if not o.rejected]
+        R._rank(survivors, profile)
+        roomy = [o for o in survivors if not R._memory_tight(o)]
+        for o in survivors:
+            for r in R._cappers(o, roomy, R._tight_s(profile)):
+                assert o.score < r.score, (case["id"], o.gpu.id, o.m.count, r.gpu.id, r.m.count)
