@@ -445,6 +445,8 @@ def _budget_phrase(p: Profile, locale: Locale, currency_assumed: bool = False) -
         )
     else:
         money = fmt.amount(p.budget_usd, "USD", locale)
+    if p.runs and p.runs > 1 and p.task not in (None, "inference"):  # "每次預算 NT$5,000", 24 runs: NT$120,000 in all
+        money += fmt.paren(t("conv.fmt.budget_runs", locale, n=fmt.plain(p.runs)), locale)
     if currency_assumed:
         money += fmt.paren(t("conv.fmt.assumed_currency", locale, currency=t(f"conv.currency.{code}", locale)), locale)
     return _join([money, acq], locale)

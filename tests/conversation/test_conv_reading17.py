@@ -136,3 +136,15 @@ def test_a_budget_per_run_covers_every_run(text: str, locale: str, total: float)
 
 def test_a_budget_for_one_job_stays_as_said() -> None:
     assert _read("LoRA on Mistral 7B, budget $150 per run")["budget_amount"] == 150
+
+
+@pytest.mark.parametrize(("text", "locale", "said"), [
+    ("每個月做一次 LoRA 微調 Llama 3.1 8B，用兩年，每次預算新台幣 5,000 元", "zh-Hant", "24 次合計"),
+    ("weekly LoRA runs on Mistral 7B for a year, $150 per run", "en", "for all 52 runs"),
+])
+def test_a_budget_over_several_runs_says_so(text: str, locale: str, said: str) -> None:
+    from advisor.conversation import dialogue as D
+
+    state = D.start(D.State.new(locale, auto_language=False)).state  # type: ignore[arg-type]
+    replies = " ".join(r.text or "" for r in D.handle(state, text).replies)
+    assert said in replies, replies
