@@ -2116,7 +2116,7 @@ _PROMPT_LEN = _c(rf"(?:prompts?|inputs?)\s+(?:are\s+|of\s+|around\s+|about\s+|~\
 _CONTEXT_AFTER = _c(
     rf"(?:contexts?(?:\s*windows?|\s*lengths?)?|ctx|上下文(?:长度|長度|窗口|視窗)?)(?:\s*(?:of|[:=]|为|為|是|长度|長度|要|需要|得|想|给到|給到|at|up\s+to|are|約|约|"
     rf"改到|改成|改为|改為|调到|調到|拉到|开到|開到|to|希望|希望有|最好|最好有|至少|起码|起碼|大概|大约|大約|约|約|"
-    rf"抓|抓個|抓个|設|设|設為|设为|設成|设成|用|"
+    rf"抓|抓個|抓个|設|设|設為|设为|設成|设成|用|平均|average|avg|通常|一般|大多|typically|usually|"
     rf"不超过|不超過|最多|最长|最長|最大|≤|<=)){{0,3}}\s*{NUM}"
 )
 
@@ -2153,18 +2153,19 @@ _CONTEXT_MAX = _c(  # "平均 3k，最长 32k", "most chats ~6k, a few go up to 
     r"(?:的|是|为|為|可能|会|會|到|达到|達到|约|約|大概|会到|會到|:|=|of|at|~)*\s*"
     r"(?P<n>\d+(?:\.\d+)?\s*k\b|\d+(?:\.\d+)?\s*(?=[kK])|\d{4,7}(?=\s*tokens?))")
 _MONEY_CUE = _c(r"budget|预算|預算|\$|美元|美金|台幣|台币|元|usd|twd|cny|rmb|price|cost|费用|費用")
-_SEGMENT = _c(r"[。\n;；]")
 
 
 def _context_max(w: _Work, ex: Extraction) -> None:
     """A service's context is its longest request, not its average: "上下文：平均 3k，最长 32k" sizes the KV cache for
-    32k (an engine must admit the longest prompt; the average only fills the pool), as the blind tables read it."""
-    for segment in _SEGMENT.split(w.text):
-        if not (_CONTEXT_CUE.search(segment) or "context_tokens" in ex.fields) or _MONEY_CUE.search(segment):
+    32k (an engine must admit the longest prompt; the average only fills the pool), as the blind tables read it.
+    Not a ceiling in a clause about money ("预算最多 50k"); a context word nearby, or a context already read."""
+    for m in _CONTEXT_MAX.finditer(w.text):
+        if _MONEY_CUE.search(_clause_at(w.text, m.start())):
             continue
-        m = _CONTEXT_MAX.search(segment)
-        raw = m.group("n").replace(" ", "") if m else ""
-        v = context_tokens_from(raw if raw.lower().endswith("k") or not m or raw.isdigit() else raw + "k") if m else None
+        if not (_CONTEXT_CUE.search(w.text[max(0, m.start() - 40): m.end()]) or "context_tokens" in ex.fields):
+            continue
+        raw = m.group("n").replace(" ", "")
+        v = context_tokens_from(raw if raw.lower().endswith("k") or raw.isdigit() else raw + "k")
         if v and 256 <= v <= 10_000_000 and v > ex.fields.get("context_tokens", 0):
             ex.fields["context_tokens"] = v
 

@@ -148,3 +148,14 @@ def test_a_budget_over_several_runs_says_so(text: str, locale: str, said: str) -
     state = D.start(D.State.new(locale, auto_language=False)).state  # type: ignore[arg-type]
     replies = " ".join(r.text or "" for r in D.handle(state, text).replies)
     assert said in replies, replies
+
+
+def test_the_longest_context_is_read_in_a_message_with_a_budget() -> None:
+    # Seen at 80 x 24 (zh-Hant): one comma-separated sentence with the budget in it hid '最長 16k' and '上下文平均 3k'
+    got = extract("想在內網部署 Qwen2.5-32B AWQ，上下文平均 3k、最長 16k，同時約 40 人，預算 150 萬台幣，機房單櫃 6kW",
+                  "zh-Hant", task="inference")
+    assert got["context_tokens"] == 16_384 and got["budget_amount"] == 1_500_000
+
+
+def test_an_average_context_said_alone_is_the_context() -> None:
+    assert extract("上下文平均 4k，同時 20 人", "zh-Hant", task="inference")["context_tokens"] == 4096
