@@ -790,6 +790,8 @@ def _headline(rec: Recommendation, locale: Locale, money: _Money) -> str:
     Facts about the ranked options only; the ranking itself is the recommender's."""
     if not rec.recommendations:
         return ""
+    if _nothing_passes(rec):  # nearest misses: none is "the cheapest of the feasible ones"
+        return _t("report.headline.near_miss", locale)
     best = rec.recommendations[0]
     options = [*rec.recommendations, *rec.alternatives]
     if len(options) == 1:

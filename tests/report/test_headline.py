@@ -48,3 +48,16 @@ def test_a_warning_about_the_whole_plan_stands_under_the_top_pick() -> None:
         top, rest = text.split("只有 4 位元量化權重才能符合這些限制", 1)
         assert view["headline"] in top  # right after the pick's sentence, before the sections
     assert report.build_view(rec, "zh-Hant")["caveats"] == []  # the fixture's plan-wide finding is a note
+
+
+def test_nearest_misses_are_not_called_feasible() -> None:
+    # Seen in a zh-Hant walk: nothing met 10 requests a second, and the sentence under the top pick still read
+    # "在 3 個可行方案中，它最便宜" ("the cheapest of 3 feasible options").
+    from advisor.models import Finding
+
+    rec = make_recommendation("zh-Hant")
+    missed = rec.model_copy(update={"findings": rec.findings + (Finding(
+        rule_id="outcome.near-misses", severity="warning", words="outcome.near-misses", bindings={}, cites=()),)})
+    line = report.build_view(missed, "zh-Hant")["headline"]
+    assert "可行方案" not in line and line.startswith("沒有方案能通過所有檢查")
+    assert report.build_view(missed, "en")["headline"].startswith("No option passes every check")
