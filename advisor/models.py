@@ -284,6 +284,9 @@ class Profile(Frozen):
     epochs: float = Field(default=1.0, gt=0, description="Passes over the data.")
     concurrency: int | None = Field(default=None, gt=0, description="Serving: concurrent users/sequences.")
     context_tokens: int | None = Field(default=None, gt=0, description="Serving: context length per sequence, tokens.")
+    avg_context_tokens: int | None = Field(
+        default=None, gt=0, description="Serving: the average request's tokens, when the longest (context_tokens) is "
+        "larger: a replica's request rate is its prompts' average, its KV cache is sized for the longest.")
     requests_per_second: float | None = Field(default=None, gt=0)
     precision: Precision = "bf16-mixed"
     weights_dtype: WeightsDtype | None = Field(

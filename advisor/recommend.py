@@ -320,6 +320,7 @@ def _hard_ok_for(profile: Profile):
     users = max(1, profile.concurrency or 1)
     min_tps, max_ttft = profile.min_tokens_per_s_per_user, profile.max_ttft_s
     rps = profile.requests_per_second if inference else None
+    share = planner.prompt_share(profile.avg_context_tokens, profile.context_tokens)
     datacenter, multi_user = datacenter_deployment(profile), multi_user_service(profile)
     china = in_mainland_china(profile)
     air_limit = _air_limit_kw() if profile.cooling == "air" else None
@@ -345,7 +346,7 @@ def _hard_ok_for(profile: Profile):
                 return False
         if max_ttft and m.ttft_s is not None and m.ttft_s > max_ttft:
             return False
-        if rps and (most := max_requests_per_s(m)) is not None and most < rps:
+        if rps and (most := max_requests_per_s(m, share)) is not None and most < rps:
             return False
         if not o.owned:
             gpu = o.gpu
@@ -486,6 +487,7 @@ def _derived(o: _Option, profile: Profile) -> dict[str, Any]:
     power_kw = m.power_w / 1000.0
     node_kw = m.node_power_w / 1000.0
     on_prem = o.on_prem and profile.deployment != "cloud"
+    share = planner.prompt_share(profile.avg_context_tokens, profile.context_tokens)
     has_rack = profile.rack_kw is not None
     density = node_kw * min(m.nodes, SERVERS_PER_RACK) if m.nodes > 1 else power_kw
     time_days = m.time_s / 86400.0 if m.time_s is not None else None
@@ -511,9 +513,9 @@ def _derived(o: _Option, profile: Profile) -> dict[str, Any]:
         "too_slow_per_user": bool(profile.min_tokens_per_s_per_user and user_tps is not None
                                   and user_tps < profile.min_tokens_per_s_per_user),
         "ttft_too_long": bool(profile.max_ttft_s and m.ttft_s is not None and m.ttft_s > profile.max_ttft_s),
-        "max_requests_per_s": max_requests_per_s(m) if profile.task == "inference" else None,
+        "max_requests_per_s": max_requests_per_s(m, share) if profile.task == "inference" else None,
         "too_few_requests": bool(profile.task == "inference" and profile.requests_per_second
-                                 and (most := max_requests_per_s(m)) is not None
+                                 and (most := max_requests_per_s(m, share)) is not None
                                  and most < profile.requests_per_second),
         # GeForce cards bought for a server room, or running a multi-user service anywhere: the driver
         # licence excludes datacenter deployment and commercial hosting.

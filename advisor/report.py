@@ -164,7 +164,10 @@ def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, Any]]:
     if p.task and p.task != "inference":
         add("epochs", fmt.plain(p.epochs))
     add("concurrency", f"{p.concurrency:,}" if p.concurrency else None)
-    add("context_tokens", f"{p.context_tokens:,}" if p.context_tokens else None)
+    context = f"{p.context_tokens:,}" if p.context_tokens else None
+    if context and p.avg_context_tokens and p.avg_context_tokens < (p.context_tokens or 0):
+        context = _t("report.value.context_avg", locale, n=context, avg=f"{p.avg_context_tokens:,}")
+    add("context_tokens", context)
     add("requests_per_second", fmt.sig(p.requests_per_second, 3) if p.requests_per_second else None)
     add("max_ttft_s", f"{fmt.plain(p.max_ttft_s)} s" if p.max_ttft_s else None)
     add("min_tokens_per_s_per_user", _t("report.unit.tokens_per_s", locale, n=fmt.plain(p.min_tokens_per_s_per_user))

@@ -586,3 +586,17 @@ def test_remedies_are_sized_on_a_gpu_the_user_may_buy() -> None:
     china_ref, us_ref = _reference_gpu([], kb, mainland), _reference_gpu([], kb, elsewhere)
     assert china_ref is not None and not china_ref.export_controlled_cn and china_ref.segment == "datacenter"
     assert us_ref is not None and us_ref.memory_gb == 80 and us_ref.export_controlled_cn
+
+
+def test_a_request_rate_is_taken_at_the_average_prompt_and_the_cache_at_the_longest() -> None:
+    # 2 requests a second of prompts averaging 2k tokens but reaching 16k: each replica reads one prompt at a time, so
+    # the rate it takes is replicas / (prefill of 2,048 tokens) x 0.7 — about 8x what 16k prompts would allow
+    # (prefill is linear in the tokens, attention aside); the KV cache is still sized for 16k.
+    base = {"language": "en", "task": "inference", "model": "llama-3.1-8b", "concurrency": 8, "context_tokens": 16_384,
+            "requests_per_second": 2, "acquisition": "rent", "budget_usd": 500_000}
+    longest = examine(Profile.model_validate(base), "l4", 1)
+    typical = examine(Profile.model_validate({**base, "avg_context_tokens": 2_048}), "l4", 1)
+    assert longest is not None and typical is not None and longest.ttft_s == typical.ttft_s
+    assert "inference.too-few-requests" in {f.rule_id for f in longest.findings if f.reject}
+    assert "inference.too-few-requests" not in {f.rule_id for f in typical.findings if f.reject}
+    assert typical.memory_per_gpu.total == longest.memory_per_gpu.total

@@ -696,6 +696,8 @@ class _Work:
             public["deadline_days"] = None
         if ex.no_budget:
             public.update(budget_usd=None, budget_amount=None, budget_currency=None)
+        if "context_tokens" in public:  # "context 32k now": an average said with the old length no longer holds
+            public.setdefault("avg_context_tokens", None)
         # Renting and a room of one's own exclude each other: "换成租的吧" after "自有机房" rents in the cloud, and
         # "其實我們有機房" after "租的" buys for that room (else nothing could pass both).
         if public.get("acquisition") == "rent" and "deployment" not in public and self.profile.deployment == "on-prem":

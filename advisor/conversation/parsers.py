@@ -2167,6 +2167,12 @@ def _context_max(w: _Work, ex: Extraction) -> None:
         raw = m.group("n").replace(" ", "")
         v = context_tokens_from(raw if raw.lower().endswith("k") or raw.isdigit() else raw + "k")
         if v and 256 <= v <= 10_000_000 and v > ex.fields.get("context_tokens", 0):
+            before = ex.fields.get("context_tokens")
+            if not before:  # "上下文平均 3k、最長 16k": the length said just before the longest is the average's
+                said = _CONTEXT_AFTER.search(w.text, max(0, m.start() - 60), m.start())
+                before = context_tokens_from(_numtext(said) or "") if said else None
+            if before and 0 < before < v:
+                ex.fields["avg_context_tokens"] = before
             ex.fields["context_tokens"] = v
 
 

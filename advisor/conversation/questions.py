@@ -418,7 +418,9 @@ def _serving_phrase(p: Profile, locale: Locale) -> str:
     parts = []
     if p.concurrency:
         parts.append(t("conv.fmt.concurrency", locale, n=f"{p.concurrency:,}"))
-    if p.context_tokens:
+    if p.context_tokens and p.avg_context_tokens and p.avg_context_tokens < p.context_tokens:
+        parts.append(t("conv.fmt.context_avg", locale, n=f"{p.context_tokens:,}", avg=f"{p.avg_context_tokens:,}"))
+    elif p.context_tokens:
         parts.append(t("conv.fmt.context", locale, n=f"{p.context_tokens:,}"))
     if p.requests_per_second:
         parts.append(t("conv.fmt.rps", locale, n=fmt.plain(p.requests_per_second)))

@@ -253,6 +253,7 @@ class Workload:
     max_ttft_s: float | None = None  # serving targets the user stated: first token within, s
     requests_per_second: float | None = None  # peak request rate
     min_tokens_per_s_per_user: float | None = None  # decode speed each concurrent user must see
+    avg_context_tokens: int | None = None  # the average request, when shorter than the longest (context_tokens)
     _cache: dict = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     @property
@@ -371,6 +372,7 @@ def workload_from_profile(profile, kb) -> Workload:
         max_ttft_s=profile.max_ttft_s if task == "inference" else None,
         requests_per_second=profile.requests_per_second if task == "inference" else None,
         min_tokens_per_s_per_user=profile.min_tokens_per_s_per_user if task == "inference" else None,
+        avg_context_tokens=profile.avg_context_tokens if task == "inference" else None,
     )
 
 
@@ -419,6 +421,7 @@ def workload_for(
     max_ttft_s: float | None = None,
     requests_per_second: float | None = None,
     min_tokens_per_s_per_user: float | None = None,
+    avg_context_tokens: int | None = None,
 ) -> Workload:
     """A `Workload` with every choice given: what `workload_from_profile` builds for the advisor and
     `gpu-advisor estimate` builds from its flags. Trainable parameters follow the task (LoRA: the
@@ -472,6 +475,7 @@ def workload_for(
         max_ttft_s=max_ttft_s,
         requests_per_second=requests_per_second,
         min_tokens_per_s_per_user=min_tokens_per_s_per_user,
+        avg_context_tokens=avg_context_tokens,
     )
     return workload
 
@@ -1302,12 +1306,21 @@ needing the whole replica for one prompt's prefill waits little below ~70 % load
 blind expert kept "utilisation <= ~60-70 % for queueing" (blind11-12)."""
 
 
-def max_requests_per_s(m: CandidateMetrics) -> float | None:
-    """Serving: the requests per second the configuration takes at peak — each replica reads one full prompt at a
-    time, compute-bound (`ttft_s`), at `RPS_UTILIZATION` of that capacity. None when there is no prompt time."""
+def max_requests_per_s(m: CandidateMetrics, prompt_share: float = 1.0) -> float | None:
+    """Serving: the requests per second the configuration takes at peak — each replica reads one prompt at a time,
+    compute-bound (`ttft_s` for the longest; `prompt_share` of it for the average request), at `RPS_UTILIZATION`
+    of that capacity. None when there is no prompt time."""
     if not m.ttft_s or m.ttft_s <= 0:
         return None
-    return max(1, m.dp) / m.ttft_s * RPS_UTILIZATION
+    return max(1, m.dp) / (m.ttft_s * prompt_share) * RPS_UTILIZATION
+
+
+def prompt_share(avg_context: int | None, context: int | None) -> float:
+    """The average request's share of the longest one (1 when no average was said): what a request costs a replica
+    in prefill against the first-token time of the longest prompt (linear in the tokens, the attention term aside)."""
+    if not avg_context or not context or avg_context >= context:
+        return 1.0
+    return avg_context / context
 
 
 def meets_targets(w: Workload, m: CandidateMetrics) -> bool:
@@ -1315,7 +1328,8 @@ def meets_targets(w: Workload, m: CandidateMetrics) -> bool:
     `requests_per_second`, `min_tokens_per_s_per_user`); the rules reject the ones that do not."""
     if w.max_ttft_s and m.ttft_s is not None and m.ttft_s > w.max_ttft_s:
         return False
-    if w.requests_per_second and (most := max_requests_per_s(m)) is not None and most < w.requests_per_second:
+    share = prompt_share(w.avg_context_tokens, w.context_tokens)
+    if w.requests_per_second and (most := max_requests_per_s(m, share)) is not None and most < w.requests_per_second:
         return False
     users = max(1, w.concurrency)
     return not (w.min_tokens_per_s_per_user and m.tokens_per_s is not None

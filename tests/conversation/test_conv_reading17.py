@@ -159,3 +159,20 @@ def test_the_longest_context_is_read_in_a_message_with_a_budget() -> None:
 
 def test_an_average_context_said_alone_is_the_context() -> None:
     assert extract("上下文平均 4k，同時 20 人", "zh-Hant", task="inference")["context_tokens"] == 4096
+
+
+@pytest.mark.parametrize(("text", "locale", "longest", "average"), [
+    ("上下文平均 3k、最長 16k，尖峰每分鐘大約 600 個請求", "zh-Hant", 16_384, 3_000),
+    ("平均输入2k、最长32k", "zh-Hans", 32_768, 2_048),
+])
+def test_the_average_request_is_kept_beside_the_longest(text: str, locale: str, longest: int, average: int) -> None:
+    got = extract(text, locale, task="inference")  # type: ignore[arg-type]
+    assert got["context_tokens"] == longest and got["avg_context_tokens"] == average
+
+
+def test_the_summary_says_both_lengths() -> None:
+    from advisor.conversation import dialogue as D
+
+    state = D.start(D.State.new("zh-Hant", auto_language=False)).state
+    replies = " ".join(r.text or "" for r in D.handle(state, "部署 Qwen2.5-7B，上下文平均 3k、最長 16k，同時 20 人").replies)
+    assert "上下文最長 16,384 token（平均 3,000）" in replies, replies
