@@ -652,7 +652,10 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
         candidates = positive
     chosen = candidates[0]
     cues = [c.start() for c in _BUDGET_THAT_COUNTS.finditer(w.text)] or [c.start() for c in _BUDGET_CUE.finditer(w.text)]
-    if cues and len(candidates) > 1:
+    totals = [c for c in candidates if _TOTAL_BEFORE.search(w.text[max(0, c[2] - 16): c[2]])]
+    if totals and len(candidates) > 1:
+        chosen = totals[0]  # "每次最多花200块，一年下来总共不超过1万": the total, beside a run's share of it
+    elif cues and len(candidates) > 1:
         chosen = min(candidates, key=lambda c: min(abs(c[2] - q) for q in cues))
     value, cur, start, end = chosen
     if start in bare_at:
@@ -685,12 +688,15 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
     ex.fields["budget_amount"] = float(value)
     ex.fields["budget_currency"] = cur
     ex.fields["budget_usd"] = round(usd, 2)
-    ex.per_run_budget = bool(_PER_RUN.search(w.text[max(0, start - 16): start]) or _PER_RUN.match(w.text, end))
+    ex.per_run_budget = bool(_PER_RUN_BEFORE.search(w.text[max(0, start - 16): start]) or _PER_RUN_AFTER.match(w.text, end))
 
 
-_PER_RUN = _c(r"(?:每次|每一次|每回|單次|单次)\s*(?:的)?\s*(?:训练|訓練|微调|微調)?\s*(?:预算|預算|经费|經費|花费|花費|成本)?\s*"
-              r"(?:大概|大约|大約|约|約|是|为|為|:)?\s*$|\b(?:per|each|a)\s+(?:run|job|fine[\s-]?tune)\b\s*(?:budget)?\s*(?:of|is|:)?\s*$|"
-              r"\s*(?:/\s*run\b|per\s+run\b|a\s+run\b|each\s+run\b|一次)")
+_TOTAL_BEFORE = _c(r"(?:总共|總共|合计|合計|一共|总计|總計|总预算|總預算|\bin\s+total|\btotal|\boverall|\baltogether)"
+                   r"[^0-9,.;，。；]{0,8}$")
+_PER_RUN_BEFORE = _c(r"(?:每次|每一次|每回|單次|单次)\s*(?:的)?\s*(?:训练|訓練|微调|微調)?\s*(?:预算|預算|经费|經費|花费|花費|成本)?\s*"
+                     r"(?:最多|大概|大约|大約|约|約|是|为|為|抓|花|:)*\s*$|"
+                     r"\b(?:per|each|a)\s+(?:run|job|fine[\s-]?tune)\b\s*(?:budget)?\s*(?:of|is|:)?\s*$")
+_PER_RUN_AFTER = _c(r"\s*(?:/\s*run\b|per\s+run\b|a\s+run\b|each\s+run\b|一次)")
 """Before or after an amount: the budget is for one run ("每次預算新台幣 5,000 元", "$150 per run")."""
 
 
@@ -749,7 +755,8 @@ _ACQ = [
                r"\b(?:has|have|needs?)\s+to\s+be\s+(?:hardware|on[\s-]?prem)\b|\b(?:the\s+)?po\s+(?:has\s+to|must|needs\s+to)\b|\bpurchase\s+order\b|"
                r"\bspend\b(?:(?!/\s*mo|per\s+month|a\s+month|monthly|/\s*h)[^.;!?]){0,60}?\bon\s+(?:new\s+)?(?:hardware|gpus|cards|servers)\b|"
                r"设备费|設備費|设备预算|設備預算|硬件预算|硬體預算|硬件经费|硬體經費|"
-               r"\bwhat\s+(?:should|could|do)\s+(?:i|we)\s+add\b")),
+               r"\bwhat\s+(?:should|could|do)\s+(?:i|we)\s+add\b|"
+               r"\badd\s+(?:a|another|one|a\s+(?:second|third|fourth)|\d+)\s+(?:new\s+)?(?:box|server|node|machine|workstation)s?\b")),
 ]
 _CLOUD_ONLY_SAID = _c(r"直接用云|直接用雲|直接上云|直接上雲|只用云|只用雲|云端就好|雲端就好|cloud\s+only|only\s+cloud|cheapest\s+cloud|"
                       r"cloud\s+is\s+fine|不想管硬件|不想管硬體|没有机房|沒有機房|no\s+(?:server\s+)?room")
@@ -1188,7 +1195,8 @@ _DURATION = _c(rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:and\s+a\s+half\s+)?{_DUR_UNIT_RE
 _HALF_SPECIAL = [
     (_c(r"半年"), 182.0), (_c(r"半个月|半個月"), 15.0), (_c(r"一个半月|一個半月"), 45.0),
     (_c(r"half\s+a\s+year"), 182.0), (_c(r"half\s+a\s+month"), 15.0), (_c(r"a\s+month\s+and\s+a\s+half"), 45.0),
-    (_c(r"\bovernight\b"), 0.5), (_c(r"\bfortnight\b"), 14.0), (_c(r"一周半|一週半"), 10.5),
+    (_c(r"\bovernight\b(?![^.;!?]{0,30}?\d+(?:\.\d+)?\s*(?:hours?|hrs?|h\b))"), 0.5),  # not "overnight, 10 hours max"
+    (_c(r"\bfortnight\b"), 14.0), (_c(r"一周半|一週半"), 10.5),
     (_c(r"(?:by|before|until|till)\s+(?:the\s+)?(?:end\s+of\s+)?next\s+week|下周|下週|下星期|下个星期|下個星期|下礼拜|下禮拜"), 7.0),
     (_c(r"(?:by|before|until|till)\s+(?:the\s+)?(?:end\s+of\s+)?next\s+month|下个月|下個月"), 30.0),
     (_c(r"(?:by|before|until|till)\s+(?:the\s+)?end\s+of\s+(?:the|this)\s+week|this\s+week|本周|本週|这周|這週"), 5.0),
@@ -1275,6 +1283,8 @@ def _duration(w: _Work, ex: Extraction) -> None:
             continue  # a calendar year
         if re.match(r"\s*(?:前(?!完成|要|交)|ago\b|old\b)", w.text[m.end(): m.end() + 6]):
             continue  # "三年前买的" / "two years ago": when, not how long
+        if re.search(r"(?:每|every|each)\s*$", w.text[max(0, m.start() - 6): m.start()]):
+            continue  # "每兩週微調一次", "every 2 weeks": how often, not by when
         if _MEDIA.match(w.text[m.end(): m.end() + 32]):
             continue  # "800 小時的台語錄音", "500 hours of audio": data, not a deadline
         if _COST_QUESTION.match(w.text[m.end(): m.end() + 12]):
@@ -1336,7 +1346,8 @@ _HORIZON = [
        rf"{NUM}\s*(?P<unit>年|个月|個月)(?!半)"
        r"(?!\s*(?:内|內|之内|之內|以内|以內)?\s*(?:就要|要)?\s*(?:完成|做完|训完|訓完|搞定|交付|跑完|结束|結束|出结果|出結果))"),
     # 預計用半年, 先用半年, 连续用一年半; "needs to last us 4 years"
-    _c(r"(?:用|先做|先跑|跑|使用|打算用|计划用|計畫用|預計用|预计用|至少用|要用)\s*(?P<half>半|一年半|1\.5\s*年)\s*(?P<unit>年)?"
+    _c(r"(?:用|先做|先跑|跑|使用|打算用|计划用|計畫用|預計用|预计用|至少用|要用|預計做|预计做|打算做|计划做|計畫做|持續|持续)\s*"
+       r"(?P<half>半|一年半|1\.5\s*年)\s*(?P<unit>年)?"
        r"(?!\s*(?:内|內)?\s*(?:完成|做完|跑完))|"
        rf"\blast\s+(?:us|me|them|(?:my|our|the|his|her|their)\s+(?:whole\s+|entire\s+)?)?\s*(?:at\s+least\s+)?(?:{_num('n2')}|\b(?P<w2>two|three|four|five|six|seven|eight|ten)\b)\s*(?P<unit2>years?|yrs?)"),
     # "service life is five (5) years", "使用年限 5 年", "设备寿命三年"
@@ -1387,10 +1398,16 @@ _ONE_OFF = _c(r"\bone[\s-]?(?:off|time)\b|\bonce\b(?!\s+(?:a|an|per|every|each)\
               r"一次性|只(?:跑|用|做|训练|訓練)?(?:这|這)?一次|就(?:跑|用|做)?(?:这|這)?一次|跑一次就|一次就好|(?:这|這)一次就好|单次|單次")
 _RUNS = _c(rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:training\s+)?(?:runs|times)\b|"
            rf"(?:跑|训练|訓練|做|微调|微調)\s*{_num('num2')}\s*次")
-_RECURRING = _c(r"(?:每|每一)\s*(?:个|個)?\s*(?P<unit>月|周|週|星期|季度|季)|\bevery\s+(?P<unit2>month|week|quarter)\b|"
-                r"\b(?P<unit3>monthly|weekly|quarterly)\b|\bonce\s+a\s+(?P<unit4>month|week|quarter)\b")
-_PERIOD_DAYS = {"月": 30.4, "month": 30.4, "周": 7.0, "週": 7.0, "星期": 7.0, "week": 7.0, "季": 91.3, "quarter": 91.3}
+_RECURRING = _c(r"(?:每|每一)\s*(?P<n>两|兩|二|三|四|[2-6])?\s*(?:个|個)?\s*(?P<unit>月|周|週|星期|季度|季)|"
+                r"\bevery\s+(?:(?P<n2>two|three|four|[2-6])\s+)?(?P<unit2>month|week|quarter)s?\b|"
+                r"\b(?P<unit3>monthly|weekly|quarterly|biweekly|fortnightly)\b|\bonce\s+a\s+(?P<unit4>month|week|quarter)\b")
+_PERIOD_DAYS = {"biweekly": 14.0, "fortnightly": 14.0, "月": 30.4, "month": 30.4, "周": 7.0, "週": 7.0, "星期": 7.0,
+                "week": 7.0, "季": 91.3, "quarter": 91.3}
 """A job repeated every month, week or quarter: its period in days (the first unit found in the match's text)."""
+_EVERY_N = {"两": 2, "兩": 2, "二": 2, "三": 3, "四": 4, "two": 2, "three": 3, "four": 4, **{str(n): n for n in range(2, 7)}}
+_SHARE_OF_TIME = _c(r"(?P<tenth>[一二两兩三四五六七八九])\s*成\s*(?:的)?\s*(?:時間|时间)|"
+                    r"(?P<pct>\d{1,3}(?:\.\d+)?)\s*%\s*(?:的\s*)?(?:時間|时间|of\s+the\s+(?:time|year))")
+_CN_TENTHS = {"一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 BUSINESS_HOURS_UTILIZATION = 50 / 168
 """Business hours: ten hours on five days, 50 of the week's 168 hours."""
 
@@ -1455,6 +1472,11 @@ def _usage(w: _Work, ex: Extraction, training: bool = False) -> None:
             if m:
                 ex.fields["utilization"] = round(BUSINESS_HOURS_UTILIZATION, 4)
                 w.consume(m.start(), m.end())
+            elif (m := _SHARE_OF_TIME.search(w.text)) is not None:  # "一年大概只有四成時間在跑", "busy 40% of the time"
+                share = _CN_TENTHS.get(m.group("tenth") or "", 0) / 10 if m.group("tenth") else float(m.group("pct")) / 100
+                if 0 < share <= 1:
+                    ex.fields["utilization"] = round(share, 4)
+                w.consume(max(0, m.start() - 12), m.end())  # and the span before it ("一年"): a period, no deadline
     m = _ONE_OFF.search(w.text)
     if m:
         ex.fields["runs"] = 1
@@ -1464,6 +1486,7 @@ def _usage(w: _Work, ex: Extraction, training: bool = False) -> None:
     if every and training and ex.fields.get("horizon_days"):
         # "每個月…做一次 LoRA 微調，未來兩年都會這樣做": a run a month over two years is 24 runs, not a one-off
         every_days = next(days for unit, days in _PERIOD_DAYS.items() if unit in every.group(0).lower())
+        every_days *= _EVERY_N.get((every.group("n") or every.group("n2") or "").lower(), 1)  # "每兩週", "every 2 weeks"
         times = _RUNS.search(w.text)
         per_period = (number_value(times.group("num") or times.group("num2") or "1") if times else None) or 1.0
         runs = round(per_period * ex.fields["horizon_days"] / every_days)
@@ -1506,7 +1529,9 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("new_year", _c(r"元旦|new\s+year'?s?\s+day|(?:\bby|\bbefore|\buntil|\btill|\bdue|\bdone)\s+(?:the\s+)?"
                     r"new\s+year'?s?'?(?!\s*(?:eve|day))\b")),
     ("quarter", _c(r"(?P<next>明年|next\s+year'?s?)?\s*(?:第\s*)?(?P<q>[一二三四1-4])\s*(?:季度?|季)\s*(?:末|底|结束|結束)?|"
-                   r"(?:end\s+of\s+)?q(?P<q2>[1-4])(?:\s+(?P<next2>next\s+year))?")),
+                   r"(?:end\s+of\s+)?q(?P<q2>[1-4])(?:\s+(?P<next2>next\s+year))?|"
+                   # "by end of quarter", "这季度末之前", "本季結束前": the quarter we are in
+                   r"(?P<this>end\s+of\s+(?:the\s+|this\s+)?quarter|(?:这|這|本)\s*(?:个|個)?\s*(?:季度|季)\s*(?:末|底|结束|結束))")),
     ("year_end_of", _c(r"(?P<year>20\d\d)\s*年\s*(?:底|末|年底)|end\s+of\s+(?P<year2>20\d\d)")),
     ("ymd", _c(r"(?P<year>20\d\d)\s*[-/.年]\s*(?P<month>1[0-2]|0?[1-9])\s*[-/.月]\s*(?P<day>3[01]|[12]\d|0?[1-9])")),
     ("zh_md", _c(rf"(?P<next>明年|今年)?\s*{_ZH_MONTH}\s*{_ZH_DAY}")),
@@ -1638,7 +1663,7 @@ def _calendar_date(kind: str, m: re.Match[str], now: date) -> date | None:
         if kind == "nye":
             return _future(date(now.year, 12, 31), now, False)
         if kind == "quarter":
-            q = int(_cn_small(g.get("q") or "") or int(g.get("q2") or 0))
+            q = (now.month - 1) // 3 + 1 if g.get("this") else int(_cn_small(g.get("q") or "") or int(g.get("q2") or 0))
             year = now.year + 1 if (nxt or g.get("next2")) else now.year
             end = _month_end(year, 3 * q)
             return end if end >= now else _month_end(year + 1, 3 * q)
@@ -1825,7 +1850,7 @@ _TOKENS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元)")
 _TOKENS_AFTER = _c(rf"(?:tokens?|词元|詞元|token\s*数|token\s*數|数据量|資料量)\s*(?:[:=]|of|约|約|大约|大約|about|~|为|為|是|共|有)?\s*{NUM}(?!\s*(?:examples?|samples?|条|條|张|張|images?))")
 _SAMPLES = _c(
     rf"(?<![a-z]-){NUM}\s*(?:(?:组|組|对|對)\s*(?=[a-z]))?(?:of\s+(?:my|our|the)\s+(?:own\s+)?)?(?:training\s+|(?:(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?|of)\b)[a-z][a-z/-]+\s+){{1,2}})?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|summar(?:y|ies)|reports?|letters?|messages?|descriptions?|"
-    r"stories|contracts?|questions?|threads?|tweets?|captions?|snippets?|comments?|conversations?|dialogues?|instructions?|(?:qa\s+)?pairs?|rows?|"
+    r"stories|contracts?|questions?|threads?|tweets?|captions?|snippets?|comments?|conversations?|dialogues?|instructions?|(?:qa\s+|q&a\s+)?pairs?|rows?|"
     r"records?|documents?|docs?|sentences?|convos?|(?:chat\s+)?logs|passages?|paragraphs?|chunks?|pages?|queries|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|对(?![比话照应齐])|對(?![比話照應齊])|"
     r"份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
 )
@@ -1847,8 +1872,11 @@ _AVG_LEN = _c(
     rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元|字|words?)"
     rf"(?:\s*(?:avg|average|on\s+average|each|apiece))?"
     rf"|(?:about|around|roughly|~)\s*{_num('num9')}\s*(?:tokens?|words?)\s+(?:each|apiece|per\s+(?:sample|example|item|log|doc(?:ument)?))\b"
+    # "avg ticket + reply is about 1,200 tokens", "avg length maybe 3k tokens": the average, a few words later
+    rf"|\b(?:avg\.?|average)\s+(?:[a-z+&/]+\s+){{0,5}}?(?:is\s+|are\s+|of\s+)?(?:about\s+|around\s+|maybe\s+|roughly\s+|~\s*)?"
+    rf"{_num('num7')}\s*(?:tokens?|toks?)\b"
     # "平均长度1500左右", "average length ~1500": a length with no unit is in tokens
-    rf"|(?:平均(?:长度|長度)|average\s+length|avg\.?\s+len(?:gth)?)\s*(?:(?:约|約|为|為|是|大概|大约|大約|~|of|about|around|:)\s*)*"
+    rf"|(?:平均(?:长度|長度)|average\s+length|avg\.?\s+len(?:gth)?)\s*(?:(?:约|約|为|為|是|大概|大约|大約|~|of|about|around|maybe|:)\s*)*"
     rf"{_num('num8')}(?!\s*(?:字|words?|characters?|chars?|[kmg]b\b))"
 )
 _EPOCHS = _c(rf"{NUM}\s*(?:epochs?|eps?\b|(?:个|個)\s*epochs?|轮|輪|遍|passes|pass\b)")
@@ -2126,6 +2154,11 @@ _PROMPT_OUTPUT = _c(  # "每次输入 2k 输出 500", "平均輸入 3000 token",
     rf"(?:\s*[,，、/]?\s*(?:输出|輸出|output)s?\s*(?:约|約|大概|about|~|of|:)?\s*{_num('out')})?")
 
 
+_ITEM_LEN = _c(  # an embedding or reranker service's inputs: "单条不超过512 token", "each input under 512 tokens"
+    r"(?:(?:单条|單條|每条|每條)\s*(?:输入|輸入|文本)?\s*(?:不超过|不超過|最多|最长|最長)|"
+    r"(?:each|per)\s+(?:input|text|query|doc(?:ument)?|passage|chunk|request)\s*(?:is\s+|are\s+)?"
+    r"(?:under|up\s+to|at\s+most|<=?|≤))"
+    rf"\s*{NUM}\s*(?:tokens?|token)")
 _IN_OUT = _c(  # "~3k tokens in, ~500 out", "2k in / 500 out": a request's context is both
     rf"{_num('inp')}\s*(?:tokens?\s*)?(?:in|input)\b\s*(?:[,，/+]|and)?\s*(?:about|~|around)?\s*{_num('out')}\s*"
     r"(?:tokens?\s*)?(?:out|output)\b")
@@ -2139,7 +2172,7 @@ def _request_shape(w: _Work, ex: Extraction) -> None:
             ex.fields["context_tokens"] = sum(t or 0 for t in tokens)
             w.consume(m.start(), m.end())
         return
-    m = _PROMPT_LEN.search(w.text)  # "prompts around 6k tokens": a service's context, before data reads tokens
+    m = _ITEM_LEN.search(w.text) or _PROMPT_LEN.search(w.text)  # "prompts around 6k tokens", "单条不超过512 token"
     v = context_tokens_from(_numtext(m) or "") if m else None
     if m and v and v > 0:
         ex.fields["context_tokens"] = v

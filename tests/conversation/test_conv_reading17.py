@@ -176,3 +176,60 @@ def test_the_summary_says_both_lengths() -> None:
     state = D.start(D.State.new("zh-Hant", auto_language=False)).state
     replies = " ".join(r.text or "" for r in D.handle(state, "部署 Qwen2.5-7B，上下文平均 3k、最長 16k，同時 20 人").replies)
     assert "上下文最長 16,384 token（平均 3,000）" in replies, replies
+
+
+@pytest.mark.parametrize(("text", "samples", "tokens"), [
+    ("full fine-tune on 80k samples, avg length maybe 2k tokens, cutoff 4096", 80_000, 160_000_000),
+    ("25k labelled Q&A pairs, avg ~1.2k tokens", 25_000, 30_000_000),
+    ("about 5k tickets, avg ticket + reply is about 900 tokens", 5_000, 4_500_000),
+])
+def test_samples_times_an_average_said_loosely(text: str, samples: int, tokens: int) -> None:
+    got = extract(text, "en", task="finetune")
+    assert got["samples"] == samples and got["tokens"] == tokens
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("has to be done by end of quarter", "en"),  # Q4 of 2026 ends on Dec 31: 30 days from Dec 1
+    ("这季度末之前要交", "zh-Hans"),
+    ("本季結束前要完成", "zh-Hant"),
+])
+def test_the_end_of_this_quarter_is_a_date(text: str, locale: str) -> None:
+    assert _read(text, locale)["deadline_days"] == 30
+
+
+def test_an_hour_limit_beats_overnight() -> None:
+    assert _read("each run has to finish overnight, 8 hours max")["deadline_days"] == pytest.approx(8 / 24, abs=1e-3)
+
+
+@pytest.mark.parametrize(("text", "locale", "runs", "horizon"), [
+    ("每兩週微調一次，預計做半年", "zh-Hant", 13, 182),
+    ("we fine-tune every two weeks for a year", "en", 26, 365),
+])
+def test_every_second_week_is_how_often_not_a_deadline(text: str, locale: str, runs: int, horizon: int) -> None:
+    got = _read(text, locale)
+    assert got["runs"] == runs and got["horizon_days"] == horizon and "deadline_days" not in got
+
+
+def test_adding_a_box_buys() -> None:
+    assert _read("We run two servers of 4 A100s and want to add a third box for fine-tuning")["acquisition"] == "buy"
+
+
+@pytest.mark.parametrize(("text", "locale", "share"), [
+    ("我們一年大概只有四成時間在跑訓練，設備會用四年", "zh-Hant", 0.4),
+    ("the GPUs would be busy about 35% of the time", "en", 0.35),
+])
+def test_a_share_of_the_time_is_the_utilization_and_no_deadline(text: str, locale: str, share: float) -> None:
+    got = _read(text, locale)
+    assert got["utilization"] == share and "deadline_days" not in got
+
+
+def test_a_total_beside_a_per_run_cap_is_the_budget() -> None:
+    assert _read("monthly LoRA for a year, under $300 per run, total $3,000 at most")["budget_amount"] == 3000
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("bge-m3 向量服务，高峰每秒大概 100 个请求，单条不超过 512 token", "zh-Hans"),
+    ("embedding API, 50 requests/sec, each input under 512 tokens", "en"),
+])
+def test_an_embedding_inputs_length_is_its_context(text: str, locale: str) -> None:
+    assert extract(text, locale, task="inference")["context_tokens"] == 512  # type: ignore[arg-type]
