@@ -2762,6 +2762,9 @@ _SUPPOSE = _c(r"假如|假设|假設|如果|要是|\bif\s+(?:i|we)\s+(?:had|got|
 _HEARSAY = _c(r"\b(?:colleague|coworker|co-worker|friend|boss|manager|vendor|salesman|sales\s+rep|reseller|someone|people|"
               r"everyone|reddit|they|he|she)\s*(?:says?|said|told\s+(?:me|us)|claims?|recommends?|suggests?|insists?|pitch(?:es|ed)?|"
               r"(?:is|are|was)\s+(?:pushing|pitching|recommending|suggesting))\b|"
+              # a colleague's plan put to the advisor: "our engineer priced a rented 8x L40S box … is that the right plan?"
+              r"\b(?:engineer|intern|admin|ops\s+team|it\s+team|devops|architect|consultant|contractor)s?\s+"
+              r"(?:priced|proposed|planned|plans|picked|chose|suggested|quoted|spec(?:ced|'d)|wants)\b|"
               r"(?:同事|朋友|老板|老闆|领导|領導|厂商|廠商|供应商|供應商|销售|銷售|业务|業務|有人|网上|網上|大家)\s*(?:都)?\s*"
               r"(?:说|說|推荐|推薦|建议|建議|报价|報價|认为|認為|觉得|覺得)|听说|聽說|据说|據說")
 """Someone else speaking before a GPU ("a colleague says a single L40S will do"): with `_ENOUGH_AFTER`, a claim to
@@ -2770,6 +2773,9 @@ _ENOUGH_AFTER = _c(r"[^.!?。！？]{0,24}?(?:就够|就夠|足够|足夠|够用
                    r"\bsuffices?\b|\bis\s+plenty\b|\bshould\s+(?:be\s+fine|do)\b)")
 """What a claim says of the card: that it is enough — the claim the writer wants checked ("一张 4090D 就够了"); a
 vendor's recommendation or quote ("廠商推薦 8 卡 H100") is an option they weigh and stays among the GPUs asked about."""
+_PLAN_QUESTIONED = _c(r"\bis\s+(?:that|this|it)\s+(?:the\s+)?(?:right|a\s+good|a\s+sensible|the\s+best)\s+(?:plan|choice|call|setup)|"
+                      r"\bwould\s+(?:that|this|it)\s+work\b|这样(?:对|可行|合理)吗|這樣(?:對|可行|合理)嗎|(?:对|對)不(?:对|對)|可不可行")
+"""The writer asks whether someone else's plan is right: the GPU in it is to be checked, not chosen."""
 _UNAVAILABLE_BEFORE = _c(r"(?:买不到|買不到|拿不到|买不了|買不了|禁运|禁運|禁售|断供|斷供|\bcan'?t\s+(?:get|buy|import)|"
                          r"\bcannot\s+(?:get|buy|import)|\bunable\s+to\s+(?:get|buy)|\bno\s+access\s+to|"
                          r"\bnot\s+allowed\s+to\s+(?:buy|import))\s*(?:the\s+|any\s+)?$")
@@ -2932,7 +2938,7 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         ex.gpu_mentions.append(ident)
         said_before = re.split(r"[.!?。！？]\s", w.orig.lower()[:consume_from] + " ")[-1]
         claim = next(reversed(list(_HEARSAY.finditer(said_before))), None)
-        enough = _ENOUGH_AFTER.match(w.orig.lower(), consume_to)
+        enough = _ENOUGH_AFTER.match(w.orig.lower(), consume_to) or _PLAN_QUESTIONED.search(w.orig.lower(), consume_to)
         others = claim is not None and not _OWN_SAID.search(said_before, claim.end())
         unavailable = bool(_UNAVAILABLE_BEFORE.search(w.orig.lower()[max(0, consume_from - 24):consume_from])
                            or _UNAVAILABLE_AFTER.match(w.orig.lower(), consume_to))

@@ -128,14 +128,24 @@ BLIND11_WITHIN_BOUNDS = [f"blind11-{i:02d}" for i in range(1, 13) if i != 10]
 # expert's GPUs, but the bound compares one run's budget with the two years' rent).
 BLIND12 = {c["id"]: c for c in load_cases(Path(__file__).with_name("expert_cases_blind12.yaml"))}
 BLIND12_WITHIN_BOUNDS = [f"blind12-{i:02d}" for i in range(1, 13) if i not in (9, 10)]
+
+# expert_cases_blind13.yaml: 12 training-heavy consultations decided by levers (2026-12-04): 7 of 12 on the first run
+# (the same on the code before that day). blind13-02 came in when a colleague's plan the writer asks about ("our
+# engineer priced a rented 8x L40S box … is that the right plan?") stopped counting as the writer's choice. Out:
+# blind13-03 and -05 (the tool rents 8 and 32 H100 NVL, cheaper than the SXM parts the expert lists, without saying
+# why NVL is left out), blind13-08 (a second RTX PRO 6000 on a 110 V outlet needs both cards at ~70 % power; we model
+# Puget's 80 %, 1.36 kW against 1.32), blind13-09 (4 x RTX 5090 in a company workstation against the expert's 2 x RTX
+# PRO 6000: GeForce is allowed on a desk, the expert prefers workstation cards).
+BLIND13 = {c["id"]: c for c in load_cases(Path(__file__).with_name("expert_cases_blind13.yaml"))}
+BLIND13_WITHIN_BOUNDS = [f"blind13-{i:02d}" for i in range(1, 13) if i not in (3, 5, 8, 9)]
 _ALL = {**CASES, **BLIND, **BLIND2, **BLIND3, **BLIND4, **BLIND5, **BLIND6, **BLIND7, **BLIND8, **BLIND9, **BLIND10,
-        **BLIND11, **BLIND12}
+        **BLIND11, **BLIND12, **BLIND13}
 
 
 @pytest.mark.parametrize("case_id", WITHIN_BOUNDS + BLIND_WITHIN_BOUNDS + BLIND2_WITHIN_BOUNDS + BLIND3_WITHIN_BOUNDS
                          + BLIND4_WITHIN_BOUNDS + BLIND5_WITHIN_BOUNDS + BLIND6_WITHIN_BOUNDS + BLIND7_WITHIN_BOUNDS
                          + BLIND8_WITHIN_BOUNDS + BLIND9_WITHIN_BOUNDS + BLIND10_WITHIN_BOUNDS
-                         + BLIND11_WITHIN_BOUNDS + BLIND12_WITHIN_BOUNDS)
+                         + BLIND11_WITHIN_BOUNDS + BLIND12_WITHIN_BOUNDS + BLIND13_WITHIN_BOUNDS)
 def test_top_pick_is_within_the_experts_bounds(case_id: str) -> None:
     case = _ALL[case_id]
     rec = recommend(profile_of(case))

@@ -233,3 +233,15 @@ def test_a_total_beside_a_per_run_cap_is_the_budget() -> None:
 ])
 def test_an_embedding_inputs_length_is_its_context(text: str, locale: str) -> None:
     assert extract(text, locale, task="inference")["context_tokens"] == 512  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("text", "gpu"), [
+    ("Our engineer priced a rented 8x L40S box and plans ZeRO-3 across the cards. Is that the right plan?", "l40s"),
+    ("The IT team proposed two H100 NVL for this. Would that work, or should we rent?", "h100-nvl"),
+])
+def test_a_colleagues_plan_put_to_the_advisor_is_not_the_writers_choice(text: str, gpu: str) -> None:
+    assert gpu not in _read(text).get("preferred_gpus", [])
+
+
+def test_the_writers_own_plan_stays_chosen() -> None:
+    assert "l40s" in _read("We want to rent 8x L40S for this LoRA, budget $5k")["preferred_gpus"]
