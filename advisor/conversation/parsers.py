@@ -2647,6 +2647,8 @@ def _model(w: _Work, ex: Extraction) -> None:
                 continue
             if version and alias.version and version != alias.version:
                 continue
+            if version and not alias.version and (known := _alias_parts(alias.ident)[1]) and known != version:
+                continue  # "Qwen3-32B" is not Qwen2.5-32B through its versionless alias "qwen 32b"
             ratio = difflib.SequenceMatcher(None, key, alias.key).ratio()
             # Equal ratios (no version typed: "llama 70b"): the newest version wins.
             rank = (round(ratio, 6), _version_value(alias.version))

@@ -245,3 +245,16 @@ def test_a_colleagues_plan_put_to_the_advisor_is_not_the_writers_choice(text: st
 
 def test_the_writers_own_plan_stays_chosen() -> None:
     assert "l40s" in _read("We want to rent 8x L40S for this LoRA, budget $5k")["preferred_gpus"]
+
+
+@pytest.mark.parametrize(("text", "params"), [
+    ("想 LoRA 微调 Qwen3-32B，10 万条", 32e9),  # not Qwen2.5-32B through its versionless alias "qwen 32b"
+    ("serve qwen3 14b for 20 users", 14e9),
+])
+def test_a_version_the_catalogue_lacks_keeps_its_size_only(text: str, params: float) -> None:
+    got = _read(text, "zh-Hans" if "微调" in text else "en")
+    assert "model" not in got and got["params"] == params
+
+
+def test_a_versionless_name_still_finds_the_catalogue_model() -> None:
+    assert _read("微调 qwen 32b", "zh-Hans")["model"] == "qwen2.5-32b"
