@@ -354,6 +354,11 @@ class Profile(Frozen):
         description="The buyer is a company or an institution ('我们是深圳的一家公司', 'our company', hospital, bank): "
         "it buys new hardware with a warranty and an invoice, not cards off the second-hand market.",
     )
+    qlora_refused: bool = Field(
+        default=False,
+        description="The user ruled a 4-bit base out ('不想用 QLoRA（擔心品質）', 'no QLoRA, compliance wants the "
+        "full-precision base'): QLoRA is not offered as the way to fit a smaller card.",
+    )
     cloud_refused: bool = Field(
         default=False,
         description="The user ruled the cloud out ('不能上云', 'no cloud allowed (NDA)', 'cannot go to a cloud "

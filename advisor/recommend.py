@@ -831,7 +831,7 @@ def _remedies(profile: Profile, w: planner.Workload, metrics: list[planner.Candi
             lora_n = _min_count(planner.sweep(lora_w, [ref]), ref.id)
             if lora_n is not None and (now is None or lora_n < now):
                 out.update(alt_lora_available=True, alt_lora_gpus=lora_n, alt_lora_gpu_name=ref.name)
-    if w.task in ("finetune", "lora"):
+    if w.task in ("finetune", "lora") and not profile.qlora_refused:
         cards = _fastest([g for g in kb.gpus.values() if g.memory_gb == QLORA_CARD_GB])
         single_24 = any(m.fits and m.count == 1 and kb.gpus[m.gpu_id].memory_gb <= 24
                         for m in metrics if m.gpu_id in kb.gpus)

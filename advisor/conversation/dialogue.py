@@ -696,6 +696,8 @@ class _Work:
             public["deadline_days"] = None
         if ex.no_budget:
             public.update(budget_usd=None, budget_amount=None, budget_currency=None)
+        if public.get("task") == "qlora":  # "改用 QLoRA" after "不想用 QLoRA": the refusal is taken back
+            public.setdefault("qlora_refused", False)
         if "context_tokens" in public:  # "context 32k now": an average said with the old length no longer holds
             public.setdefault("avg_context_tokens", None)
         # Renting and a room of one's own exclude each other: "换成租的吧" after "自有机房" rents in the cloud, and

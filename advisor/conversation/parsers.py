@@ -935,6 +935,9 @@ _ONPREM = _c(
     r"(?:leave|leaving|go\s+outside|outside|off)\s+(?:of\s+)?(?:our|the|my)\s+(?:own\s+)?(?:network|premises|site|firewall|campus|hospital|office|building)\b|"
     r"书房|書房|宿舍|\b(?:our|my|the)\s+(?:basement|garage|dorm(?:\s+room)?)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
 )
+_NO_QLORA = _c(r"(?:不想用|不想|不考虑|不考慮|不要|不用|别用|別用|\bno\b|\bnot\b|\bwithout\b|\bavoid(?:ing)?\b|"
+               r"\b(?:don'?t|do\s+not|won'?t)\s+(?:want\s+(?:to\s+(?:use|do)\s+)?|use\s+))\s*(?:to\s+)?q\s*-?\s*lora")
+"""QLoRA refused ("不想用QLoRA", "no QLoRA", "we don't want to use QLoRA"), whatever task the message then names."""
 _SELF_PROVIDER = _c(r"(?:我們是|我们是|\bwe'?re\s+an?|\bwe\s+are\s+an?)[^，。,.;]{0,12}?(?:雲端服務商|云服务商|云厂商|雲端廠商|雲端業者|"
                     r"cloud\s+(?:service\s+)?provider|neocloud|gpu\s+cloud)")
 _SELF_HOST = _c(r"self[\s-]?host(?:ed|ing)?")
@@ -1155,6 +1158,8 @@ def _facility(w: _Work, ex: Extraction) -> None:
     if _NO_CLOUD.search(w.orig.lower()):
         cloud, onprem = False, True  # "No cloud allowed (NDA)", "不能上云": where it runs is theirs
         ex.fields["cloud_refused"] = True
+    if _NO_QLORA.search(w.orig.lower()):
+        ex.fields["qlora_refused"] = True  # "不想用 QLoRA（擔心品質）": a 4-bit base is no remedy to offer
     either = _EITHER_DEPLOY.search(w.text) and (onprem or _ACQ[2][1].search(w.text))
     if (cloud and onprem) or (either and (cloud or onprem)):  # not "國網 TWCC 或 GCP 台灣區都可以": clouds only
         ex.fields["deployment"] = "either"

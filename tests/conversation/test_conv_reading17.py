@@ -258,3 +258,29 @@ def test_a_version_the_catalogue_lacks_keeps_its_size_only(text: str, params: fl
 
 def test_a_versionless_name_still_finds_the_catalogue_model() -> None:
     assert _read("微调 qwen 32b", "zh-Hans")["model"] == "qwen2.5-32b"
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("對 Gemma 2 27B 做 LoRA 微調，不想用 QLoRA（擔心品質）", "zh-Hant"),
+    ("LoRA on Qwen2.5-14B, bf16 base, no QLoRA (compliance wants the full-precision base)", "en"),
+])
+def test_qlora_refused_is_recorded_and_is_offered_no_more(text: str, locale: str) -> None:
+    from advisor.recommend import recommend
+    from advisor.models import Profile
+
+    got = _read(text, locale)
+    assert got["task"] == "lora" and got["qlora_refused"] is True
+    fields = {k: v for k, v in got.items() if k in Profile.model_fields}
+    rec = recommend(Profile.model_validate({**fields, "language": locale, "tokens": 20_000_000}))
+    assert "memory.remedy-qlora" not in {f.rule_id for f in rec.findings}
+    again = recommend(Profile.model_validate({**fields, "language": locale, "tokens": 20_000_000, "qlora_refused": False}))
+    assert "memory.remedy-qlora" in {f.rule_id for f in again.findings}  # the tip the refusal silences
+
+
+def test_switching_to_qlora_takes_the_refusal_back() -> None:
+    from advisor.conversation import dialogue as D
+
+    state = D.start(D.State.new("zh-Hans", auto_language=False)).state
+    state = D.handle(state, "LoRA 微调 Llama 3.1 70B，不想用 QLoRA").state
+    assert state.profile.qlora_refused
+    assert not D.handle(state, "算了，改用 QLoRA 吧").state.profile.qlora_refused
