@@ -93,16 +93,11 @@ def convert(case: dict) -> dict:
         case["component"] = "total_per_gpu"
         case["peak_kind"] = "allocated+context"  # optimum: torch's allocated peak plus what nvidia-smi adds
     case["batch"] = case["batch"] or 1
-    saved = base.MODELS
-    base.MODELS = {**saved, **MODELS}
-    try:
-        kind = case["peak_kind"]
-        if kind == "allocated+context":
-            case["peak_kind"] = "allocated"
-        out = base.convert(case)
-        out["peak_kind"] = kind
-    finally:
-        base.MODELS = saved
+    kind = case["peak_kind"]
+    if kind == "allocated+context":
+        case["peak_kind"] = "allocated"
+    out = base.convert(case, models={**base.MODELS, **MODELS})
+    out["peak_kind"] = kind
     argv = out["argv"]
     weights = _weights(quant)
     if weights:
@@ -114,8 +109,6 @@ def convert(case: dict) -> dict:
         argv[argv.index("--context") + 1] = cache.group(1)
     if "compiled model" in case["notes"] or "model.compile" in case["notes"]:
         argv.append("--compile")
-    if case["task"] == "inference" and quant is None and "--weights-dtype" not in argv:
-        argv += ["--weights-dtype", "bf16"]
     if "torchtitan" in (case["source"] + case["framework"] + case["notes"]).lower() and case["task"] == "pretrain":
         argv[argv.index("--task") + 2: argv.index("--task") + 2] = ["--stack", "torchtitan"]
         if "selective" in case["notes"].lower() and "--checkpointing" in argv:

@@ -147,7 +147,7 @@ def _strategy(case: dict) -> list[str]:
     return flags
 
 
-def convert(case: dict) -> dict:
+def convert(case: dict, models: dict[str, list[str]] = MODELS) -> dict:
     out = {
         key: case[key]
         for key in ("id", "source", "url", "quote", "model_id", "params", "framework", "gpu", "notes")
@@ -156,7 +156,7 @@ def convert(case: dict) -> dict:
     out["component"] = case["component"]
     out["measured_bytes"] = case["peak_value"] * UNITS[case["peak_unit"]]
     skip = []
-    model = MODELS.get(case["model_id"])
+    model = models.get(case["model_id"])
     if model is None:
         skip.append(f"model {case['model_id']} has no catalogue entry or config here")
         model = ["--params", str(case["params"])]
