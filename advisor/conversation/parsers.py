@@ -1158,8 +1158,6 @@ def _facility(w: _Work, ex: Extraction) -> None:
     if _NO_CLOUD.search(w.orig.lower()):
         cloud, onprem = False, True  # "No cloud allowed (NDA)", "不能上云": where it runs is theirs
         ex.fields["cloud_refused"] = True
-    if _NO_QLORA.search(w.orig.lower()):
-        ex.fields["qlora_refused"] = True  # "不想用 QLoRA（擔心品質）": a 4-bit base is no remedy to offer
     either = _EITHER_DEPLOY.search(w.text) and (onprem or _ACQ[2][1].search(w.text))
     if (cloud and onprem) or (either and (cloud or onprem)):  # not "國網 TWCC 或 GCP 台灣區都可以": clouds only
         ex.fields["deployment"] = "either"
@@ -3118,6 +3116,8 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
             said_task = implied
     if said_task:
         ex.fields["task"] = said_task
+    if _NO_QLORA.search(w.orig.lower()):
+        ex.fields["qlora_refused"] = True  # "不想用 QLoRA（擔心品質）": a 4-bit base is no remedy to offer
     effective_task = said_task or task or implied
     training = effective_task in ("pretrain", "finetune", "lora", "qlora")
     steps: list[Callable[[], None]] = [

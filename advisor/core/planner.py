@@ -347,6 +347,7 @@ def workload_from_profile(profile, kb) -> Workload:
         kv_dtype = profile.kv_dtype
     if kv_dtype is None:
         kv_dtype = "fp8" if weights_dtype == "fp8" else "bf16"
+    serving = task == "inference"  # a service's targets and request lengths; a training run has none
     return workload_for(
         spec,
         task=task,
@@ -368,11 +369,11 @@ def workload_from_profile(profile, kb) -> Workload:
         runs=profile.runs,
         serving_precision_given=profile.weights_dtype is not None or profile.kv_dtype is not None,
         kv_dtype_given=profile.kv_dtype is not None,
-        batch_tokens=(profile.tokens * epochs) if task == "inference" and profile.tokens else None,
-        max_ttft_s=profile.max_ttft_s if task == "inference" else None,
-        requests_per_second=profile.requests_per_second if task == "inference" else None,
-        min_tokens_per_s_per_user=profile.min_tokens_per_s_per_user if task == "inference" else None,
-        avg_context_tokens=profile.avg_context_tokens if task == "inference" else None,
+        batch_tokens=(profile.tokens * epochs) if serving and profile.tokens else None,
+        max_ttft_s=profile.max_ttft_s if serving else None,
+        requests_per_second=profile.requests_per_second if serving else None,
+        min_tokens_per_s_per_user=profile.min_tokens_per_s_per_user if serving else None,
+        avg_context_tokens=profile.avg_context_tokens if serving else None,
     )
 
 
