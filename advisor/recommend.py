@@ -878,13 +878,17 @@ def _profile_fact(profile: Profile, w: planner.Workload, metrics: list[planner.C
         fact["model_states_gb"] = w.params * state.total / GB
     if w.task == "inference" and w.shape.is_transformer:
         kv_seq = memory.kv_cache_bytes(w.shape, w.context_tokens, 1, w.kv_dtype)
-        kv_total = kv_seq * w.concurrency
+        typical = w.typical_context
+        kv_avg = memory.kv_cache_bytes(w.shape, typical, 1, w.kv_dtype) if typical < w.context_tokens else kv_seq
+        kv_total = kv_seq + kv_avg * (w.concurrency - 1)  # paged attention: the longest, the others at the average
         weights = memory.shape_weight_bytes(w.shape, w.weights_dtype)
         fact.update(
-            kv_per_seq_gb=kv_seq / GB,
+            kv_per_seq_gb=kv_avg / GB,
             kv_total_gb=kv_total / GB,
             weights_gb=weights / GB,
             kv_exceeds_weights=kv_total > weights,
+            context_avg_given=typical < w.context_tokens,
+            context_avg=typical,
         )
     fact.update(_remedies(profile, w, metrics, kb))
     return fact

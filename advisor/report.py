@@ -411,17 +411,19 @@ def _option_text(c: Candidate, locale: Locale, money: _Money, owned: bool = Fals
     )
 
 
-def _serving_load(profile: Profile) -> tuple[int, int] | None:
-    """(users at once, context tokens) of a service; None for training."""
+def _serving_load(profile: Profile) -> tuple[int, int, int | None] | None:
+    """(users at once, context tokens, the average context when shorter) of a service; None for training."""
     if profile.task != "inference":
         return None
-    return max(1, profile.concurrency or 1), profile.context_tokens or 0
+    context, avg = profile.context_tokens or 0, profile.avg_context_tokens
+    return max(1, profile.concurrency or 1), context, avg if avg and avg < context else None
 
 
-def _serving_parts(c: Candidate, load: tuple[int, int], locale: Locale) -> list[str]:
+def _serving_parts(c: Candidate, load: tuple[int, int, int | None], locale: Locale) -> list[str]:
     """A serving option's service figures: time to the first token for a full prompt, tokens/s per user and in
-    all, the sequences its KV cache holds, and the weight and KV-cache formats it relies on."""
-    users, context = load
+    all, the sequences its KV cache holds (the longest and the rest at the average, when an average was said),
+    and the weight and KV-cache formats it relies on."""
+    users, context, avg = load
     ctx = f"{context:,}"
     parts = []
     if c.ttft_s is not None and context:
@@ -432,7 +434,11 @@ def _serving_parts(c: Candidate, load: tuple[int, int], locale: Locale) -> list[
         parts.append(_t("report.serving.per_user", locale, n=n, users=f"{users:,}"))
         parts.append(_t("report.serving.total", locale, n=f"{c.tokens_per_s:,.0f}"))
     if c.max_concurrency is not None and context:
-        parts.append(_t("report.serving.room", locale, n=f"{c.max_concurrency:,}", context=ctx))
+        if avg:
+            parts.append(_t("report.serving.room_avg", locale, n=f"{c.max_concurrency:,}", avg=f"{avg:,}",
+                            context=ctx))
+        else:
+            parts.append(_t("report.serving.room", locale, n=f"{c.max_concurrency:,}", context=ctx))
     if c.weights_dtype and c.kv_dtype:
         parts.append(_t("report.serving.formats", locale, weights=words.format_label(c.weights_dtype),
                         kv=words.format_label(c.kv_dtype)))
@@ -440,7 +446,7 @@ def _serving_parts(c: Candidate, load: tuple[int, int], locale: Locale) -> list[
 
 
 def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money,
-                    serving: tuple[int, int] | None = None, owned: bool = False,
+                    serving: tuple[int, int, int | None] | None = None, owned: bool = False,
                     span: float | None = None) -> dict[str, Any]:
     """One candidate as finished strings. `serving` (`_serving_load`): a service's users and context; it shows
     throughput where training shows time, and the service figures. `owned` (see `is_owned`): the GPUs are the

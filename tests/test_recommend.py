@@ -588,10 +588,13 @@ def test_remedies_are_sized_on_a_gpu_the_user_may_buy() -> None:
     assert us_ref is not None and us_ref.memory_gb == 80 and us_ref.export_controlled_cn
 
 
-def test_a_request_rate_is_taken_at_the_average_prompt_and_the_cache_at_the_longest() -> None:
+def test_a_request_rate_and_the_cache_are_taken_at_the_average_prompt() -> None:
     # 2 requests a second of prompts averaging 2k tokens but reaching 16k: each replica reads one prompt at a time, so
     # the rate it takes is replicas / (prefill of 2,048 tokens) x 0.7 — about 8x what 16k prompts would allow
-    # (prefill is linear in the tokens, attention aside); the KV cache is still sized for 16k.
+    # (prefill is linear in the tokens, attention aside). The KV cache is paged (vLLM holds blocks for the tokens in
+    # use), so 8 sequences hold one at 16k and seven at the 2k average. By hand from Llama 3.1 8B's config (32 layers,
+    # 8 KV heads of 128, K and V) in an FP8 cache: 64 KiB a token; 8 x 16,384 tokens = 8 GiB at the longest, and
+    # 16,384 + 7 x 2,048 = 30,720 tokens = 1.875 GiB with the average.
     base = {"language": "en", "task": "inference", "model": "llama-3.1-8b", "concurrency": 8, "context_tokens": 16_384,
             "requests_per_second": 2, "acquisition": "rent", "budget_usd": 500_000}
     longest = examine(Profile.model_validate(base), "l4", 1)
@@ -599,4 +602,7 @@ def test_a_request_rate_is_taken_at_the_average_prompt_and_the_cache_at_the_long
     assert longest is not None and typical is not None and longest.ttft_s == typical.ttft_s
     assert "inference.too-few-requests" in {f.rule_id for f in longest.findings if f.reject}
     assert "inference.too-few-requests" not in {f.rule_id for f in typical.findings if f.reject}
-    assert typical.memory_per_gpu.total == longest.memory_per_gpu.total
+    assert longest.kv_dtype == typical.kv_dtype == "fp8"
+    assert longest.memory_per_gpu.kv_cache == pytest.approx(8 * 2**30, rel=1e-6)
+    assert typical.memory_per_gpu.kv_cache == pytest.approx(1.875 * 2**30, rel=1e-6)
+    assert typical.max_concurrency > longest.max_concurrency and typical.tokens_per_s > longest.tokens_per_s

@@ -257,6 +257,13 @@ class Workload:
     _cache: dict = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     @property
+    def typical_context(self) -> int:
+        """Serving: the tokens an average sequence holds — the stated average when shorter than the longest
+        (`context_tokens`), else the longest."""
+        avg = self.avg_context_tokens
+        return avg if avg and avg < self.context_tokens else self.context_tokens
+
+    @property
     def is_training(self) -> bool:
         return self.task != "inference"
 
@@ -1012,8 +1019,8 @@ def _sweep_training(w: Workload, gpus: list) -> list[CandidateMetrics]:
 
 def _inference_tp(w: Workload, tp: int, wdt: str, kvdt: str) -> tuple:
     """GPU-independent serving numbers of a tp-way replica with weights in `wdt` and the KV cache in `kvdt`:
-    (memory at one sequence, KV bytes of one sequence, KV bytes per token on the whole replica, fixed bytes
-    per GPU), cached."""
+    (memory at one sequence, KV bytes of the longest sequence, KV bytes per token on the whole replica, fixed bytes
+    per GPU, KV bytes of an average sequence), cached."""
     key = ("inf", tp, wdt, kvdt)
     hit = w._cache.get(key)
     if hit is None:
@@ -1023,7 +1030,10 @@ def _inference_tp(w: Workload, tp: int, wdt: str, kvdt: str) -> tuple:
         )
         kv_seq = memory.kv_cache_bytes(shape, w.context_tokens, 1, kvdt, tp) if shape.generates else 0.0
         kv_tok = memory.kv_bytes_per_token(shape, kvdt, tp=1) if shape.generates else 0.0
-        hit = (base, kv_seq, kv_tok, base.fixed)
+        typical = w.typical_context
+        kv_avg = (memory.kv_cache_bytes(shape, typical, 1, kvdt, tp) if typical != w.context_tokens else kv_seq
+                  ) if shape.generates else 0.0
+        hit = (base, kv_seq, kv_tok, base.fixed, kv_avg)
         w._cache[key] = hit
     return hit
 
@@ -1079,18 +1089,18 @@ def _inference_option(w: Workload, gpu, tp: int, wdt: str | None = None, kvdt: s
         return hit[1]
     shape = w.shape
     cap = _gpu_consts(w, gpu)["serve_cap"]
-    base, kv_seq, kv_tok, fixed = _inference_tp(w, tp, wdt, kvdt)
+    base, kv_seq, kv_tok, fixed, kv_avg = _inference_tp(w, tp, wdt, kvdt)
     if pp > 1:
         base = base._replace(weights=base.weights / pp, kv_cache=base.kv_cache / pp)
-        kv_seq, fixed = kv_seq / pp, base.fixed
+        kv_seq, kv_avg, fixed = kv_seq / pp, kv_avg / pp, base.fixed
     room = cap - fixed
     per_seq = kv_seq * (1 + memory.ALLOCATOR_MARGIN)
-    if room <= 0:
+    if room <= 0 or room < per_seq:
         max_seq = 0
     elif per_seq <= 0:
         max_seq = w.concurrency
-    else:
-        max_seq = int(room // per_seq)
+    else:  # paged attention holds what each sequence uses: the longest one, the others at the average
+        max_seq = 1 + int((room - per_seq) // (kv_avg * (1 + memory.ALLOCATOR_MARGIN)))
     ttft = (
         # FP8 weights on FP8 tensor cores (vLLM's W8A8): the prompt at the FP8 rate
         compute.prefill_seconds(shape, gpu, tokens=_prompt_tokens(w), tp=tp,
@@ -1106,7 +1116,7 @@ def _inference_option(w: Workload, gpu, tp: int, wdt: str | None = None, kvdt: s
         weights_b, active, share, kv_b, mem_rate, per_seq_s, comm_fixed, comm_per_seq = dk
         dk = (weights_b, active, share, kv_b, mem_rate * pp, per_seq_s / pp,
               comm_fixed + (pp - 1) * PIPELINE_HOP_S, comm_per_seq)
-    value = (tp * pp, base, kv_seq, kv_tok, fixed, max_seq, ttft, dk, wdt, kvdt, pp)
+    value = (tp * pp, base, kv_seq, kv_tok, fixed, max_seq, ttft, dk, wdt, kvdt, pp, kv_avg)
     w._cache[key] = (gpu, value)
     return value
 
@@ -1117,7 +1127,7 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
     `evaluate_inference` both come here."""
     shape = w.shape
     cap = _gpu_consts(w, gpu)["serve_cap"]
-    width, base, kv_seq, _kv_tok, fixed, max_seq, ttft, dk, wdt, kvdt, pp = option
+    width, base, kv_seq, _kv_tok, fixed, max_seq, ttft, dk, wdt, kvdt, pp, _kv_avg = option
     tp = width // pp
     it_w, node_w, nodes, avg_kw, facility, _mfu, buy, rate, be = _gpu_count_consts(w, gpu, count)
     batch_s = _batch_seconds(w, gpu, wdt, count) if w.batch_tokens else None
@@ -1139,7 +1149,7 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         tps = None  # encoders, ViTs, CNNs: no token-by-token decode; a batch job is timed by its prefill
     elif max_seq > 0:
         eff_batch = batch if batch < max_seq else max_seq
-        tps = replicas * eff_batch / compute.decode_step_from(dk, w.context_tokens, eff_batch)
+        tps = replicas * eff_batch / compute.decode_step_from(dk, w.typical_context, eff_batch)
     else:
         tps = 0.0
     return _new_metrics(
@@ -1214,11 +1224,11 @@ def _batch_seconds(w: Workload, gpu, weights_dtype: str, count: int) -> float:
 def _serving_terms(w: Workload, option: tuple, batch: int) -> MemoryTerms:
     """Memory per GPU of a replica of `option` (`_inference_option`) holding `batch` sequences, cached."""
     width, base, kv_seq, _kv_tok, fixed = option[:5]
-    wdt, kvdt = option[8], option[9]
-    key = ("terms", width, batch, wdt, kvdt)
+    wdt, kvdt, pp, kv_avg = option[8:12]
+    key = ("terms", width, pp, batch, wdt, kvdt)
     terms = w._cache.get(key)
     if terms is None:
-        kv_b = kv_seq * batch
+        kv_b = kv_seq + kv_avg * (batch - 1) if batch > 0 else 0.0  # the longest sequence, the others at the average
         terms = w._cache[key] = MemoryTerms(
             int(base.weights), 0, 0, 0, int(kv_b), int(fixed - base.weights + memory.ALLOCATOR_MARGIN * kv_b)
         )
@@ -1404,7 +1414,7 @@ def evaluate_inference(w: Workload, count: int, tp: int = 1, gpu=None) -> Infere
                                   kv_dtype=w.kv_dtype, tp=tp) if shape.generates else 0)
     step = None
     if shape.generates and max_seq > 0:
-        step = compute.decode_step_from(option[7], w.context_tokens, min(per_replica, max_seq))
+        step = compute.decode_step_from(option[7], w.typical_context, min(per_replica, max_seq))
     return InferenceEvaluation(mem, kv_tok, metrics, max_seq, longest, step)
 
 

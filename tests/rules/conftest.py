@@ -29,7 +29,8 @@ _PROFILE: dict[str, Any] = {
     "alt_lora_available": False, "alt_lora_gpus": 1, "alt_lora_gpu_name": "Ref GPU",
     "alt_qlora_available": False, "alt_qlora_gpu_name": "Card 24",
     "alt_quant_available": False, "alt_quant_gpus": 1, "alt_quant_gpus_now": 2, "alt_quant_gpu_name": "Ref GPU",
-    "kv_per_seq_gb": 0.5, "kv_total_gb": 0.5, "kv_exceeds_weights": False,
+    "kv_per_seq_gb": 0.5, "kv_total_gb": 0.5, "kv_exceeds_weights": False, "context_avg_given": False,
+    "context_avg": 4096,
 }
 
 _CANDIDATE: dict[str, Any] = {
