@@ -260,8 +260,20 @@ _NEG_AFTER = _c(r"(?P<what>fp8|fp16|bf16|int8|int4|fp4|nvfp4|q4|q8|lora|qlora|�
                 r"(?:先|就|暂时|暫時|也)?\s*(?:不考虑|不考慮|不折腾|不折騰|不用了?|不要了?|免了|不上|别上|別上|pass)")
 
 
+_ABANDONED = _c(
+    r"(?:本来|本來|原本|原来|原來|原先|一开始|一開始)\s*(?:是)?\s*(?:打算|想|计划|計劃|要|准备|準備)[^。！？!?；;]{0,30}?"
+    r"(?=算了|后来|後來|不过|不過|但|还是|還是|换成|換成|改成|改为|改為|现在|現在)|"
+    r"\b(?:i|we)\s+(?:was|were|had\s+been)\s+(?:originally\s+)?(?:going|planning)\s+to\s+[^.;!?]{0,50}?(?=\bbut\b|\binstead\b|\bnow\b)|"
+    r"\boriginally\s+(?:wanted|planned|meant)\s+to\s+[^.;!?]{0,50}?(?=\bbut\b|\binstead\b|\bnow\b)")
+"""A plan given up in the same message ("本来打算自己攒机，算了还是换成租的吧", "we were going to buy a box but now we'll
+rent"): what replaced it counts, not the plan."""
+
+
 def _blank_negations(text: str) -> str:
     out = text
+    for m in _ABANDONED.finditer(text):
+        out = out[: m.start()] + " " * (m.end() - m.start()) + out[m.end():]
+    text = out
     for m in _NEG_AFTER.finditer(text):
         out = out[: m.start()] + " " * (m.end() - m.start()) + out[m.end():]
     text = out
@@ -291,12 +303,13 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
         r"inference|\bserv(?:e|ing)\b|\bdeploy|\bhost(?:ing)?\b|chatbot|\bapi\b|推理|推論|部署|(?<!同时)(?<!同時)(?:上线|上線)|"
         r"在线服务|線上服務|提供服务|提供服務|跑模型给|对外服务|對外服務|\brun\s+it\s+for\s+users|"
         r"\binfe?ra?n?ce\b|\binfer\w{0,2}ce\b|\binfrence\b|\brag\b|知识库|知識庫|(?<![筆笔条條组組份])(?:问答|問答)(?!对|對|数据|資料|语料|語料|样本|樣本|pairs?)|"
-        r"客服|机器人|機器人|聊天|\bchat(?:bot|ting)?\b|assistant|助手|助理|"
+        r"客服|机器人|機器人|聊天|\bchat(?:bot|ting)?\b|assistant|助手|助理|customer\s+(?:support|service)|support\s+(?:bot|agent)|"
+        r"(?:给|給)\s*(?:大家|员工|員工|同事|同仁|全公司|全院|全校|团队|團隊|客户|客戶|用户|用戶)\s*(?:们|們)?\s*(?:用|使用)|"
         r"\brun(?:ning)?\s+(?:it\s+|them\s+|llms?\s+|models?\s+)?(?:at\s+home|locally|local|internally|in[\s-]?house)|本地跑|跑本地|本地大模型|"
         r"跑满血|跑滿血|(?:给|給)自己用|转成向量|轉成向量|\bembed\b|(?:做|算|跑|生成)\s*embeddings?|向量化|批次(?:推論|推理)|离线推理|離線推論|batch\s+(?:inference|embedding)|offline\s+inference|"
         r"撑多少并发|撐多少並發|出图|出圖|生图|生圖|文生图|文生圖|画图|畫圖|generat(?:e|ing)\s+(?:images?|pictures?|pics|art)|image\s+generation|"
         r"\brun(?:ning)?\s+(?:a\s+|the\s+)?(?:qwen|llama|mistral|mixtral|gemma|deepseek|phi|gpt-oss|glm|yi-|flux|sdxl|sd\s*[123]|stable\s+diffusion)|"
-        r"(?:导入|導入|引入|落地|上)\s*(?:地端|本地|私有化|内部|內部)?\s*(?:llm|大模型|大語言模型|大语言模型|gpt)")),
+        r"(?:导入|導入|引入|落地|上)\s*(?:一?[个個套])?\s*(?:地端|本地|私有化|内部|內部)?\s*(?:的)?\s*(?:llm|大模型|大語言模型|大语言模型|gpt)")),
 ]
 _TRAIN_THEN_SERVE = _c(
     r"(?:lora|微调|微調|fine[\s-]?tun\w*|训练|訓練|\btrain\w*|\bsft\b)(?:[^.;!?。；！？]|\.(?=\d)){0,40}?"
@@ -324,7 +337,8 @@ _FULL_PARAMS = _c(r"全参|全參|全量|full[\s-]*(?:params?|parameters?|weight
 
 
 _SERVICE_TARGET = _c(r"\btok(?:en)?s?\s*/\s*s(?:ec)?\b|\btokens?\s+(?:per|a)\s+second\b|\bttft\b|time\s+to\s+first\s+token|"
-                     r"\b(?:req|requests?)\s*/\s*s(?:ec)?\b|\brequests?\s+(?:per|a)\s+second\b|\bqps\b|首字延迟|首字延遲|首\s*token")
+                     r"\b(?:req|requests?)\s*/\s*(?:s(?:ec)?|min(?:ute)?)\b|\brequests?\s+(?:per|a)\s+(?:second|minute)\b|\bqps\b|"
+                     r"first\s+token|首字延迟|首字延遲|首\s*token")
 
 
 _TRAINING_SPEED = _c(r"\btrain(?:ing)?\b|训练|訓練|吞吐|throughput|\bmfu\b|每卡|per\s+gpu")
@@ -429,8 +443,9 @@ _SELF_CORRECTION = _c(
 _WAN_AMOUNT = _c(
     rf"{_SIGN}(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?)\s*(?:个|個)?\s*w(?![a-z])\s*(?P<cur>人民币|人民幣|rmb|块|塊|元|台币|台幣|新台币|新台幣)?"
 )
-_AMOUNT_WITHIN = _c(  # "5w以内，想买一台机器": a cap in 万 is money ("万" is never a duration)
-    r"(?<![\d.])(?P<num>\d+(?:\.\d+)?\s*[万萬])\s*(?:以内|以內|之内|之內)")
+_AMOUNT_WITHIN = _c(  # "5w以内，想买一台机器", "3w够吗": a cap in 万 is money ("万" is never a duration)
+    r"(?<![\d.])(?P<num>\d+(?:\.\d+)?\s*(?:[万萬]|w(?![a-z])))\s*(?:以内|以內|之内|之內|(?:的话|的話)?\s*"
+    r"(?:够吗|夠嗎|够不够|夠不夠|够用吗|夠用嗎|够了吗|夠了嗎|能搞定吗|能搞定嗎|搞得定吗|搞得定嗎))")
 _JAPAN = _c(r"\bjapan(?:ese)?\b|\btokyo\b|\bosaka\b|\bkyoto\b|\byokohama\b|\bfukuoka\b|\bnagoya\b|日本|东京|東京|大阪")
 _YUAN_SAID = _c(r"人民币|人民幣|\brmb\b|\bcny\b|\byuan\b|元|块|塊")
 _CUR_CODES = {
@@ -600,7 +615,8 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
             candidates.append((value, cur, m.start(), m.end()))
     if not candidates and _CJK.search(w.orig):
         for m in w.finditer(_AMOUNT_WITHIN):
-            value = number_value(m.group("num"))
+            num = m.group("num")
+            value = number_value(num[:-1]) * 1e4 if num[-1] in "wW" and number_value(num[:-1]) else number_value(num)
             if value is not None:
                 candidates.append((value, local, m.start(), m.end()))
                 ex.currency_assumed = True
@@ -742,6 +758,7 @@ _ACQ = [
                r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation)\b|"
                r"标案|標案|招标|招標|自购|自購|自行采购|自行採購|自建(?!的|机房|機房|数据中心|數據中心|資料中心|idc)|\bcapex\b|买(?!了|的|过|過|不到|不起)|買(?!了|的|过|過|不到|不起)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|搭一台|搭建一台|搭一套|配出|配一台|配一套|"
+               r"架(?:設|设)?\s*(?:一|1|两|兩|二|幾|几)?\s*台[^，。,.;；]{0,12}?(?:伺服器|服务器|主機|主机|機器|机器|工作站)|"
                r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
 
                r"\b(?:off|on|from)\s+(?:ebay|craigslist|fb\s+marketplace)\b|闲鱼|閒魚|咸鱼|鹹魚|\bthinking\s+(?:of\s+|about\s+)?(?:getting|buying|grabbing)\b|"
@@ -926,7 +943,7 @@ _ONPREM = _c(
     r"home\s*lab|\bat\s+home\b|\blocally\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
     r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|想放(?!\s*(?:在|到)?\s*(?:aws|gcp|azure|lambda|runpod|autodl|云|雲|阿里|腾讯|騰訊|华为|華為|台智|國網|国网))|"
     r"(?:擺|摆|放)(?:在)?(?:会议室|會議室|机柜|機櫃|茶水间|茶水間|角落|办公区|辦公區)|(?:机柜|機櫃)(?:里|裡)|"
-    r"在(?:办公室|辦公室|家里|家裡|公司|机房|機房|实验室|實驗室)\s*放|"
+    r"在(?:办公室|辦公室|家里|家裡|公司|机房|機房|实验室|實驗室)\s*(?:放|架|装|裝|摆|擺|建|搭)|"
     r"\b(?:put|stick|place|keep)\s+(?:it|them)\s+in\s+(?:the|our)\s+(?:office|lab)\b|"
     r"内网|內網|\bintranet\b|air[\s-]?gapped|智算中心|算力中心|超算中心|"
     r"(?:不能|不可以|不准|不得|不可|絕對不能|绝对不能)\s*(?:离开|離開|出)\s*(?:厂区|廠區|园区|園區|公司|内网|內網|机房|機房|本地|校园|校園|医院|醫院|院内|院內|"
@@ -992,6 +1009,7 @@ _HOST = _c(r"\b(?:psu|power\s+supply)\s+(?:that'?s\s+)?(?:already\s+)?in\s+my\s+
            r"(?:家里|家裡|原来|原來|原本|手上|手边|手邊)的?(?:电脑|主机|台式机|電腦|主機|桌機)|"
            r"\b(?:i|we)\s+(?:already\s+)?(?:have|own|got)\s+(?:a|an|my)\s+(?:gaming\s+)?(?:desktop|pc|rig|tower|workstation)\b|"
            r"(?:小弟|我|我们|我們)(?:的|家)?(?:桌機|电脑|電腦|主机|主機|台式机)|自己(?:的)?(?:电脑|電腦|主机|主機|桌機|台式机)(?:上|里|裡)|"
+           r"(?:放|装|裝|插)(?:在|到|进|進)\s*(?:我|我们|我們)?自己的?(?:电脑|電腦|主机|主機|桌機|桌机|台式机|工作站)|"
            r"\b(?:have|got)\s+an?\s+(?:\w+\s+){0,2}(?:box|desktop|pc|rig|tower|workstation|server)\s+(?:at\s+home\s+|in\s+\w+\s+)?with\s+(?:an?|one|two|\d)\s|"
            r"升级显卡|升級顯卡|换(?:一张|张|块)?显卡|換(?:一張|張)?顯卡|"
            r"(?:电脑|主机|台式机|電腦|主機|桌機)(?:里|裡|上)?(?:加|插|装|裝)(?:一|两|兩|1|2)?(?:张|張|块|塊)?(?:卡|显卡|顯卡|gpu)|"
@@ -2757,6 +2775,10 @@ _HAVE_OF_THEM = _c(r"(?:that'?s|thats|it'?s|its)\s+the\s+only\s+(?:card|gpu|one)
                    r"(?:them|those|these)\b")
 _PRICE_TAIL = _c(r"\s*(?:一张|一張|每张|每張|a\s+card|each|per\s+card|apiece)?\s*(?:大概|大约|大約|约|約|要|才|只要|is|costs?|goes\s+for|runs|~|about|around)?\s*"
                  r"(?:us\s?\$|nt\s?\$|\$|¥|€)?\s*\d[\d,.]*\s*(?:k\b|万|萬)?\s*(?:美金|美元|元|块|塊|台币|台幣|刀|usd|twd|cny|rmb|bucks|dollars)")
+_PURPOSE_TAIL = _c(r"\s*(?:gpus?|cards?)?\s*(?:to|for)\s+(?:serve|serving|run|running|host|hosting|deploy\w*|train|training|"
+                  r"fine[\s-]?tun\w*|pretrain\w*|power)\b|\s*(?:来|來|用来|用來|拿来|拿來)\s*(?:跑|训|訓|做|部署|推理|推論|服务|服務)")
+""""8x H200 to serve DeepSeek-V3", "8 张 H20 来跑满血版": GPUs counted for a purpose are a plan, not cards had (a cue such
+as "we have" still says they are)."""
 _ONLY_BEFORE = _c(r"(?:就只有|只有|就|只)\s*$")
 """"实验室穷，就两张3090": "just" right before the count says what they have."""
 _HAVE_PLAN = _c(r"(?:已经|已經|我们|我們|我|公司|目前|现在|現在)?有\s*(?:在)?\s*(?:考虑|考慮|想|看|打算|规划|規劃|计划|計劃|预算|預算|意|兴趣|興趣|需要|需求|评估|評估)")
@@ -2857,11 +2879,15 @@ def _gpu_spans(text: str) -> list[tuple[str, float | None, int, int, int, int]]:
             if n:
                 count *= n
                 consume_to, per_system = each.end(), n
-        mem = re.match(r"\s*(\d+)\s*(?:gb|g)\b", text[consume_to:], re.IGNORECASE)
+        mem = re.match(r"[\s-]*(\d+)\s*(?:gb|g)\b", text[consume_to:], re.IGNORECASE)
         if mem:
             consume_to += mem.end()
-            ident = _with_memory(ident, int(mem.group(1)))  # "V100 32G" is the 32 GB V100
-            if not _memory_matches(ident, int(mem.group(1))):
+            gb = int(mem.group(1))
+            if _SYSTEM.search(text[max(0, start - 6): start]) and gb % GPUS_PER_SYSTEM == 0 and \
+                    not _memory_matches(ident, gb) and _memory_matches(_with_memory(ident, gb // GPUS_PER_SYSTEM), gb // GPUS_PER_SYSTEM):
+                gb //= GPUS_PER_SYSTEM  # "DGX A100 640GB": the system's memory, eight cards of 80 GB
+            ident = _with_memory(ident, gb)  # "V100 32G" is the 32 GB V100
+            if not _memory_matches(ident, gb):
                 continue  # "笔记本是3060 6G": a variant the catalogue does not have (the laptop part), not its card
             again = _COUNT_AFTER.search(text[consume_to: consume_to + 12]) if count is None else None
             if again:  # "3090 24G x2"
@@ -2971,6 +2997,7 @@ def _gpus(w: _Work, ex: Extraction) -> None:
             _RENTED_NEAR_AFTER.match(w.text[consume_to: consume_to + 16]) or _RENTED_NEAR_BEFORE.search(clause[-24:]))
         stated = (_whole_count(count) is not None
                   and not (_NOT_OWNED.search(clause + " " + tail) and not _PAST.search(clause))
+                  and not _PURPOSE_TAIL.match(w.text, consume_to)
                   and not _HYPOTHETICAL.search(sentence))
         before = re.split(r"[.!?。！？]", w.orig.lower()[:consume_from])[-1]
         have = next(reversed(list(_HAVE_BEFORE.finditer(before))), None)  # the last said before the card
@@ -3003,7 +3030,8 @@ def _gpus(w: _Work, ex: Extraction) -> None:
             del owned[ident]
     if owned:
         ex.fields["owned_gpus"] = [{"gpu": g, "count": n} for g, n in owned.items()]
-    wanted = [g for g in dict.fromkeys(ex.gpu_mentions) if g not in owned and g in chosen]
+    families = {_family(g) for g in owned}  # "(V100 has no BF16) … 24 V100-SXM2-32G on hand": the cards had, not another
+    wanted = [g for g in dict.fromkeys(ex.gpu_mentions) if g not in owned and g in chosen and _family(g) not in families]
     if wanted:  # named and not owned: what they ask about, rent, buy or compare ("how many H100?", "想上 H200")
         ex.fields["preferred_gpus"] = wanted[:8]
 

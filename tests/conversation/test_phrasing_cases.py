@@ -32,7 +32,7 @@ FRESH = {
     "holdout_fresh5.yaml": 41,  # 24 of 45 when first run blind (2026-12-01, after fresh4's fixes), 43 now
     "holdout_fresh6.yaml": 42,  # 22 of 45 when first run blind (2026-12-01, after fresh5's fixes), 44 now
     "holdout_fresh7.yaml": 42,  # 32 of 45 when first run blind (2026-12-01, after fresh6's fixes), 44 now
-    "holdout_fresh8.yaml": 34,  # 25 of 45 when first run blind (2026-12-01, fifth stop), 36 now
+    "holdout_fresh8.yaml": 34,  # 25 of 45 when first run blind (2026-12-01, fifth stop), 36, 35 now (想架一台…機器 reads as buying, fresh24's convention)
     "holdout_fresh9.yaml": 41,  # 18 of 45 when first run blind (written knowing host_owned/max_gpus), 43 now
     "holdout_fresh10.yaml": 41,  # 24 of 45 when first run blind (2026-12-01, sixth stop), 43 now
     "holdout_fresh11.yaml": 40,  # 25 of 45 when first run blind (2026-12-01, sixth stop, after fresh10's fixes), 43 now
@@ -51,6 +51,7 @@ FRESH = {
     "holdout_fresh24.yaml": 29,  # 25 of 45 when first run blind (2026-12-03, third session: an ordinary mix), 31 now
     "holdout_fresh25.yaml": 38,  # 27 of 45 when first run blind (2026-12-04: serving), 40 now
     "holdout_fresh26.yaml": 28,  # 22 of 45 when first run blind (2026-12-04: recurring training jobs), 31 now
+    "holdout_fresh27.yaml": 38,  # 32 of 45 when first run blind (2026-12-04: messy typing, traps), 40 now
 }
 """Tables of 45-60 first messages each written by a separate session from forum styles without seeing the parser;
 the floor is the count read right when it was set, less two."""

@@ -1,0 +1,89 @@
+"""Readings added in the session of 2026-12-04 (second stop, issue #17) from the twenty-seventh blind table (messy
+typing), each tested on phrasings other than the ones seen. Every expectation is worked out by hand from the sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.conversation.parsers import extract
+
+
+@pytest.fixture(autouse=True)
+def _today(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GPU_ADVISOR_TODAY", "2026-12-01")
+
+
+def _read(text: str, locale: str = "en") -> dict:
+    return extract(text, locale)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("text", "locale", "owned"), [
+    # a DGX's memory is the system's: 8 x 80 GB A100 in a "DGX A100 640GB", 8 x 40 GB in a "320GB" one
+    ("we have one DGX A100 640GB in the basement", "en", [{"gpu": "a100-80gb-sxm", "count": 8}]),
+    ("实验室有两台 DGX A100 320GB", "zh-Hans", [{"gpu": "a100-40gb-sxm", "count": 16}]),
+    # a memory joined by a hyphen is the card's variant: 2 x 4 = 8 of the 32 GB V100
+    ("手上兩台伺服器每台4張V100-SXM2-32G", "zh-Hant", [{"gpu": "v100-sxm2-32gb", "count": 8}]),
+])
+def test_systems_and_hyphenated_memory_name_the_cards_had(text: str, locale: str, owned: list) -> None:
+    assert _read(text, locale)["owned_gpus"] == owned
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("4x L40S to serve Qwen2.5-32B for our support team — rent or buy?", "en"),
+    ("打算 8 张 H20 来跑满血版 DeepSeek-R1，够不够？", "zh-Hans"),
+    ("2x RTX PRO 6000 for fine-tuning Llama 3.1 8B, is that overkill?", "en"),
+])
+def test_gpus_counted_for_a_purpose_are_a_plan_not_cards_had(text: str, locale: str) -> None:
+    assert "owned_gpus" not in _read(text, locale)
+
+
+def test_a_family_already_owned_is_not_also_the_card_wanted() -> None:
+    got = _read("全参微调，fp16（V100没有bf16），手头两台服务器每台8张V100 32G", "zh-Hans")
+    assert got["owned_gpus"] == [{"gpu": "v100-sxm2-32gb", "count": 16}] and "preferred_gpus" not in got
+
+
+@pytest.mark.parametrize(("text", "locale", "amount", "currency"), [
+    ("跑个 qwen2.5 14b 推理，2w够不够", "zh-Hans", 20_000, "CNY"),
+    ("LoRA 一個 7B，5萬夠嗎", "zh-Hant", 50_000, "TWD"),
+    ("部署 qwen2.5 7b，8万能搞定吗", "zh-Hans", 80_000, "CNY"),
+])
+def test_an_amount_asked_whether_it_is_enough_is_the_budget(text: str, locale: str, amount: int, currency: str) -> None:
+    got = _read(text, locale)
+    assert (got["budget_amount"], got["budget_currency"]) == (amount, currency)
+
+
+@pytest.mark.parametrize(("text", "locale", "acq", "dep"), [
+    ("原本想自己组一台，后来还是决定去阿里云租 A100 算了", "zh-Hans", "rent", "cloud"),
+    ("本來打算買卡，不過還是改成租雲端的 H100", "zh-Hant", "rent", "cloud"),
+    ("I was going to buy a workstation but now we'll rent on Lambda", "en", "rent", "cloud"),
+])
+def test_a_plan_given_up_in_the_message_gives_way_to_the_new_one(text: str, locale: str, acq: str, dep: str) -> None:
+    got = _read(text, locale)
+    assert (got["acquisition"], got["deployment"]) == (acq, dep)
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("想在公司架一台伺服器跑 Llama 3.1 8B 推論", "zh-Hant"),
+    ("打算在实验室架两台服务器做 LoRA", "zh-Hans"),
+])
+def test_setting_up_a_server_in_a_room_is_buying_it_for_that_room(text: str, locale: str) -> None:
+    got = _read(text, locale)
+    assert (got["acquisition"], got["deployment"]) == ("buy", "on-prem")
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("customer service agent on llama 3.1 8b, about 300 requests per minute at peak", "en"),
+    ("support bot for our shop, mistral 7b", "en"),
+    ("想上一个大模型给员工用，qwen2.5 32b", "zh-Hans"),
+    ("要導入一套內部大模型給同仁使用，Llama 3.1 70B", "zh-Hant"),
+])
+def test_a_service_for_people_is_serving(text: str, locale: str) -> None:
+    assert _read(text, locale)["task"] == "inference"
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("買一張 4090 裝在自己的工作站上做 LoRA", "zh-Hant"),
+    ("想买两张 3090 插到我自己的主机里", "zh-Hans"),
+])
+def test_cards_for_the_writers_own_workstation_go_into_a_host_they_have(text: str, locale: str) -> None:
+    assert _read(text, locale)["host_owned"] is True
