@@ -503,7 +503,8 @@ def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money,
         "fits_text": fits_text,
         "memory_line": of_capacity + fmt.paren(fits_text, locale),
         "headroom": fmt.gib(headroom),
-        "terms": terms,
+        # no "gradients 0 GiB" for a service, no "KV cache 0 GiB" for a training run
+        "terms": [term for term in terms if term["bytes"] > 0 or term["key"] == "weights"],
         "term_values": {term["key"]: term["value"] for term in terms},
         "acquisition_id": acquisition,
         "time": time_text if serving else fmt.hours_range(c.time_hours_low, c.time_hours, c.time_hours_high, locale),
@@ -528,47 +529,27 @@ def _candidate_view(rank: int, c: Candidate, locale: Locale, money: _Money,
 
 
 def _memory_chart(cands: list[dict[str, Any]], recs: tuple[Candidate, ...]) -> dict[str, Any]:
-    """Geometry of the stacked memory bars (SVG user units): one row per candidate, capacity tick."""
-    label_w, bar_w, row_h, bar_h, top = 230, 470, 34, 20, 10
+    """The stacked memory bars, in percent of the widest bar (the largest memory or capacity shown): one row per
+    candidate, its segments and its capacity tick."""
     scale_bytes = max([max(c.memory_per_gpu.total, c.capacity_bytes) for c in recs] + [1])
     rows = []
-    for i, (view, cand) in enumerate(zip(cands, recs, strict=True)):
-        y = top + i * row_h
-        x = float(label_w)
+    for view, cand in zip(cands, recs, strict=True):
+        x = 0.0
         segments = []
         for term in view["terms"]:
-            w = term["bytes"] / scale_bytes * bar_w
+            w = term["bytes"] / scale_bytes * 100.0
             if w > 0:
-                segments.append(
-                    {
-                        "x": f"{x:.1f}",
-                        "w": f"{w:.1f}",
-                        "colour": term["colour"],
-                        "tip": f"{term['label']}: {term['value']}",
-                    }
-                )
+                segments.append({"x": f"{x:.2f}", "w": f"{w:.2f}", "colour": term["colour"],
+                                 "tip": f"{term['label']}: {term['value']}"})
             x += w
-        cap_x = label_w + cand.capacity_bytes / scale_bytes * bar_w
-        rows.append(
-            {
-                "y": y,
-                "bar_y": y + (row_h - bar_h) // 2,
-                "text_y": y + row_h // 2 + 5,
-                "label": f"{view['rank']}. {view['short_title']}",
-                "segments": segments,
-                "cap_x": f"{cap_x:.1f}",
-                "total_x": f"{min(max(x, cap_x), label_w + bar_w) + 6:.1f}",
-                "total": view["memory_of_capacity"],
-                "fits": view["fits"],
-            }
-        )
-    return {
-        "rows": rows,
-        "width": label_w + bar_w + 150,
-        "height": top * 2 + row_h * len(rows),
-        "bar_h": 20,
-        "label_w": label_w,
-    }
+        rows.append({
+            "label": f"{view['rank']}. {view['short_title']}",
+            "segments": segments,
+            "cap_x": f"{cand.capacity_bytes / scale_bytes * 100.0:.2f}",
+            "total": view["memory_of_capacity"],
+            "fits": view["fits"],
+        })
+    return {"rows": rows}
 
 
 def nice_ticks(top: float, most: int = 5) -> list[float]:
@@ -765,7 +746,8 @@ def build_view(rec: Recommendation, locale: Locale | None = None) -> dict[str, A
         ],
         "memory_chart": _memory_chart(cands, top),
         "scatter": _scatter_chart(cands, top, locale, money),
-        "legend": [{"label": _t(f"report.memory.{k}", locale), "colour": TERM_COLOURS[k]} for k in MEMORY_TERMS],
+        "legend": [{"label": _t(f"report.memory.{k}", locale), "colour": TERM_COLOURS[k]} for k in MEMORY_TERMS
+                   if any(getattr(c.memory_per_gpu, k) > 0 for c in top)],
         "schema_version": rec.schema_version,
         "made": _t("report.made", locale, date=fmt.calendar_date(_today(), locale), version=__version__),
         "made_iso": _today().isoformat(),

@@ -75,7 +75,7 @@ CNY_TICKS = ["0", "20,000", "40,000", "60,000", "80,000", "100,000"]
 def test_scatter_chart_in_the_html_report_has_round_ticks(locale, x_labels, y_labels) -> None:
     # The fixture's candidates: $12,345 for 3.2 h and $6,900 for 130 h (5.4 days).
     html = render(make_recommendation(locale), "html", locale)
-    svg = html.split("<svg")[2].split("</svg>")[0]  # the second chart: cost against time
+    svg = html.split("<svg")[1].split("</svg>")[0]  # the one SVG chart: cost against time (the memory bars are HTML)
     x_ticks = re.findall(r'<text x="([\d.]+)" y="348" text-anchor="middle">([^<]+)</text>', svg)
     y_ticks = re.findall(r'<text x="88" y="([\d.]+)" text-anchor="end" dominant-baseline="middle">([^<]+)</text>', svg)
     assert [label for _, label in x_ticks] == x_labels
@@ -98,7 +98,7 @@ def test_names_of_points_at_the_same_cost_and_time_do_not_overlap() -> None:
     first, second = rec.recommendations
     twin = second.model_copy(update={"cost_usd": first.cost_usd, "time_hours": first.time_hours})
     html = render(rec.model_copy(update={"recommendations": (first, twin)}), "html", "en")
-    svg = html.split("<svg")[2].split("</svg>")[0]
+    svg = html.split("<svg")[1].split("</svg>")[0]
     names = re.findall(r'<text x="([\d.]+)" y="([\d.]+)" text-anchor="\w+" dominant-baseline="central" '
                        r'class="point-name">([^<]+)</text>', svg)
     assert [n[:3] for _, _, n in names] == ["2. ", "1. "]
@@ -110,7 +110,7 @@ def test_names_of_points_in_the_right_half_end_at_their_point() -> None:
     """On a phone the chart is scaled down and a name that starts right of a point near the right edge was cut off:
     in the right half of the plot a name ends at its point (text-anchor end), in the left half it starts there."""
     html = render(make_recommendation("en"), "html", "en")
-    svg = html.split("<svg")[2].split("</svg>")[0]
+    svg = html.split("<svg")[1].split("</svg>")[0]
     points = re.findall(r'<circle cx="([\d.]+)"', svg)
     anchors = re.findall(r'text-anchor="(\w+)" dominant-baseline="central" class="point-name"', svg)
     assert len(points) == len(anchors) == 2
