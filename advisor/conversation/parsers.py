@@ -424,7 +424,7 @@ _AMOUNT_ALL_IN = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*k)\s+(?:all[\s-]in|in\s+
 _MAGNITUDE_AMOUNT = _c(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?\s*(?:k|m|万|萬))(?![a-z])")
 _LENGTH_BEFORE = _c(r"(?:\bctx|\bcontext|上下文|\bseq(?:uence)?|序列|\bcutoff)\s*(?:长度|長度|length|len)?\s*[:=]?\s*$")
 _AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|经费|經費|設備費|设备费|硬體費|硬件费|to\s+spend|可以花|能花|"
-                           r"(?:max|tops|ceiling)\b(?!\s+(?:context|ctx|tokens?|seq|sequence|length|users?|concurren))|上限|封顶|封頂)")
+                           r"(?:max|tops|ceiling|(?:hard\s+|budget\s+)?cap)\b(?!\s+(?:context|ctx|tokens?|seq|sequence|length|users?|concurren))|上限|封顶|封頂)")
 _CAP_AMOUNT = _c(rf"(?:最多|不超过|不超過|上限|封顶|封頂|顶多|頂多|\bat\s+most\b|\bmax(?:imum)?\b|hard\s+(?:cap|ceiling|limit)|"
                  rf"capped\s+at|no\s+more\s+than)\s*(?:是|为|為|of|is|at|:)?\s*(?:最多|不超过|不超過)?\s*(?:us\s?\$|\$|¥)?\s*{NUM}")
 _AMOUNT_RANGE = _c(  # "$5-6k", "~100-150k", "80 到 100 萬", "三到五百万": the middle of the range
@@ -598,6 +598,7 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
         if m.group("sign") or m.group("sign2"):
             value = -value
         candidates.append((value, cur, m.start(), m.end()))
+    candidates = [c for c in candidates if not _spent_or_quoted(w, c[2])]  # "(a 4090 goes for ~$2k)": not a budget
     if not candidates and (locale != "en" or _CJK.search(w.orig)):
         # "预算 5w", "1 个 w", "80w 人民币": w is 万 in mainland and Taiwan shorthand (never watts next to money);
         # in English "450W" is watts ("4090 is 450W, budget 3k")
@@ -616,7 +617,8 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
     if not candidates and _CJK.search(w.orig):
         for m in w.finditer(_AMOUNT_WITHIN):
             num = m.group("num")
-            value = number_value(num[:-1]) * 1e4 if num[-1] in "wW" and number_value(num[:-1]) else number_value(num)
+            wan = number_value(num[:-1]) if num[-1] in "wW" else None
+            value = wan * 1e4 if wan else number_value(num)
             if value is not None:
                 candidates.append((value, local, m.start(), m.end()))
                 ex.currency_assumed = True
@@ -718,7 +720,9 @@ _PER_RUN_AFTER = _c(r"\s*(?:/\s*run\b|per\s+run\b|a\s+run\b|each\s+run\b|一次)
 
 _SPENT = _c(r"\bbill(?:ed|s)?\b|\bspent\b|\b(?:been|are|were|we're|i'm)\s+spending\b|\bburn(?:ing|ed|s)?\b|\bcost\s+(?:us|me)\b|"
             r"\binvoices?\b|\bquoted?\b|\bquotes\b|\bquoting\b|\basking\s+(?:price|for)\b|报价|報價|报了|報了|开价|開價|要价|要價|"
-            r"账单|帳單|花了|花掉|烧了?|燒了?|开销|開銷")
+            r"账单|帳單|花了|花掉|烧了?|燒了?|开销|開銷|"
+            r"\b(?:goes|going|sells?|selling|retails?|listed)\s+for\b|\bpriced\s+at\b|\bstreet\s+price\b|市价|市價|售价|售價|行情价|行情價|"
+            r"(?:一张|一張|一块|一塊)\s*(?:要|大概|大约|大約)")
 _SPENT_PERIOD = _c(r"(?:(?:一|1|两|兩|2|三|3|这两|這兩|这几|這幾|上|每)\s*(?:个|個)?\s*月|last\s+month|this\s+month|per\s+month|"
                    r"a\s+month|monthly)\s*(?:的|都|已经|已經|大概|大约|大約|就)?\s*$")
 
@@ -770,6 +774,7 @@ _ACQ = [
                r"\b(?:equipment|hardware)\s+(?:budget|funds?|money)\b|\bwhat\s+(?:do|should|would)\s+(?:i|we)\s+buy\b|"
                r"\bfor\s+(?:gpu\s+|new\s+)?hardware\b|"
                r"\b(?:has|have|needs?)\s+to\s+be\s+(?:hardware|on[\s-]?prem)\b|\b(?:the\s+)?po\s+(?:has\s+to|must|needs\s+to)\b|\bpurchase\s+order\b|"
+               r"\bpo\s+for\s+(?:the\s+|a\s+|our\s+|new\s+)*(?:server|box|machine|workstation|gpus?|cards?|hardware|node)s?\b|"
                r"\bspend\b(?:(?!/\s*mo|per\s+month|a\s+month|monthly|/\s*h)[^.;!?]){0,60}?\bon\s+(?:new\s+)?(?:hardware|gpus|cards|servers)\b|"
                r"设备费|設備費|设备预算|設備預算|硬件预算|硬體預算|硬件经费|硬體經費|"
                r"\bwhat\s+(?:should|could|do)\s+(?:i|we)\s+add\b|"
@@ -1611,6 +1616,8 @@ _DELIVERY = _c(r"到货|到貨|交货|交貨|安装|安裝|上架|\bdeliver(?:y|
 """When the hardware arrives or is installed ("元旦后才能到货", "完成交付、安装及验收"): a procurement date."""
 _PROCURE = _c(r"采购|採購|验收|驗收|核销|核銷|报账|報帳|花完|用完|报上去|報上去|下单|下單|签约|簽約|请购|請購|招标|招標|标案|標案|\bpurchas|\bprocure|\bplace\s+(?:the\s+|an\s+)?order|"
                r"\bpo\b|budget\s+(?:request|approval|proposal)|预算申请|預算申請|报预算|報預算|"
+               r"(?:经费|經費|预算|預算|钱|錢|款)[^，。,.;；]{0,12}?(?:批下来|批下來|批准|核准|到位|下来|下來|拨|撥)|"
+               r"\b(?:funding|grant|money|budget)\b[^.;,]{0,20}?\b(?:approved|comes?\s+through|lands?|arrives?)\b|"
                r"\b(?:be\s+)?spent\s+(?:by|before|until)|\bspend\s+(?:it|the\s+money)\s+(?:by|before)")
 _RENT_SPAN_BEFORE = _c(r"\bor\s+(?:should\s+(?:i|we)\s+)?(?:just\s+)?rent(?:ing)?\s+(?:(?:an?|one|two|\d+|some)\s+)?(?:[\w.-]+\s+){0,3}"
                        r"for\s+(?:a|an|one|about|~)?\s*$")  # an alternative asked about, not the job's time limit
@@ -1912,7 +1919,7 @@ _AN_EPOCH = _c(r"(?:\ban|\beach|\bevery|\bper|\bthe|每一?(?:个|個)?|这个|�
 _EPOCHS_AFTER = _c(rf"(?:epochs?|轮数|輪數|训练轮数|訓練輪數)\s*(?:[:=]|of|为|為|是)?\s*{NUM}")
 _SEQ = _c(
     rf"(?:seq(?:uence)?[\s_-]*len(?:gth)?|cutoff(?:[\s_-]*len(?:gth)?)?|序列长度|序列長度|max[\s_-]*len(?:gth)?|(?<![a-z])seq(?:uence)?s?(?![a-z])|序列|(?<!上下文)(?<!輸入)(?<!输入)长度|(?<!上下文)(?<!輸入)(?<!输入)長度"
-    rf")\s*(?:[:=]|of|为|為|是|约|約|大概|(?:打算|想|要|会|會)?\s*(?:设|設|开|開)(?:为|為|成|到)?|set\s+to)?\s*{_num('num1')}(?!\s*(?:条|條|筆|笔|samples?|examples?))"
+    rf")\s*(?:[:=]|of|为|為|是|约|約|大概|(?:打算|想|要|会|會)?\s*(?:设|設|开|開|抓|取|定|訂|订)(?:为|為|成|到|在)?|set\s+to)?\s*{_num('num1')}(?!\s*(?:条|條|筆|笔|samples?|examples?))"
     rf"|{_num('num2')}\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|序列长度|序列長度|seq\b)"
 )
 
@@ -2773,8 +2780,11 @@ _HAVE_OF_THEM = _c(r"(?:that'?s|thats|it'?s|its)\s+the\s+only\s+(?:card|gpu|one)
                    r"(?:我|手上|手头|手頭|手邊|手边)\s*(?:就|也)?\s*只有\s*(?:這|这)\s*(?:一)?\s*(?:张|張|块|塊)(?:卡)?|"
                    r"\b(?:i|we)\s*(?:have|own|got|'ve\s+got|already\s+have)\s+(?:(?P<n>\d+)|(?P<w>two|three|four|six|eight))\s+of\s+"
                    r"(?:them|those|these)\b")
-_PRICE_TAIL = _c(r"\s*(?:一张|一張|每张|每張|a\s+card|each|per\s+card|apiece)?\s*(?:大概|大约|大約|约|約|要|才|只要|is|costs?|goes\s+for|runs|~|about|around)?\s*"
-                 r"(?:us\s?\$|nt\s?\$|\$|¥|€)?\s*\d[\d,.]*\s*(?:k\b|万|萬)?\s*(?:美金|美元|元|块|塊|台币|台幣|刀|usd|twd|cny|rmb|bucks|dollars)")
+_PRICE_TAIL = _c(r"\s*(?:一张|一張|每张|每張|a\s+card|each|per\s+card|apiece)?\s*(?:大概|大约|大約|约|約|要|才|只要|is|costs?|goes\s+for|runs|sells\s+for|"
+                 r"~|about|around)?\s*(?:~|about|around|≈)?\s*"
+                 r"(?:(?:us\s?\$|nt\s?\$|\$|¥|€)\s*\d[\d,.]*\s*(?:k\b|万|萬)?|"
+                 r"\d[\d,.]*\s*(?:k\b|万|萬)?\s*(?:美金|美元|元|块|塊|台币|台幣|刀|usd|twd|cny|rmb|bucks|dollars)|"
+                 r"\d[\d,.]*\s*(?:w|万|萬)(?![a-z]))")  # "4090一张要1.6w": 万 after a card is its price
 _PURPOSE_TAIL = _c(r"\s*(?:gpus?|cards?)?\s*(?:to|for)\s+(?:serve|serving|run|running|host|hosting|deploy\w*|train|training|"
                   r"fine[\s-]?tun\w*|pretrain\w*|power)\b|\s*(?:来|來|用来|用來|拿来|拿來)\s*(?:跑|训|訓|做|部署|推理|推論|服务|服務)")
 """"8x H200 to serve DeepSeek-V3", "8 张 H20 来跑满血版": GPUs counted for a purpose are a plan, not cards had (a cue such

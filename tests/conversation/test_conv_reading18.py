@@ -87,3 +87,40 @@ def test_a_service_for_people_is_serving(text: str, locale: str) -> None:
 ])
 def test_cards_for_the_writers_own_workstation_go_into_a_host_they_have(text: str, locale: str) -> None:
     assert _read(text, locale)["host_owned"] is True
+
+
+# From the twenty-eighth blind table (answers and follow-ups), 41/45 on its first run.
+
+@pytest.mark.parametrize(("text", "locale", "amount"), [
+    ("budget: 40k hard cap (an H100 sells for ~$30k these days)", "en", 40_000),
+    ("budget is 60k, a 5090 is going for $2,500 on ebay", "en", 60_000),
+    ("预算5万，4090现在市价大概1.6w", "zh-Hans", 50_000),
+])
+def test_a_price_said_in_passing_does_not_displace_the_budget(text: str, locale: str, amount: int) -> None:
+    assert _read(text, locale)["budget_amount"] == amount
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("闲鱼上 3090 一张要 5000 块", "zh-Hans"),
+    ("4090一張大概6萬，想問值不值得", "zh-Hant"),
+])
+def test_a_card_with_its_price_is_not_a_card_had(text: str, locale: str) -> None:
+    assert "owned_gpus" not in _read(text, locale)
+
+
+@pytest.mark.parametrize(("text", "locale", "days"), [
+    ("下周五前要交，经费12月3号才到位", "zh-Hans", 10),   # Friday of next week: 2026-12-11
+    ("月底前要跑完，預算12/5才批下來", "zh-Hant", 30),    # 2026-12-31
+    ("results by Jan 15; the funding gets approved Dec 7", "en", 45),
+])
+def test_the_day_money_arrives_is_not_the_deadline(text: str, locale: str, days: int) -> None:
+    assert _read(text, locale)["deadline_days"] == days
+
+
+def test_a_purchase_order_for_a_server_is_buying() -> None:
+    assert _read("the PO for the new box goes out next week")["acquisition"] == "buy"
+
+
+@pytest.mark.parametrize(("text", "locale"), [("cutoff 抓 2048", "zh-Hant"), ("cutoff_len 定在 2048", "zh-Hans")])
+def test_a_cutoff_set_the_taiwan_way_is_the_sequence_length(text: str, locale: str) -> None:
+    assert _read(text, locale)["seq_len"] == 2048
