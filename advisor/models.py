@@ -288,6 +288,8 @@ class Profile(Frozen):
         default=None, gt=0, description="Serving: the average request's tokens, when the longest (context_tokens) is "
         "larger: a replica's request rate is its prompts' average, its KV cache is sized for the longest.")
     requests_per_second: float | None = Field(default=None, gt=0)
+    redundant: bool = Field(default=False, description="Serving: the service must survive the loss of one replica "
+                            "(N+1: 'a failed card must not stop it', 双机热备): the others carry the peak alone.")
     precision: Precision = "bf16-mixed"
     weights_dtype: WeightsDtype | None = Field(
         default=None,

@@ -346,7 +346,7 @@ def _hard_ok_for(profile: Profile):
                 return False
         if max_ttft and m.ttft_s is not None and m.ttft_s > max_ttft:
             return False
-        if rps and (most := planner.max_requests_per_s(m, share)) is not None and most < rps:
+        if rps and (most := planner.max_requests_per_s(m, share, profile.redundant)) is not None and most < rps:
             return False
         if not o.owned:
             gpu = o.gpu
@@ -513,9 +513,10 @@ def _derived(o: _Option, profile: Profile) -> dict[str, Any]:
         "too_slow_per_user": bool(profile.min_tokens_per_s_per_user and user_tps is not None
                                   and user_tps < profile.min_tokens_per_s_per_user),
         "ttft_too_long": bool(profile.max_ttft_s and m.ttft_s is not None and m.ttft_s > profile.max_ttft_s),
-        "max_requests_per_s": planner.max_requests_per_s(m, share) if profile.task == "inference" else None,
+        "max_requests_per_s": planner.max_requests_per_s(m, share, profile.redundant) if profile.task == "inference"
+        else None,
         "too_few_requests": bool(profile.task == "inference" and profile.requests_per_second
-                                 and (most := planner.max_requests_per_s(m, share)) is not None
+                                 and (most := planner.max_requests_per_s(m, share, profile.redundant)) is not None
                                  and most < profile.requests_per_second),
         # GeForce cards bought for a server room, or running a multi-user service anywhere: the driver
         # licence excludes datacenter deployment and commercial hosting.

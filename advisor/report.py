@@ -172,6 +172,7 @@ def profile_rows(profile: Profile, locale: Locale) -> list[dict[str, Any]]:
     add("max_ttft_s", f"{fmt.plain(p.max_ttft_s)} s" if p.max_ttft_s else None)
     add("min_tokens_per_s_per_user", _t("report.unit.tokens_per_s", locale, n=fmt.plain(p.min_tokens_per_s_per_user))
         if p.min_tokens_per_s_per_user else None)
+    add("redundant", _t("report.value.redundant", locale) if p.redundant and p.task == "inference" else None)
     if p.task != "inference":  # a service's precision is its weight and KV formats
         add("precision", _t_or(f"report.precision.{p.precision}", locale, p.precision))
     add("weights_dtype", p.weights_dtype.upper() if p.weights_dtype else None)
@@ -234,6 +235,7 @@ _ROW_OF_FIELD = {
     "pue": "pue",
     "max_ttft_s": "max_ttft_s",
     "min_tokens_per_s_per_user": "min_tokens_per_s_per_user",
+    "redundant": "redundant",
     "horizon_days": "usage",
     "utilization": "usage",
     "runs": "usage",

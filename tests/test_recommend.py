@@ -606,3 +606,21 @@ def test_a_request_rate_and_the_cache_are_taken_at_the_average_prompt() -> None:
     assert longest.memory_per_gpu.kv_cache == pytest.approx(8 * 2**30, rel=1e-6)
     assert typical.memory_per_gpu.kv_cache == pytest.approx(1.875 * 2**30, rel=1e-6)
     assert typical.max_concurrency > longest.max_concurrency and typical.tokens_per_s > longest.tokens_per_s
+
+
+def test_n_plus_one_serves_every_user_with_one_replica_down() -> None:
+    # "A failed card must not stop the service": each replica but one must hold the whole peak. Llama 3.1 8B, 8 users
+    # at 16k with an FP8 cache: 8 x 16,384 tokens x 64 KiB (32 layers, 8 KV heads of 128, K and V, 1 byte) = 8 GiB of KV
+    # per replica. Without redundancy two L4 in one tensor-parallel replica serve it (4 GiB each); with N+1 it takes two
+    # such replicas (4 L4), and two single-L4 replicas cannot, since one L4 alone would hold 8 GiB of KV beside 16 GB of
+    # BF16 weights (more than its 21.3 GiB usable).
+    base = {"language": "en", "task": "inference", "model": "llama-3.1-8b", "concurrency": 8, "context_tokens": 16_384,
+            "kv_dtype": "fp8", "acquisition": "buy", "budget_usd": 500_000}
+    single = examine(Profile.model_validate(base), "l4")
+    spare = examine(Profile.model_validate({**base, "redundant": True}), "l4")
+    pair = examine(Profile.model_validate({**base, "redundant": True}), "l4", 2)
+    assert single is not None and spare is not None and pair is not None
+    assert (single.count, single.strategy) == (2, "tp2")
+    assert (spare.count, spare.strategy) == (4, "tp2") and spare.memory_per_gpu.kv_cache == pytest.approx(4 * 2**30)
+    assert (pair.count, pair.strategy) == (2, "replicas") and pair.memory_per_gpu.kv_cache == pytest.approx(8 * 2**30)
+    assert not pair.fits or (pair.max_concurrency or 0) < 8

@@ -39,6 +39,7 @@ def profile_of(case: dict[str, Any]):
         read = extract(case["message"], fields["language"])
         fields.setdefault("preferred_gpus", read.get("preferred_gpus", ()))
         fields.setdefault("company", read.get("company", False))
+        fields.setdefault("redundant", read.get("redundant", False))
     return Profile.model_validate(fields)
 
 

@@ -960,6 +960,16 @@ _ONPREM = _c(
 _NO_QLORA = _c(r"(?:不想用|不想|不考虑|不考慮|不要|不用|别用|別用|\bno\b|\bnot\b|\bwithout\b|\bavoid(?:ing)?\b|"
                r"\b(?:don'?t|do\s+not|won'?t)\s+(?:want\s+(?:to\s+(?:use|do)\s+)?|use\s+))\s*(?:to\s+)?q\s*-?\s*lora")
 """QLoRA refused ("不想用QLoRA", "no QLoRA", "we don't want to use QLoRA"), whatever task the message then names."""
+_REDUNDANT = _c(
+    r"\bn\s*\+\s*1\b|\bhigh[\s-]availability\b|\bfail[\s-]?over\b|\bredundan(?:t|cy)\b|\bno\s+single\s+point\s+of\s+failure\b|"
+    r"\bsurvive\s+(?:the\s+)?(?:loss|failure)\s+of\b|\b(?:if|when)\s+(?:one|a)\s+(?:card|gpu|server|node|box|machine)\s+"
+    r"(?:dies|fails|goes\s+down)\b|"
+    r"冗余|冗餘|备援|備援|容灾|容災|热备|熱備|高可用|"
+    r"(?:一|某)(?:张|張|台|臺|块|塊)(?:卡|gpu|显卡|顯卡|机器|機器|服务器|伺服器)?\s*(?:坏了|壞了|挂了|掛了|故障|当机|當機|宕机|宕機)"
+    r"[^。！？!?]{0,12}?(?:也|仍|还|還|都)(?:要|得|能|可以)?\s*(?:不能停|不能断|不能斷|不中断|不中斷|能用|能跑|撑得住|撐得住|继续|繼續)")
+"""The service must outlive one failed card or server (N+1, 双机热备, "a failed card must not stop it"); a question
+whether a second box is worth it is not the requirement ("should we buy a second box for failover?" asks)."""
+_SPARE_ASKED = _c(r"\bshould\s+(?:we|i)\b|\bis\s+it\s+worth\b|\bdo\s+(?:we|i)\s+need\b|要不要|需不需要|值不值得|有没有必要|有沒有必要|是否(?:需要|要)")
 _SELF_PROVIDER = _c(r"(?:我們是|我们是|\bwe'?re\s+an?|\bwe\s+are\s+an?)[^，。,.;]{0,12}?(?:雲端服務商|云服务商|云厂商|雲端廠商|雲端業者|"
                     r"cloud\s+(?:service\s+)?provider|neocloud|gpu\s+cloud)")
 _SELF_HOST = _c(r"self[\s-]?host(?:ed|ing)?")
@@ -2806,7 +2816,7 @@ _HEARSAY = _c(r"\b(?:colleague|coworker|co-worker|friend|boss|manager|vendor|sal
               r"(?:说|說|推荐|推薦|建议|建議|报价|報價|认为|認為|觉得|覺得)|听说|聽說|据说|據說")
 """Someone else speaking before a GPU ("a colleague says a single L40S will do"): with `_ENOUGH_AFTER`, a claim to
 check, not a card the writer has or chose."""
-_ENOUGH_AFTER = _c(r"[^.!?。！？]{0,24}?(?:就够|就夠|足够|足夠|够用|夠用|就行|就可以|\bwill\s+do\b|\bis\s+enough\b|\bwould\s+be\s+enough\b|"
+_ENOUGH_AFTER = _c(r"[^.!?。！？]{0,24}?(?:就够|就夠|足够|足夠|够用|夠用|就行|就可以|就能|就足以|\bwill\s+do\b|\bis\s+enough\b|\bwould\s+be\s+enough\b|"
                    r"\bsuffices?\b|\bis\s+plenty\b|\bshould\s+(?:be\s+fine|do)\b)")
 """What a claim says of the card: that it is enough — the claim the writer wants checked ("一张 4090D 就够了"); a
 vendor's recommendation or quote ("廠商推薦 8 卡 H100") is an option they weigh and stays among the GPUs asked about."""
@@ -3156,6 +3166,9 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         ex.fields["task"] = said_task
     if _NO_QLORA.search(w.orig.lower()):
         ex.fields["qlora_refused"] = True  # "不想用 QLoRA（擔心品質）": a 4-bit base is no remedy to offer
+    spare = _REDUNDANT.search(w.text)
+    if spare and not _SPARE_ASKED.search(re.split(r"[.!?。！？]\s", w.text[:spare.start()] + " ")[-1]):
+        ex.fields["redundant"] = True  # "一張卡壞了服務也不能停", "N+1", "双机热备": the peak with one replica down
     effective_task = said_task or task or implied
     training = effective_task in ("pretrain", "finetune", "lora", "qlora")
     steps: list[Callable[[], None]] = [

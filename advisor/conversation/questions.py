@@ -346,8 +346,8 @@ def field_items(
         items.append(_model_phrase(profile, locale))
     if "tokens" in fields or "samples" in fields or "epochs" in fields:
         items.append(_data_phrase(profile, locale))
-    if {"concurrency", "context_tokens", "requests_per_second", "max_ttft_s", "min_tokens_per_s_per_user"} & set(
-            fields) and not _is_training(profile):
+    if {"concurrency", "context_tokens", "requests_per_second", "max_ttft_s", "min_tokens_per_s_per_user",
+            "redundant"} & set(fields) and not _is_training(profile):
         items.append(_serving_phrase(profile, locale))
     elif "seq_len" in fields and not ({"tokens", "samples"} & set(fields)):
         items.append(t("conv.fmt.seq_len", locale, n=fmt.plain(profile.seq_len or 0)))
@@ -428,6 +428,8 @@ def _serving_phrase(p: Profile, locale: Locale) -> str:
         parts.append(t("conv.fmt.ttft", locale, n=fmt.plain(p.max_ttft_s)))
     if p.min_tokens_per_s_per_user:
         parts.append(t("conv.fmt.user_tps", locale, n=fmt.plain(p.min_tokens_per_s_per_user)))
+    if p.redundant:
+        parts.append(t("conv.fmt.redundant", locale))
     return _join(parts, locale) or t("conv.value.unset", locale)
 
 

@@ -254,6 +254,7 @@ class Workload:
     requests_per_second: float | None = None  # peak request rate
     min_tokens_per_s_per_user: float | None = None  # decode speed each concurrent user must see
     avg_context_tokens: int | None = None  # the average request, when shorter than the longest (context_tokens)
+    redundant: bool = False  # serving: N+1, the peak carried with one replica down
     _cache: dict = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     @property
@@ -381,6 +382,7 @@ def workload_from_profile(profile, kb) -> Workload:
         requests_per_second=profile.requests_per_second if serving else None,
         min_tokens_per_s_per_user=profile.min_tokens_per_s_per_user if serving else None,
         avg_context_tokens=profile.avg_context_tokens if serving else None,
+        redundant=bool(profile.redundant) and serving and not profile.tokens,
     )
 
 
@@ -430,6 +432,7 @@ def workload_for(
     requests_per_second: float | None = None,
     min_tokens_per_s_per_user: float | None = None,
     avg_context_tokens: int | None = None,
+    redundant: bool = False,
 ) -> Workload:
     """A `Workload` with every choice given: what `workload_from_profile` builds for the advisor and
     `gpu-advisor estimate` builds from its flags. Trainable parameters follow the task (LoRA: the
@@ -484,6 +487,7 @@ def workload_for(
         requests_per_second=requests_per_second,
         min_tokens_per_s_per_user=min_tokens_per_s_per_user,
         avg_context_tokens=avg_context_tokens,
+        redundant=redundant,
     )
     return workload
 
@@ -1121,6 +1125,12 @@ def _inference_option(w: Workload, gpu, tp: int, wdt: str | None = None, kvdt: s
     return value
 
 
+def serving_replicas(replicas: int, redundant: bool) -> int:
+    """The replicas that carry the peak: all of them, or all but one when the service must survive the loss of one
+    (N+1: a card or a server down, the others still serve every user)."""
+    return replicas - 1 if redundant else replicas
+
+
 def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> CandidateMetrics:
     """The numbers of `count` GPUs serving as replicas of one tp-way `option`: memory per GPU at the
     sequences each replica holds, decode throughput, power, money over the usage. The sweep and
@@ -1142,14 +1152,15 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
     else:
         rate_mid = rent_mid = rent_lo = rent_hi = None
     replicas = count // width
-    batch = -(-w.concurrency // replicas)  # sequences per replica
+    active = max(1, serving_replicas(replicas, w.redundant))  # the replicas the peak falls on
+    batch = -(-w.concurrency // active)  # sequences per replica
     terms = _serving_terms(w, option, batch)
     total = terms.total
     if not shape.generates or batch_s is not None:
         tps = None  # encoders, ViTs, CNNs: no token-by-token decode; a batch job is timed by its prefill
     elif max_seq > 0:
         eff_batch = batch if batch < max_seq else max_seq
-        tps = replicas * eff_batch / compute.decode_step_from(dk, w.typical_context, eff_batch)
+        tps = active * eff_batch / compute.decode_step_from(dk, w.typical_context, eff_batch)
     else:
         tps = 0.0
     return _new_metrics(
@@ -1170,7 +1181,7 @@ def _inference_metrics(w: Workload, gpu, count: int, option: tuple) -> Candidate
         batch_s,
         None,
         tps,
-        max_seq * replicas if shape.generates else None,
+        max_seq * active if shape.generates else None,
         it_w,
         facility,
         node_w,
@@ -1259,8 +1270,8 @@ def _sweep_inference(w: Workload, gpus: list) -> list[CandidateMetrics]:
             elif served_at is not None and i > served_at + 1 and buyable:
                 break  # one count past the first that serves everyone (and a whole baseboard of SXM parts)
             for width in widths:  # GPUs per replica: tp, or tp x pp across servers
-                if width > count or count % width:
-                    continue
+                if width > count or count % width or (w.redundant and count // width < 2):
+                    continue  # N+1 needs a second replica
                 m = _serving_pick(w, gpu, count, ladders[width])
                 out.append(m)
                 if m.fits and served_at is None:
@@ -1290,7 +1301,7 @@ def _serving_pick(w: Workload, gpu, count: int, ladder: list[tuple]) -> Candidat
     targets = bool(w.max_ttft_s or w.requests_per_second or w.min_tokens_per_s_per_user)
     ranked: list[tuple[int, int, int]] = []  # (misses a target, tight, position in the ladder): the least wins
     for i, option in enumerate(ladder):
-        replicas = count // option[0]
+        replicas = max(1, serving_replicas(count // option[0], w.redundant))
         if generates and option[5] * replicas < w.concurrency:
             continue
         total = _serving_terms(w, option, -(-w.concurrency // replicas)).total
@@ -1317,13 +1328,13 @@ needing the whole replica for one prompt's prefill waits little below ~70 % load
 blind expert kept "utilisation <= ~60-70 % for queueing" (blind11-12)."""
 
 
-def max_requests_per_s(m: CandidateMetrics, prompt_share: float = 1.0) -> float | None:
+def max_requests_per_s(m: CandidateMetrics, prompt_share: float = 1.0, redundant: bool = False) -> float | None:
     """Serving: the requests per second the configuration takes at peak — each replica reads one prompt at a time,
     compute-bound (`ttft_s` for the longest; `prompt_share` of it for the average request), at `RPS_UTILIZATION`
-    of that capacity. None when there is no prompt time."""
+    of that capacity; with N+1, on all replicas but one. None when there is no prompt time."""
     if not m.ttft_s or m.ttft_s <= 0:
         return None
-    return max(1, m.dp) / (m.ttft_s * prompt_share) * RPS_UTILIZATION
+    return max(1, serving_replicas(m.dp, redundant)) / (m.ttft_s * prompt_share) * RPS_UTILIZATION
 
 
 def prompt_share(avg_context: int | None, context: int | None) -> float:
@@ -1340,7 +1351,8 @@ def meets_targets(w: Workload, m: CandidateMetrics) -> bool:
     if w.max_ttft_s and m.ttft_s is not None and m.ttft_s > w.max_ttft_s:
         return False
     share = prompt_share(w.avg_context_tokens, w.context_tokens)
-    if w.requests_per_second and (most := max_requests_per_s(m, share)) is not None and most < w.requests_per_second:
+    if w.requests_per_second and (most := max_requests_per_s(m, share, w.redundant)) is not None \
+            and most < w.requests_per_second:
         return False
     users = max(1, w.concurrency)
     return not (w.min_tokens_per_s_per_user and m.tokens_per_s is not None

@@ -115,6 +115,7 @@ ROW_FIELDS: dict[str, tuple[str, ...]] = {
     "requests_per_second": ("requests_per_second",),
     "max_ttft_s": ("max_ttft_s",),
     "min_tokens_per_s_per_user": ("min_tokens_per_s_per_user",),
+    "redundant": ("redundant",),
     "precision": ("precision",),
     "weights_dtype": ("weights_dtype",),
     "kv_dtype": ("kv_dtype",),

@@ -124,3 +124,21 @@ def test_a_purchase_order_for_a_server_is_buying() -> None:
 @pytest.mark.parametrize(("text", "locale"), [("cutoff 抓 2048", "zh-Hant"), ("cutoff_len 定在 2048", "zh-Hans")])
 def test_a_cutoff_set_the_taiwan_way_is_the_sequence_length(text: str, locale: str) -> None:
     assert _read(text, locale)["seq_len"] == 2048
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("我們要 N+1，一台伺服器掛了也要能撐住全部的人", "zh-Hant"),
+    ("要做双机热备，坏一台机器服务也不能停", "zh-Hans"),
+    ("policy: the chatbot has to keep running if one GPU dies", "en"),
+    ("we need high availability for this service", "en"),
+])
+def test_a_service_that_must_outlive_a_failure_is_redundant(text: str, locale: str) -> None:
+    assert extract(text, locale, task="inference").get("redundant") is True  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("is it worth buying a second box for failover?", "en"),
+    ("需不需要做雙機熱備？", "zh-Hant"),
+])
+def test_asking_whether_redundancy_is_worth_it_is_not_requiring_it(text: str, locale: str) -> None:
+    assert "redundant" not in extract(text, locale, task="inference")  # type: ignore[arg-type]
