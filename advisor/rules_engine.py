@@ -116,6 +116,10 @@ def _check_value(name: str, spec: FieldSpec, value: Any) -> str | None:
     return None
 
 
+_CLASSES: dict[str, tuple[type, ...]] = {"bool": (bool,), "int": (int,), "number": (int, float), "str": (str,)}
+"""The classes `_check_value` accepts without a second look, per field type (finite floats: NaN is dropped first)."""
+
+
 @functools.lru_cache(maxsize=8)
 def _load_schema(path: Path) -> dict[str, FieldSpec]:
     raw = read_yaml(path)
@@ -370,6 +374,9 @@ class RuleEngine:
         self.rules_dir = (rules_dir or data_dir("rules")).resolve()
         self.schema = fact_schema(self.rules_dir)
         self.rules: list[RuleSpec] = load_rules(self.rules_dir)
+        # Per field, the exact classes a value may have and its allowed values: `check_fact`'s fast path
+        self._accepts = {name: (_CLASSES[spec.type], frozenset(spec.values) if spec.values is not None else None)
+                         for name, spec in self.schema.items()}
         self.by_id = {rule.id: rule for rule in self.rules}
         self.ruleset_name = f"gpu_advisor_{next(_RULESET_SEQ)}"
         self.definition = self._definition()
@@ -413,18 +420,20 @@ class RuleEngine:
         if not isinstance(fact.get("id"), str) or not fact["id"]:
             raise RulesError(f"fact #{position + 1}: 'id' must be a non-empty string")
         clean: dict[str, Any] = {"kind": kind}
-        schema = self.schema
+        accepts = self._accepts
         for name, value in fact.items():
             if name in ("kind", "id"):
                 continue
             if value is None or (value.__class__ is float and not math.isfinite(value)):
                 continue  # unknown: absent, and no condition matches an absent field
-            spec = schema.get(name)
-            if spec is None:
+            accept = accepts.get(name)
+            if accept is None:
                 raise RulesError(f"fact {fact['id']!r}: unknown field {name!r} (add it to rules/{SCHEMA_FILE})")
-            problem = _check_value(name, spec, value)
-            if problem:
-                raise RulesError(f"fact {fact['id']!r}: {problem}")
+            classes, values = accept
+            if value.__class__ not in classes or (values is not None and value not in values):
+                problem = _check_value(name, self.schema[name], value)  # a subclass, or a wrong value: the full check
+                if problem:
+                    raise RulesError(f"fact {fact['id']!r}: {problem}")
             clean[name] = value
         return clean
 
