@@ -2820,6 +2820,11 @@ _ENOUGH_AFTER = _c(r"[^.!?。！？]{0,24}?(?:就够|就夠|足够|足夠|够用
                    r"\bsuffices?\b|\bis\s+plenty\b|\bshould\s+(?:be\s+fine|do)\b)")
 """What a claim says of the card: that it is enough — the claim the writer wants checked ("一张 4090D 就够了"); a
 vendor's recommendation or quote ("廠商推薦 8 卡 H100") is an option they weigh and stays among the GPUs asked about."""
+_BOSS_WISH = _c(r"(?:主管|老板|老闆|领导|領導|\bmy\s+boss|\bour\s+(?:boss|manager|cto|ceo|pi))\s*(?:想|想要|打算|一直想|wants?\s+to|"
+                r"is\s+(?:keen|set)\s+on)")
+_DOUBTED_AFTER = _c(r"[^.!?。！？]{0,40}?[;；,，]\s*(?:不過|不过|但是|可是|但|\bbut\b|\bhowever\b)")
+"""A superior's wish, then a "but" from the writer ("主管想乾脆花 300 萬買一台 8 卡 RTX PRO 6000 伺服器…；不過之後一年我們只會偶爾跑
+推論"): the card is the plan put to the advisor, not the writer's choice."""
 _PLAN_QUESTIONED = _c(r"\bis\s+(?:that|this|it)\s+(?:the\s+)?(?:right|a\s+good|a\s+sensible|the\s+best)\s+(?:plan|choice|call|setup)|"
                       r"\bwould\s+(?:that|this|it)\s+work\b|这样(?:对|可行|合理)吗|這樣(?:對|可行|合理)嗎|(?:对|對)不(?:对|對)|可不可行")
 """The writer asks whether someone else's plan is right: the GPU in it is to be checked, not chosen."""
@@ -2993,7 +2998,9 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         others = claim is not None and not _OWN_SAID.search(said_before, claim.end())
         unavailable = bool(_UNAVAILABLE_BEFORE.search(w.orig.lower()[max(0, consume_from - 24):consume_from])
                            or _UNAVAILABLE_AFTER.match(w.orig.lower(), consume_to))
-        if not ((others and enough) or unavailable):
+        wish = _BOSS_WISH.search(said_before)
+        doubted = wish is not None and _DOUBTED_AFTER.match(w.orig.lower(), consume_to) is not None
+        if not ((others and enough) or unavailable or doubted):
             chosen.add(ident)
         if others or unavailable:  # "一张 4090D 就够了" says a colleague (to check), "廠商推薦 8 卡 H100" (an option): not theirs
             w.consume(consume_from, consume_to)

@@ -144,8 +144,9 @@ BLIND13_WITHIN_BOUNDS = [f"blind13-{i:02d}" for i in range(1, 13) if i not in (3
 # Out: blind14-04 (rent 2 x H200 over two years against buying 2-4 RTX PRO 6000: our LoRA time, 4ND, makes a job
 # ~2x shorter than the writer's own 60 % use of one H200 says, so renting looks cheaper), blind14-05 (192 H100 rented
 # at the cost of 48, finishing in a quarter of the deadline; the expert keeps to the 32-80 of the user's quotes, and
-# a deadline slack of one half instead of a quarter costs seven cases elsewhere), blind14-06 (96 RTX PRO 6000 rented
-# across 12 PCIe servers for a 32B full fine-tune, cheaper on paper than the expert's H100/H200/B200 cluster),
+# a deadline slack of one half instead of a quarter costs seven cases elsewhere), blind14-06 (48 H100 rented for a 32B
+# full fine-tune due in 4 days, done in ~29 h, where the expert keeps to 16-40; it rented 96 RTX PRO 6000 until the
+# boss's wish for that server, doubted by the writer, stopped counting as the writer's choice),
 # blind14-08 (two 75 W low-profile slots without power cables: a per-card power limit the profile cannot say; N+1
 # now gives the expert's two cards, but RTX 4090s), blind14-09 (one RTX PRO 6000 at 95 % of the serving pool: ours
 # is 0.9 x 96 GiB, the expert's 0.9 x 96 GB, which it overflows), blind14-11 (GeForce's licence keeps 4090D out of

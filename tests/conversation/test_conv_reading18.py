@@ -142,3 +142,16 @@ def test_a_service_that_must_outlive_a_failure_is_redundant(text: str, locale: s
 ])
 def test_asking_whether_redundancy_is_worth_it_is_not_requiring_it(text: str, locale: str) -> None:
     assert "redundant" not in extract(text, locale, task="inference")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("text", "locale", "gpu"), [
+    ("老闆想直接買一台 8 卡 H200 伺服器，不過我們之後大概只會偶爾跑推論", "zh-Hant", "h200"),
+    ("my boss wants to buy 4x RTX PRO 6000, but we only fine-tune twice a year", "en", "rtx-pro-6000"),
+])
+def test_a_superiors_wish_the_writer_doubts_is_not_the_writers_choice(text: str, locale: str, gpu: str) -> None:
+    assert gpu not in _read(text, locale).get("preferred_gpus", [])
+
+
+def test_a_vendors_quote_followed_by_a_limit_is_still_the_option_weighed() -> None:
+    # "厂商报价了一台 8 卡 HGX H100，但机柜只有 10 kW": the quote is what they weigh; the "but" is about the room
+    assert "h100-sxm" in _read("厂商报价了一台 8 卡 HGX H100，但我们机柜只能供电 10 kW", "zh-Hans")["preferred_gpus"]
