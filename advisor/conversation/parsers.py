@@ -1442,7 +1442,11 @@ _PERIOD_DAYS = {"biweekly": 14.0, "fortnightly": 14.0, "月": 30.4, "month": 30.
 """A job repeated every month, week or quarter: its period in days (the first unit found in the match's text)."""
 _EVERY_N = {"两": 2, "兩": 2, "二": 2, "三": 3, "四": 4, "two": 2, "three": 3, "four": 4, **{str(n): n for n in range(2, 7)}}
 _SHARE_OF_TIME = _c(r"(?P<tenth>[一二两兩三四五六七八九])\s*成\s*(?:的)?\s*(?:時間|时间)|"
-                    r"(?P<pct>\d{1,3}(?:\.\d+)?)\s*%\s*(?:的\s*)?(?:時間|时间|of\s+the\s+(?:time|year))")
+                    r"(?P<pct>\d{1,3}(?:\.\d+)?)\s*%\s*(?:的\s*)?(?:時間|时间|of\s+the\s+(?:time|year|hours|week|day|clock)\b)"
+                    r"(?:\s+(?:in|of)\s+(?:a|the|each)\s+(?:week|day|month|year)\b)?")
+_JOBS_PER_PERIOD = _c(rf"{NUM}\s+(?:[\w-]+\s+){{0,3}}?(?:jobs|runs|fine[\s-]?tunes|trainings|experiments|adapters)\s+"
+                      r"(?:a|per|each|every)\s+(?P<unit>week|month|day)\b")
+""""about 20 bf16 LoRA jobs a week": a rate of runs, not a one-week deadline."""
 _CN_TENTHS = {"一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 BUSINESS_HOURS_UTILIZATION = 50 / 168
 """Business hours: ten hours on five days, 50 of the week's 168 hours."""
@@ -1518,6 +1522,14 @@ def _usage(w: _Work, ex: Extraction, training: bool = False) -> None:
         ex.fields["runs"] = 1
         w.consume(m.start(), m.end())
         return
+    rate = _JOBS_PER_PERIOD.search(w.text)
+    if rate and training:
+        n = number_value(_numtext(rate) or "")
+        w.consume(rate.start(), rate.end())
+        period = {"week": 7.0, "month": 30.4, "day": 1.0}[rate.group("unit")]
+        if n and ex.fields.get("horizon_days") and 1 <= (runs := round(n * ex.fields["horizon_days"] / period)) <= 100_000:
+            ex.fields["runs"] = runs  # 20 jobs a week over two years: 2,086 runs
+            return
     every = _RECURRING.search(w.text)
     if every and training and ex.fields.get("horizon_days"):
         # "每個月…做一次 LoRA 微調，未來兩年都會這樣做": a run a month over two years is 24 runs, not a one-off
@@ -3000,7 +3012,9 @@ def _gpus(w: _Work, ex: Extraction) -> None:
                            or _UNAVAILABLE_AFTER.match(w.orig.lower(), consume_to))
         wish = _BOSS_WISH.search(said_before)
         doubted = wish is not None and _DOUBTED_AFTER.match(w.orig.lower(), consume_to) is not None
-        if not ((others and enough) or unavailable or doubted):
+        # "Today we rent one H200 … would buying be cheaper?": what they rent now is the baseline, not the choice
+        rented_now = bool(_NOW.search(said_before[-40:]) and _RENTED_NEAR_BEFORE.search(said_before[-24:]))
+        if not ((others and enough) or unavailable or doubted or rented_now):
             chosen.add(ident)
         if others or unavailable:  # "一张 4090D 就够了" says a colleague (to check), "廠商推薦 8 卡 H100" (an option): not theirs
             w.consume(consume_from, consume_to)

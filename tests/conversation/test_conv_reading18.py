@@ -155,3 +155,22 @@ def test_a_superiors_wish_the_writer_doubts_is_not_the_writers_choice(text: str,
 def test_a_vendors_quote_followed_by_a_limit_is_still_the_option_weighed() -> None:
     # "厂商报价了一台 8 卡 HGX H100，但机柜只有 10 kW": the quote is what they weigh; the "but" is about the room
     assert "h100-sxm" in _read("厂商报价了一台 8 卡 HGX H100，但我们机柜只能供电 10 kW", "zh-Hans")["preferred_gpus"]
+
+
+def test_jobs_a_week_over_a_horizon_are_runs_not_a_deadline() -> None:
+    # 12 jobs a week for two years (730 days): 12 x 730 / 7 = 1,251.4 -> 1,251 runs; no one-week deadline
+    got = _read("we do about 12 LoRA jobs a week and expect that for the next two years")
+    assert got["runs"] == 1251 and "deadline_days" not in got
+
+
+def test_a_share_of_the_weeks_hours_is_the_utilization() -> None:
+    got = _read("the box would be busy about 45% of the hours in a week, for 3 years")
+    assert got["utilization"] == 0.45 and "deadline_days" not in got
+
+
+@pytest.mark.parametrize(("text", "locale", "gpu"), [
+    ("Right now we rent two A100s on Lambda; would buying our own be cheaper over 3 years?", "en", "a100-80gb-sxm"),
+    ("目前在台智雲租 H100 跑，想改成自己買會比較省嗎", "zh-Hant", "h100-sxm"),
+])
+def test_what_they_rent_today_is_the_baseline_not_the_choice(text: str, locale: str, gpu: str) -> None:
+    assert gpu not in _read(text, locale).get("preferred_gpus", [])
