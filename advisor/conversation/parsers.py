@@ -721,7 +721,7 @@ _PER_RUN_AFTER = _c(r"\s*(?:/\s*run\b|per\s+run\b|a\s+run\b|each\s+run\b|一次)
 _SPENT = _c(r"\bbill(?:ed|s)?\b|\bspent\b|\b(?:been|are|were|we're|i'm)\s+spending\b|\bburn(?:ing|ed|s)?\b|\bcost\s+(?:us|me)\b|"
             r"\binvoices?\b|\bquoted?\b|\bquotes\b|\bquoting\b|\basking\s+(?:price|for)\b|报价|報價|报了|報了|开价|開價|要价|要價|"
             r"账单|帳單|花了|花掉|烧了?|燒了?|开销|開銷|"
-            r"\b(?:goes|going|sells?|selling|retails?|listed)\s+for\b|\bpriced\s+at\b|\bstreet\s+price\b|市价|市價|售价|售價|行情价|行情價|"
+            r"\b(?:goes|going|sells?|selling|retails?|listed)\s+for\b|\bon\s+(?:ebay|craigslist|amazon|newegg|marketplace|fb\s+marketplace)\s+for\b|\bpriced\s+at\b|\bstreet\s+price\b|市价|市價|售价|售價|行情价|行情價|"
             r"(?:一张|一張|一块|一塊)\s*(?:要|大概|大约|大約)")
 _SPENT_PERIOD = _c(r"(?:(?:一|1|两|兩|2|三|3|这两|這兩|这几|這幾|上|每)\s*(?:个|個)?\s*月|last\s+month|this\s+month|per\s+month|"
                    r"a\s+month|monthly)\s*(?:的|都|已经|已經|大概|大约|大約|就)?\s*$")
@@ -761,7 +761,8 @@ _ACQ = [
                r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)(?<!上[两兩一二三四五六七八\d]张)(?<!上[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|(?<!colo\s)(?<!colocation\s)\bquote\b|报价|報價|grants?\s+for\s+(?:gpu\s+|new\s+)?(?:gpus|hardware|servers?)|"
                r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation)\b|"
                r"标案|標案|招标|招標|自购|自購|自行采购|自行採購|自建(?!的|机房|機房|数据中心|數據中心|資料中心|idc)|\bcapex\b|买(?!了|的|过|過|不到|不起)|買(?!了|的|过|過|不到|不起)|购买|購買|采购|採購|购置|購置|加购|加購|"
-               r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|搭一台|搭建一台|搭一套|配出|配一台|配一套|"
+               r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b(?!\s+(?:[\w-]+\s+)?(?:rag|chat\s*bot|bot|assistant|app|application|pipeline|"
+               r"model|dataset|service|tool|agent|search|product|demo|prototype|poc|api|website|platform|feature|knowledge\s+base)s?\b)|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|搭一台|搭建一台|搭一套|配出|配一台|配一套|"
                r"架(?:設|设)?\s*(?:一|1|两|兩|二|幾|几)?\s*台[^，。,.;；]{0,12}?(?:伺服器|服务器|主機|主机|機器|机器|工作站)|"
                r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
 
@@ -863,8 +864,23 @@ def _without_fallbacks(text: str) -> str:
     return text
 
 
+_DISPUTED = _c(r"太誇張|太夸张|誇張了|夸张了|沒必要|没必要|不需要吧|不太認同|不太认同|不同意|\boverkill\b|\bseems\s+excessive\b|"
+               r"\bi\s+disagree\b|\bnot\s+convinced\b|\bsounds\s+like\s+(?:a\s+lot|too\s+much)\b")
+
+
+def _blank_disputed(text: str) -> str:
+    """`text` without the sentences that report someone else's claim the writer then disputes."""
+    for m in list(_HEARSAY.finditer(text)):
+        end = _SENTENCE_END.search(text, m.end())
+        stop = end.end() if end else len(text)
+        if _DISPUTED.search(text, m.end(), min(len(text), stop + 30)):
+            text = text[:m.start()] + " " * (stop - m.start()) + text[stop:]
+    return text
+
+
 def _acquisition(w: _Work) -> str | None:
-    low = w.orig.lower()
+    text = _blank_disputed(w.text)  # "主管說一定要買 8 張 H100，我覺得太誇張": their claim, not the plan
+    low = _blank_disputed(w.orig.lower())
     no_rent, no_buy = _REFUSE_RENT.search(low), _REFUSE_BUY.search(low)
     if no_rent and not no_buy:
         return "buy"  # "要買斷，不考慮租", "Not renting - our data can't leave the building"
@@ -872,10 +888,10 @@ def _acquisition(w: _Work) -> str | None:
         return "rent"  # "不想買硬體", "not buying anything"
     if _NO_TIME_TO_BUY.search(low) and _ACQ[1][1].search(low):
         return "rent"  # "来不及买机器了，先在 AutoDL 上租卡": renting, for want of time to buy
-    decided = _DECIDED.search(w.text)
-    if decided and not _IF_SHORT.search(_clause_at(w.text, decided.start())):  # not "实在不行就租": a fallback  # "cloud is fine, we'll rent", "决定买": a decision said outright
+    decided = _DECIDED.search(text)
+    if decided and not _IF_SHORT.search(_clause_at(text, decided.start())):  # not "实在不行就租": a fallback  # "cloud is fine, we'll rent", "决定买": a decision said outright
         return "rent" if decided.group("rent") or decided.group("rent2") else "buy"
-    said = _without_fallbacks(_NEED_TO_BUY_Q.sub(lambda m: " " * len(m.group(0)), w.text))
+    said = _without_fallbacks(_NEED_TO_BUY_Q.sub(lambda m: " " * len(m.group(0)), text))
     # ("if that's too slow we could rent more on lambda" allows nothing yet; "do i need to buy anything?" asks)
     if _RENT_ALLOWED.search(said) and _CLOUD.search(said) and not _ACQ_QUESTION.search(said) \
             and not _ACQ[2][1].search(said) and not _ONPREM.search(said):
@@ -886,22 +902,22 @@ def _acquisition(w: _Work) -> str | None:
         return "rent"  # "Renting is fine, no hardware of our own": renting is the only way they have
     if _ACQ_QUESTION.search(said) or _RENT_ALLOWED.search(said):
         return "either"  # "should we just rent?" asks, "renting is fine" allows: neither decides
-    pref = _RATHER.search(w.text)
+    pref = _RATHER.search(text)
     if pref:  # "I'd rather rent than buy": the preference decides
         word = next(g for g in pref.groups() if g)
         return "rent" if word in ("rent", "租") else "buy"
-    if _RENT_THEN_BUY.search(w.text):
+    if _RENT_THEN_BUY.search(text):
         return "rent"  # "rent for the pilot, then buy if it works": this consultation rents
     for name, pattern in _ACQ:
-        if name == "buy" and all(_PAST.search(_clause_at(w.text, m.start())) for m in pattern.finditer(w.text)):
+        if name == "buy" and all(_PAST.search(_clause_at(text, m.start())) for m in pattern.finditer(text)):
             continue  # "去年幫團隊買 MacBook 就花了 7 萬", "bought in 2024": what they bought before
-        if name != "either" and all(_IF_SHORT.search(_clause_at(w.text, m.start())) or said[m.start()] != w.text[m.start()]
-                                    for m in pattern.finditer(w.text)):
+        if name != "either" and all(_IF_SHORT.search(_clause_at(text, m.start())) or said[m.start()] != text[m.start()]
+                                    for m in pattern.finditer(text)):
             continue  # "不够的话再去AutoDL租": a fallback if their own cards fall short decides nothing
-        if pattern.search(w.text):
-            if name == "rent" and _ACQ[2][1].search(w.text):
-                if all(_NOW.search(_clause_at(w.text, m.start())) for m in pattern.finditer(w.text)):
-                    if _COST_COMPARED.search(w.text):
+        if pattern.search(text):
+            if name == "rent" and _ACQ[2][1].search(text):
+                if all(_NOW.search(_clause_at(text, m.start())) for m in pattern.finditer(text)):
+                    if _COST_COMPARED.search(text):
                         return "either"  # "目前在台智雲租…改成自己買…會比較省嗎？": which is cheaper, asked
                     return "buy"  # "現在每個月租雲端要花 15 萬，…撥 200 萬買": renting is what they do now
                 return "either"
@@ -919,7 +935,8 @@ _KW = _c(rf"{NUM}\s*(?:kw|kilowatts?|千瓦|瓩|kva)(?!\s*h|·h|-h|时|時|[a-z]
 _W = _c(rf"{NUM}\s*(?:w|watts?|瓦)(?![a-z/]|时|時|特)")
 _OUTLET = _c(r"插座|插头|插頭|\boutlets?\b|\bwall\s+sockets?\b|\bsockets?\b|\breceptacles?\b|\bwall\s+plugs?\b")
 _VOLT = _c(rf"{NUM}\s*(?:v|volts?|伏特?)(?![a-z0-9])")
-_AMP = _c(rf"{NUM}\s*(?:a|amps?|amperes?|安培?)(?![a-z0-9]|装|裝|全|排)")
+_AMP = _c(rf"{NUM}(?:\s*(?:amps?|amperes?|安培?)|a|\s+a(?!\s+(?!circuit|breaker|line|feed|outlet|socket|plug|single|three|dedicated)[a-z]))"
+          r"(?![a-z0-9]|装|裝|全|排)")  # not "a few hundred a day" (300 a day): an article, not amperes
 _PHASE3 = _c(r"three[\s-]?phase|3[\s-]?phase|\b3ph\b|三相|3\s*相")
 _PHASE1 = _c(r"single[\s-]?phase|1[\s-]?phase|单相|單相")
 _CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z])|{_num('n2')}\s*(?:circuits|路(?!\s*(?:并发|並發|同时|同時|用户|用戶|请求|請求|会话|會話|对话|對話))|条线路|條線路|(?:个|個)?\s*(?:回路|迴路))|"
@@ -948,7 +965,7 @@ _ONPREM = _c(
     r"home\s*lab|\bat\s+home\b|\blocally\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
     r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|想放(?!\s*(?:在|到)?\s*(?:aws|gcp|azure|lambda|runpod|autodl|云|雲|阿里|腾讯|騰訊|华为|華為|台智|國網|国网))|"
     r"(?:擺|摆|放)(?:在)?(?:会议室|會議室|机柜|機櫃|茶水间|茶水間|角落|办公区|辦公區)|(?:机柜|機櫃)(?:里|裡)|"
-    r"在(?:办公室|辦公室|家里|家裡|公司|机房|機房|实验室|實驗室)\s*(?:放|架|装|裝|摆|擺|建|搭)|"
+    r"在(?:办公室|辦公室|家里|家裡|公司|机房|機房|实验室|實驗室|廠內|厂内|廠區|厂区|園區|园区|現場|现场|所里|所裡|院內|院内)\s*(?:放|架|装|裝|摆|擺|建|搭)|"
     r"\b(?:put|stick|place|keep)\s+(?:it|them)\s+in\s+(?:the|our)\s+(?:office|lab)\b|"
     r"内网|內網|\bintranet\b|air[\s-]?gapped|智算中心|算力中心|超算中心|"
     r"(?:不能|不可以|不准|不得|不可|絕對不能|绝对不能)\s*(?:离开|離開|出)\s*(?:厂区|廠區|园区|園區|公司|内网|內網|机房|機房|本地|校园|校園|医院|醫院|院内|院內|"
@@ -1068,7 +1085,10 @@ _SLOTS_TOTAL = _c(r"\b(?:case|chassis|board|motherboard|mobo|box|tower|server)\s
                   r"(?:up\s+to\s+)?(?P<n>\d|one|two|three|four|six|eight)\s+(?:gpus?|cards?)(?:\s+total|\s+in\s+total|\s+max)?\b|"
                   r"\b(?:case|chassis|board|motherboard|mobo|box|tower|server)\s+(?:only\s+)?has\s+(?:only\s+)?"
                   r"(?P<n3>\d|one|two|three|four|six|eight)\s+(?:pcie\s+|gpu\s+|x16\s+)?slots?\s+(?:total|in\s+total|in\s+all)\b|"
-                  r"(?:机箱|機殼|機箱|主板|主機板|机器|機器|服务器|伺服器)(?:总共|總共|一共)?\s*(?:只能|最多)?(?:放|插|装|裝|塞)\s*(?:得下)?\s*(?P<n2>[一二两兩三四六八1-8])\s*(?:张|張|块|塊)")
+                  # a capacity, not what is installed ("一台伺服器裝 4 張 L40S" says what they have)
+                  r"(?:机箱|機殼|機箱|主板|主機板|机器|機器|服务器|伺服器)\s*(?:(?:总共|總共|一共)\s*(?:只能|最多)?\s*(?:放|插|装|裝|塞)(?:\s*得下)?|"
+                  r"(?:只能|最多)\s*(?:放|插|装|裝|塞)(?:\s*得下)?|(?:放|插|装|裝|塞)\s*得下)\s*"
+                  r"(?P<n2>[一二两兩三四六八1-8])\s*(?:张|張|块|塊)")
 _SLOTS_MORE = _c(r"(?:还|還)?空[着著]?\s*(?P<n>[一二两兩三四五六七八\d])\s*(?:个|個)\s*(?:pcie\s*)?(?:x\s*(?:16|8)\s*)?(?:槽|插槽|卡槽|位置)|"
                  r"(?:还|還)?有\s*(?P<n6>[一二两兩三四五六七八\d])\s*(?:个|個)\s*空(?:的|着的|著的)?\s*(?:pcie\s*)?(?:x\s*(?:16|8)\s*)?"
                  r"(?:槽|插槽|卡槽)|"
@@ -1526,8 +1546,8 @@ def _usage(w: _Work, ex: Extraction, training: bool = False) -> None:
     if rate and training:
         n = number_value(_numtext(rate) or "")
         w.consume(rate.start(), rate.end())
-        period = {"week": 7.0, "month": 30.4, "day": 1.0}[rate.group("unit")]
-        if n and ex.fields.get("horizon_days") and 1 <= (runs := round(n * ex.fields["horizon_days"] / period)) <= 100_000:
+        rate_days = {"week": 7.0, "month": 30.4, "day": 1.0}[rate.group("unit")]
+        if n and ex.fields.get("horizon_days") and 1 <= (runs := round(n * ex.fields["horizon_days"] / rate_days)) <= 100_000:
             ex.fields["runs"] = runs  # 20 jobs a week over two years: 2,086 runs
             return
     every = _RECURRING.search(w.text)
@@ -2190,7 +2210,8 @@ _PER_MINUTE = _c(  # "每分钟大概 600 个请求", "尖峰每分鐘 1200 則�
 _CONTEXT_BEFORE = _c(
     rf"{NUM}\s*(?:tokens?\s*(?:of\s*)?|token\s*的?)?\s*(?:max(?:imum)?\s+)?(?:的\s*)?(?:长|長|超长|超長)?\s*(?:context|ctx|上下文|context\s*window|context\s*length)"
 )
-_PROMPT_LEN = _c(rf"(?:prompts?|inputs?)\s+(?:are\s+|of\s+|around\s+|about\s+|~\s*|up\s+to\s+|averag\w*\s+|typically\s+)*{NUM}\s*tokens?")
+_PROMPT_LEN = _c(rf"(?:(?:prompts?|inputs?)\s+|(?:chunks?|question|prompt|context|documents?)\s+(?:\w+\s+){{0,3}}?(?:come|comes|add\s+up|adds\s+up|total|totals)\s+(?:to\s+)?)"
+                 rf"(?:are\s+|of\s+|around\s+|about\s+|~\s*|up\s+to\s+|averag\w*\s+|typically\s+|maybe\s+|roughly\s+)*{NUM}\s*tokens?")
 _CONTEXT_AFTER = _c(
     rf"(?:contexts?(?:\s*windows?|\s*lengths?)?|ctx|上下文(?:长度|長度|窗口|視窗)?)(?:\s*(?:of|[:=]|为|為|是|长度|長度|要|需要|得|想|给到|給到|at|up\s+to|are|約|约|"
     rf"改到|改成|改为|改為|调到|調到|拉到|开到|開到|to|希望|希望有|最好|最好有|至少|起码|起碼|大概|大约|大約|约|約|"
@@ -2802,7 +2823,8 @@ _HAVE_OF_THEM = _c(r"(?:that'?s|thats|it'?s|its)\s+the\s+only\s+(?:card|gpu|one)
                    r"(?:我|手上|手头|手頭|手邊|手边)\s*(?:就|也)?\s*只有\s*(?:這|这)\s*(?:一)?\s*(?:张|張|块|塊)(?:卡)?|"
                    r"\b(?:i|we)\s*(?:have|own|got|'ve\s+got|already\s+have)\s+(?:(?P<n>\d+)|(?P<w>two|three|four|six|eight))\s+of\s+"
                    r"(?:them|those|these)\b")
-_PRICE_TAIL = _c(r"\s*(?:一张|一張|每张|每張|a\s+card|each|per\s+card|apiece)?\s*(?:大概|大约|大約|约|約|要|才|只要|is|costs?|goes\s+for|runs|sells\s+for|"
+_PRICE_TAIL = _c(r"\s*(?:一张|一張|每张|每張|a\s+card|each|per\s+card|apiece)?\s*(?:on\s+(?:ebay|craigslist|amazon|newegg|marketplace)\s+)?"
+                 r"(?:大概|大约|大約|约|約|要|才|只要|is|costs?|goes\s+for|runs|sells\s+for|for|at|"
                  r"~|about|around)?\s*(?:~|about|around|≈)?\s*"
                  r"(?:(?:us\s?\$|nt\s?\$|\$|¥|€)\s*\d[\d,.]*\s*(?:k\b|万|萬)?|"
                  r"\d[\d,.]*\s*(?:k\b|万|萬)?\s*(?:美金|美元|元|块|塊|台币|台幣|刀|usd|twd|cny|rmb|bucks|dollars)|"
@@ -2824,7 +2846,7 @@ _HEARSAY = _c(r"\b(?:colleague|coworker|co-worker|friend|boss|manager|vendor|sal
               # a colleague's plan put to the advisor: "our engineer priced a rented 8x L40S box … is that the right plan?"
               r"\b(?:engineer|intern|admin|ops\s+team|it\s+team|devops|architect|consultant|contractor)s?\s+"
               r"(?:priced|proposed|planned|plans|picked|chose|suggested|quoted|spec(?:ced|'d)|wants)\b|"
-              r"(?:同事|朋友|老板|老闆|领导|領導|厂商|廠商|供应商|供應商|销售|銷售|业务|業務|有人|网上|網上|大家)\s*(?:都)?\s*"
+              r"(?:同事|朋友|老板|老闆|领导|領導|主管|上司|厂商|廠商|供应商|供應商|销售|銷售|业务|業務|有人|网上|網上|大家)\s*(?:都)?\s*"
               r"(?:说|說|推荐|推薦|建议|建議|报价|報價|认为|認為|觉得|覺得)|听说|聽說|据说|據說")
 """Someone else speaking before a GPU ("a colleague says a single L40S will do"): with `_ENOUGH_AFTER`, a claim to
 check, not a card the writer has or chose."""
@@ -3014,7 +3036,8 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         doubted = wish is not None and _DOUBTED_AFTER.match(w.orig.lower(), consume_to) is not None
         # "Today we rent one H200 … would buying be cheaper?": what they rent now is the baseline, not the choice
         rented_now = bool(_NOW.search(said_before[-40:]) and _RENTED_NEAR_BEFORE.search(said_before[-24:]))
-        if not ((others and enough) or unavailable or doubted or rented_now):
+        disputed = others and _DISPUTED.search(w.orig.lower(), consume_to, consume_to + 60) is not None
+        if not ((others and (enough or disputed)) or unavailable or doubted or rented_now):
             chosen.add(ident)
         if others or unavailable:  # "一张 4090D 就够了" says a colleague (to check), "廠商推薦 8 卡 H100" (an option): not theirs
             w.consume(consume_from, consume_to)

@@ -174,3 +174,46 @@ def test_a_share_of_the_weeks_hours_is_the_utilization() -> None:
 ])
 def test_what_they_rent_today_is_the_baseline_not_the_choice(text: str, locale: str, gpu: str) -> None:
     assert gpu not in _read(text, locale).get("preferred_gpus", [])
+
+
+# From the twenty-ninth blind table (an ordinary inbox), 39/45 on its first run.
+
+def test_an_article_after_a_number_is_not_amperes() -> None:
+    # "a few hundred a day" becomes "300 a day": 300 A on a 120 V circuit read 28.8 kW; the circuit is 120 x 15 x 0.8
+    got = _read("maybe a few hundred images a day. The room is on a 120V 15A circuit.")
+    assert got["rack_kw"] == pytest.approx(1.44)
+
+
+@pytest.mark.parametrize(("text", "locale"), [("想在廠區架一台伺服器跑推論", "zh-Hant"), ("打算在现场放一台服务器做推理", "zh-Hans")])
+def test_a_server_set_up_on_site_is_on_premises(text: str, locale: str) -> None:
+    assert _read(text, locale)["deployment"] == "on-prem"
+
+
+def test_retrieved_chunks_that_come_to_n_tokens_are_the_context() -> None:
+    got = extract("RAG bot on mistral 7b; the retrieved chunks and the prompt come to about 4k tokens", "en")
+    assert got["context_tokens"] in (4000, 4096)
+
+
+@pytest.mark.parametrize("text", ["Building a RAG chatbot for our docs on Llama 3.1 8B", "we're building an internal assistant"])
+def test_building_software_is_not_building_a_machine(text: str) -> None:
+    assert "acquisition" not in _read(text)
+
+
+def test_a_marketplace_price_is_neither_budget_nor_card_had() -> None:
+    got = _read("Found an RTX 4090 on Craigslist for $1,400 — enough for Llama 3 8B LoRA?")
+    assert "budget_amount" not in got and "owned_gpus" not in got
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("主管說一定要買 8 張 H100，我覺得太誇張，我們只是要做 LoRA", "zh-Hant"),
+    ("My manager says we must buy an 8x H200 box, which seems excessive for a 7B LoRA.", "en"),
+])
+def test_a_claim_the_writer_disputes_decides_nothing(text: str, locale: str) -> None:
+    got = _read(text, locale)
+    assert "acquisition" not in got and not got.get("preferred_gpus")
+
+
+def test_cards_installed_in_a_server_are_no_cap_on_cards() -> None:
+    got = _read("公司現在有一台伺服器裝 4 張 L40S，放在公司機房", "zh-Hant")
+    assert got["owned_gpus"] == [{"gpu": "l40s", "count": 4}] and "max_gpus" not in got
+    assert _read("機殼最多放兩張", "zh-Hant")["max_gpus"] == 2
