@@ -111,6 +111,22 @@ _DUAL_CARD = lazy_compile(r"[双雙]卡")
 _MEASURE_BEFORE_MAGNITUDE = lazy_compile(  # "5 个亿", "一个亿" are 5 亿, 一亿
     r"(\d(?:\.\d+)?)\s*[个個]\s*([亿億万萬])|(?<![一二两兩三四五六七八九十百千零〇])([一两兩三四五六七八九十半])\s*[个個]\s*([亿億])")
 _W_AND_DIGIT = lazy_compile(r"(?<![A-Za-z\d.])(\d+)\s*[wW](\d)(?![\d.]|\s*[千百十万萬kKwW])")
+_COMPOUND_MAGNITUDE = lazy_compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s*([亿億])\s*(\d+(?:\.\d+)?)\s*(千万|千萬|百万|百萬|万|萬)(?!\s*[万萬亿億])|"
+    r"(?<![\d.])(\d+)\s*([万萬])\s*(\d)\s*([千百])(?!\s*[万萬亿億])")
+"""Digits with two magnitudes: "1億2千萬 token" is 120,000,000, "3 万 2 千条" 32,000."""
+_MAGNITUDE_OF = {"亿": 1e8, "億": 1e8, "千万": 1e7, "千萬": 1e7, "百万": 1e6, "百萬": 1e6, "万": 1e4, "萬": 1e4,
+                 "千": 1e3, "百": 1e2}
+
+
+def _compound(m: re.Match[str]) -> str:
+    if m.group(1):
+        value = float(m.group(1)) * 1e8 + float(m.group(3)) * _MAGNITUDE_OF[m.group(4)]
+    else:
+        value = float(m.group(5)) * 1e4 + float(m.group(7)) * _MAGNITUDE_OF[m.group(8)]
+    return f"{value:.0f}"
+
+
 _WAN_AND_DIGIT = lazy_compile(r"(?<![\d.])(\d+)\s*([万萬])\s*(\d)"
                             r"(?![\d.]|\s*[千百十万萬亿億kKwW]|\s*(?:个|個|张|張|条|條|人|位))")
 _YUAN_AND_JIAO = lazy_compile(r"(?<![\d.])([0-9]|[一二两兩三四五六七八九十])\s*[块塊]\s*([0-9一二三四五六七八九])"
@@ -309,6 +325,7 @@ def normalize_text(text: str) -> str:
     text = _CJK_LATIN.sub(" ", text)
     text = _MEASURE_BEFORE_MAGNITUDE.sub(
         lambda m: (m.group(1) or ("0.5" if m.group(3) == "半" else m.group(3))) + (m.group(2) or m.group(4)), text)
+    text = _COMPOUND_MAGNITUDE.sub(_compound, text)  # "1億2千萬" is 120000000, "4 萬 8 千" 48000
     text = _WAN_AND_DIGIT.sub(r"\1.\3\2", text)  # "2 萬 5" is 2.5 萬
     text = _W_AND_DIGIT.sub(r"\1.\2万", text)  # "1w5" is 1.5 万
     text = _YUAN_AND_JIAO.sub(_yuan_jiao, text)  # "一块二" is 1.2 元

@@ -73,6 +73,9 @@ class Extraction:
             self.problems.append((code, values))
 
 
+_QWEN_DASH = lazy_compile(r"(?i)\b(qwen)[\s-](2\.5|2|3)(?=[\s-])")
+
+
 class _Work:
     """The normalized message plus a mask of consumed characters (`text` keeps `orig`'s positions)."""
 
@@ -81,6 +84,8 @@ class _Work:
         for word, repl in FAMILY_SYNONYMS.items():
             if word in orig:
                 orig = orig.replace(word, repl)
+        orig = _QWEN_DASH.sub(lambda m: m.group(1) + m.group(2) + " " * (len(m.group(0)) - len(m.group(1) + m.group(2))),
+                              orig)  # "qwen-2.5-coder 14b" is a Qwen2.5 (same length: positions stay)
         self.orig = orig
         # Lower-case character by character so that positions in `text` and `orig` agree.
         lowered = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in orig)
@@ -405,7 +410,7 @@ _PER_ENERGY = _c(r"^\s*(?:/|per|每|一)\s*(?:kwh|kw·h|kw-h|度|千瓦时|千�
 _PER_HOUR = _c(r"^\s*(?:/|per|an?|每|一)\s*(?:h|hr|hour|gpu[\s-]?h(?:ou)?r|小时|小時|卡时|卡時)(?![a-z])")
 _HOUR_BEFORE = _c(r"(?:一|每|per|an?)\s*(?:个|個)?\s*(?:小时|小時|hour|hr|h)\s*(?:要|大概|大约|大約|约|約|才|只要|差不多)?\s*$")
 _ENERGY_CUE = _c(r"(?:电价|電價|电费|電費|electricity|power\s+(?:price|cost)|per\s+kwh|/\s*kwh|每度|一度|台電|台电)")
-_BUDGET_WORDS = (r"budget|ceiling|\bsigned\s+off\s+on|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
+_BUDGET_WORDS = (r"(?:最多|顶多|頂多|总共|總共|一共)\s*(?:只能|可以|能)?\s*(?:花|抓)|budget|ceiling|\bsigned\s+off\s+on|预算|預算|经费|經費|资金|資金|(?:can|could|able\s+to|willing\s+to|allowed\s+to)\s+spend|"
                  r"(?:(?:want|plan|hope|like)\s+to|wanna|rather\s+not|won'?t|can'?t)\s+spend\s+(?:over|more\s+than|above|up\s+to|at\s+most|under|about|around)?|"
                  r"(?:雲端|云端|算力|計算|计算)?(?:額度|额度)|拨了?|撥了?|批了|批准了?|核准了?|批下[来來]|(?:能|可以|会|會)批(?!量|次|处|處|改|评|評|注)|可以花|能花|愿意花|願意花|"
                  r"(?:可以|能|愿意|願意|肯)出(?=\s*(?:\d|[一二两兩三四五六七八九十]))")
@@ -428,8 +433,8 @@ _AMOUNT_BEFORE_BUDGET = _c(rf"{_SIGN}{NUM}\s*(?:的)?\s*(?:budget|预算|預算|
 _CAP_AMOUNT = _c(rf"(?:最多|不超过|不超過|上限|封顶|封頂|顶多|頂多|\bat\s+most\b|\bmax(?:imum)?\b|hard\s+(?:cap|ceiling|limit)|"
                  rf"capped\s+at|no\s+more\s+than)\s*(?:是|为|為|of|is|at|:)?\s*(?:最多|不超过|不超過)?\s*(?:us\s?\$|\$|¥)?\s*{NUM}")
 _AMOUNT_RANGE = _c(  # "$5-6k", "~100-150k", "80 到 100 萬", "三到五百万": the middle of the range
-    r"(?P<pre>us\s?\$|nt\s?\$|\$|¥)?\s*(?P<a>\d+(?:\.\d+)?|[一二两兩三四五六七八九十]{1,3})\s*(?:-|–|~|～|to|到|至)\s*"
-    r"(?:us\s?\$|nt\s?\$|\$|¥)?\s*(?P<b>\d+(?:\.\d+)?|[一二两兩三四五六七八九十]{1,3})\s*"
+    r"(?P<pre>us\s?\$|nt\s?\$|hk\s?\$|\$|¥|€|£)?\s*(?P<a>\d+(?:\.\d+)?|[一二两兩三四五六七八九十]{1,3})\s*(?:-|–|~|～|to|到|至)\s*"
+    r"(?:us\s?\$|nt\s?\$|hk\s?\$|\$|¥|€|£)?\s*(?P<b>\d+(?:\.\d+)?|[一二两兩三四五六七八九十]{1,3})\s*"
     r"(?P<mag>k|m|mil|万|萬|十万|十萬|百万|百萬|千万|千萬|亿|億)(?![a-z])"
 )
 _PER_MONTH = _c(r"^\s*(?:/\s*(?:month|mo|月)|per\s+month|a\s+month|monthly)|(?:每月|每个月|每個月|月预算|月預算|monthly)\s*(?:预算|預算)?\s*$")
@@ -520,7 +525,7 @@ _TARIFF_CENTS = _c(  # "power is 11 cents", "electricity ~14c": cents with no un
     r"(?P<mao>)(?:cents?|c\b|¢)")  # (an empty "mao" group: _tariff reads it in every tariff pattern)
 _TARIFF_AFTER = _c(  # "cost per kWh is 22 cents", "每度电 0.6 元", "電費一度 3 塊"
     rf"(?:per\s+kwh|/\s*kwh|a\s+kwh|每度电?|每度電|一度电?|一度電)\s*(?:is|=|:|costs?|about|around|~|约|約|是|大概|大约|大約|要|算|大概算)*\s*"
-    rf"{_SIGN}{NUM}\s*(?P<mao>毛多?|角)?\s*(?:元|块|塊|cents?|c\b|¢|(?=[\s，,。；;]|$))")  # "电费一度0.55"
+    rf"{_SIGN}{NUM}\s*(?P<mao>毛多?|角)?\s*(?:元|块|塊|cents?|c\b|¢|(?=[\s，,。；;]|\.(?!\d)|$))")  # "电费一度0.55"
 
 
 def _tariff(w: _Work, ex: Extraction, locale: Locale) -> None:
@@ -598,7 +603,7 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
         if m.group("sign") or m.group("sign2"):
             value = -value
         candidates.append((value, cur, m.start(), m.end()))
-    candidates = [c for c in candidates if not _spent_or_quoted(w, c[2])]  # "(a 4090 goes for ~$2k)": not a budget
+    candidates = [c for c in candidates if not _spent_or_quoted(w, c[2], c[3])]  # "(a 4090 goes for ~$2k)": not a budget
     if not candidates and (locale != "en" or _CJK.search(w.orig)):
         # "预算 5w", "1 个 w", "80w 人民币": w is 万 in mainland and Taiwan shorthand (never watts next to money);
         # in English "450W" is watts ("4090 is 450W, budget 3k")
@@ -636,7 +641,7 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
             if value is not None:
                 candidates.append((-value if m.group("sign") else value, local, m.start(), m.end()))
                 ex.currency_assumed = True
-    candidates = [c for c in candidates if not _spent_or_quoted(w, c[2])]
+    candidates = [c for c in candidates if not _spent_or_quoted(w, c[2], c[3])]
     # A bare amount right after a budget word is the budget even beside amounts with a currency that are not
     # ("quoted $32k for one H100 ... our total budget is 20k", "AWS bill ~$9k/month ... budget 60k").
     bare_at: set[int] = set()
@@ -670,7 +675,9 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
         candidates = positive
     chosen = candidates[0]
     cues = [c.start() for c in _BUDGET_THAT_COUNTS.finditer(w.text)] or [c.start() for c in _BUDGET_CUE.finditer(w.text)]
-    totals = [c for c in candidates if _TOTAL_BEFORE.search(w.text[max(0, c[2] - 16): c[2]])]
+    by_month = any(_PER_MONTH.search(w.text[c[3]: c[3] + 12]) for c in candidates)  # "$8k a month, $20k total"
+    totals = [c for c in candidates if _TOTAL_BEFORE.search(w.text[max(0, c[2] - 16): c[2]])
+              or (by_month and _TOTAL_AFTER.match(w.text, c[3]))]
     if totals and len(candidates) > 1:
         chosen = totals[0]  # "每次最多花200块，一年下来总共不超过1万": the total, beside a run's share of it
     elif cues and len(candidates) > 1:
@@ -692,7 +699,7 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
         return
     monthly = _PER_MONTH.search(w.text[end: end + 12]) or _PER_MONTH.search(w.text[max(0, start - 8): start]) or \
         _MONTH_IN_CLAUSE.search(w.text[max(0, start - 24): start])  # "每個月雲端費用最多5萬台幣"
-    if monthly:  # "预算每月3万，签一年": the budget is the month's amount over the term
+    if monthly and not (totals and chosen in totals):  # "每个月 6000 左右，这一单总共最多花 1500": the total  # "预算每月3万，签一年": the budget is the month's amount over the term
         term = _TERM.search(w.orig.lower())
         if not term:
             if _BUDGET_CUE.search(w.orig.lower()[max(0, start - 40): end + 20]):  # not "burning ~$11k/mo"
@@ -709,6 +716,8 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
     ex.per_run_budget = bool(_PER_RUN_BEFORE.search(w.text[max(0, start - 16): start]) or _PER_RUN_AFTER.match(w.text, end))
 
 
+_A_MONTH = _c(r"\ba\s+month\b|\bper\s+month\b|/\s*mo\b|\bmonthly\b|每个月|每個月|每月")
+_TOTAL_AFTER = _c(r"\s*(?:total|in\s+total|all[\s-]in|overall|altogether)\b")
 _TOTAL_BEFORE = _c(r"(?:总共|總共|合计|合計|一共|总计|總計|总预算|總預算|\bin\s+total|\btotal|\boverall|\baltogether)"
                    r"[^0-9,.;，。；]{0,8}$")
 _PER_RUN_BEFORE = _c(r"(?:每次|每一次|每回|單次|单次)\s*(?:的)?\s*(?:训练|訓練|微调|微調)?\s*(?:预算|預算|经费|經費|花费|花費|成本)?\s*"
@@ -727,9 +736,11 @@ _SPENT_PERIOD = _c(r"(?:(?:一|1|两|兩|2|三|3|这两|這兩|这几|這幾|上
                    r"a\s+month|monthly)\s*(?:的|都|已经|已經|大概|大约|大約|就)?\s*$")
 
 
-def _spent_or_quoted(w: _Work, at: int) -> bool:
+def _spent_or_quoted(w: _Work, at: int, end: int | None = None) -> bool:
     """The amount at `at` is money spent or quoted ("AWS bill hit $21k last month", "一個月大概燒 NT$18 萬", "經銷商報價
     ... NT$1,050 萬"): a cue earlier in its sentence and no budget word after the cue."""
+    if end is not None and _TOTAL_AFTER.match(w.text, end) and _A_MONTH.search(w.text[max(0, at - 40): at]):
+        return False  # "we can burn $8k a month, $20k total at most": the total is the budget
     sentence_start = max((m.end() for m in re.finditer(r"[.!?。！？]\s", w.text[:at])), default=0)
     cue = next(reversed(list(_SPENT.finditer(w.text, sentence_start, at))), None)
     return cue is not None and not _BUDGET_CUE.search(w.text, cue.end(), at)
@@ -1242,9 +1253,12 @@ _DUR_UNITS = {
     "hour": 1 / 24, "hours": 1 / 24, "h": 1 / 24, "hr": 1 / 24, "hrs": 1 / 24, "小时": 1 / 24, "小時": 1 / 24,
     "个小时": 1 / 24, "個小時": 1 / 24, "钟头": 1 / 24, "鐘頭": 1 / 24,
     "year": 365, "years": 365, "yr": 365, "yrs": 365, "年": 365,
+    # working days: five to a calendar week ("10 working days" is two weeks)
+    "working day": 1.4, "working days": 1.4, "business day": 1.4, "business days": 1.4, "工作天": 1.4, "个工作天": 1.4,
+    "個工作天": 1.4, "工作日": 1.4, "个工作日": 1.4, "個工作日": 1.4,
 }
 _DUR_UNIT_RE = (
-    r"(?P<unit>days?|d(?![a-z0-9])|天|weeks?|wks?|个星期|個星期|星期|个礼拜|個禮拜|礼拜|禮拜|周|週|"
+    r"(?P<unit>(?:working|business)\s+days?|(?:个|個)?工作(?:天|日)|days?|d(?![a-z0-9])|天|weeks?|wks?|个星期|個星期|星期|个礼拜|個禮拜|礼拜|禮拜|周|週|"
     r"months?|mos?(?![a-z])|个月|個月|hours?|hrs?|h(?![a-z0-9])|个小时|個小時|小时|小時|钟头|鐘頭|years?|yrs?|年)"
 )
 _DURATION = _c(rf"(?:{NUM}|\b{_EN_WORD}\b)\s*(?:and\s+a\s+half\s+)?{_DUR_UNIT_RE}(?P<half>半)?")
@@ -1917,6 +1931,7 @@ def _target_match(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
 # Data: tokens, examples x length, images, epochs, sequence length
 
 _TOKENS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元)")
+_CONTEXT_WORD = _c(r"上下文|\bcontext\b|\bctx\b")
 _TOKENS_AFTER = _c(rf"(?:tokens?|词元|詞元|token\s*数|token\s*數|数据量|資料量)\s*(?:[:=]|of|约|約|大约|大約|about|~|为|為|是|共|有)?\s*{NUM}(?!\s*(?:examples?|samples?|条|條|张|張|images?))")
 _SAMPLES = _c(
     rf"(?<![a-z]-){NUM}\s*(?:(?:组|組|对|對)\s*(?=[a-z]))?(?:of\s+(?:my|our|the)\s+(?:own\s+)?)?(?:training\s+|(?:(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?|of)\b)[a-z][a-z/-]+\s+){{1,2}})?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|summar(?:y|ies)|reports?|letters?|messages?|descriptions?|"
@@ -1993,9 +2008,10 @@ TOKENS_PER_BYTE = 0.25
 ~4 bytes per token (BPE tokenizers), Chinese ~3 UTF-8 bytes per character at ~1.3-1.5 characters per token
 (Llama 3 / Qwen tokenizers), so both land near 0.25 (phrasing_cases.yaml's convention, ±50 %)."""
 
-_BYTE_UNITS = {"kb": 1e3, "k": 1e3, "mb": 1e6, "m": 1e6, "gb": 1e9, "g": 1e9, "tb": 1e12, "t": 1e12}
+_BYTE_UNITS = {"kb": 1e3, "k": 1e3, "mb": 1e6, "m": 1e6, "gb": 1e9, "g": 1e9, "tb": 1e12, "t": 1e12,
+               "kib": 2.0**10, "mib": 2.0**20, "gib": 2.0**30, "tib": 2.0**40}
 _TEXT_BYTES = _c(
-    r"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s*(?:个|個)?\s*(?P<unit>kb|mb|gb|tb|g|t)\b\s*(?:左右|上下)?\s*(?:的|of)?\s*"
+    r"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s*(?:个|個)?\s*(?P<unit>kib|mib|gib|tib|kb|mb|gb|tb|g|t)\b\s*(?:左右|上下)?\s*(?:的|of)?\s*"
     r"(?:[\u4e00-\u9fff]{0,6}?(?:语料|語料|文本|文字|数据|資料|网页|網頁|英文|中文|繁中|代码|代碼|程式碼)|"
     r"(?:[\w/.-]+\s+){0,3}?(?:text|corpus|tickets|documents|docs|data|code|codebase|repos|repositories|jsonl|json|csv|parquet|txt|logs|transcripts|emails|"
     r"messages|notes|articles|books|papers|pdfs)\b)"
@@ -2005,7 +2021,7 @@ _TEXT_BYTES = _c(
 _TEXT_BYTES_AFTER = _c(
     r"(?:资料|資料|数据|數據|语料|語料|文本|纯文本|純文本|纯文字|純文字|文字|原始码|原始碼|源码|源碼|代码|代碼|程式碼|dataset|data|corpus|code)\s*"
     r"(?:清洗完|清洗后|清洗後|清完|去重后|去重後|整理完|after\s+(?:cleaning|dedup\w*))?\s*(?:是|为|為|有|共|大约|大概|大約|约|約|is|about|~|:)?\s*"
-    r"(?<![\d.])(?P<n>\d+(?:\.\d+)?|[一二两兩三四五六七八九十百千]+)\s*(?:个|個)?\s*(?P<unit>kb|mb|gb|tb|g)\b"
+    r"(?<![\d.])(?P<n>\d+(?:\.\d+)?|[一二两兩三四五六七八九十百千]+)\s*(?:个|個)?\s*(?P<unit>kib|mib|gib|tib|kb|mb|gb|tb|g)\b"
 )
 
 
@@ -2096,6 +2112,8 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
                 v = number_value(_numtext(m) or "")
                 if v is None:
                     continue
+                if not training and _CONTEXT_WORD.search(w.text[max(0, m.start() - 24): m.start()]):
+                    continue  # "上下文大概會用到 2 萬 token": a context length, read with the serving load
                 rate = _PER_SECOND.match(w.text, m.end())
                 if rate or _RATE_BEFORE.search(w.text[max(0, m.start() - 12): m.start()]):
                     w.consume(m.start(), rate.end() if rate else m.end())  # "每卡3000 token/s": a speed, not data
@@ -2216,7 +2234,7 @@ _CONTEXT_AFTER = _c(
     rf"(?:contexts?(?:\s*windows?|\s*lengths?)?|ctx|上下文(?:长度|長度|窗口|視窗)?)(?:\s*(?:of|[:=]|为|為|是|长度|長度|要|需要|得|想|给到|給到|at|up\s+to|are|約|约|"
     rf"改到|改成|改为|改為|调到|調到|拉到|开到|開到|to|希望|希望有|最好|最好有|至少|起码|起碼|大概|大约|大約|约|約|"
     rf"抓|抓個|抓个|設|设|設為|设为|設成|设成|用|平均|average|avg|通常|一般|大多|typically|usually|"
-    rf"不超过|不超過|最多|最长|最長|最大|≤|<=)){{0,3}}\s*{NUM}"
+    rf"不超过|不超過|最多|最长|最長|最大|≤|<=|會用到|会用到|用到|會到|会到|達到|达到|can\s+reach|reaches)){{0,3}}\s*{NUM}"
 )
 
 

@@ -217,3 +217,59 @@ def test_cards_installed_in_a_server_are_no_cap_on_cards() -> None:
     got = _read("公司現在有一台伺服器裝 4 張 L40S，放在公司機房", "zh-Hant")
     assert got["owned_gpus"] == [{"gpu": "l40s", "count": 4}] and "max_gpus" not in got
     assert _read("機殼最多放兩張", "zh-Hant")["max_gpus"] == 2
+
+
+# From the thirtieth blind table (numbers and units written every way), 18/45 on its first run.
+
+@pytest.mark.parametrize(("text", "locale", "key", "value"), [
+    ("语料 2亿3千万 token，全参微调", "zh-Hans", "tokens", 230_000_000),
+    ("資料 6 萬 4 千筆，LoRA 微調", "zh-Hant", "samples", 64_000),
+    ("数据 1 万 5 千条，做 LoRA", "zh-Hans", "samples", 15_000),
+])
+def test_digits_with_two_magnitudes(text: str, locale: str, key: str, value: int) -> None:
+    assert _read(text, locale)[key] == value
+
+
+def test_gibibytes_of_text_are_tokens_at_a_quarter_per_byte() -> None:
+    # 2 GiB = 2,147,483,648 bytes x 0.25 = 536,870,912 tokens
+    assert extract("LoRA on 2 GiB of plain text", "en")["tokens"] == 536_870_912
+
+
+@pytest.mark.parametrize(("text", "locale", "days"), [
+    ("needs to be done within 5 business days", "en", 7),
+    ("二十個工作天內要交", "zh-Hant", 28),
+])
+def test_working_days_are_five_to_a_week(text: str, locale: str, days: int) -> None:
+    assert extract(text, locale, task="lora")["deadline_days"] == days  # type: ignore[arg-type]
+
+
+def test_a_euro_range_keeps_its_currency() -> None:
+    got = _read("budget €20-25k for the box")
+    assert got["budget_currency"] == "EUR" and 20_000 <= got["budget_amount"] <= 25_000
+
+
+def test_a_dashed_qwen_version_keeps_the_size_said_after_it() -> None:
+    got = _read("serve qwen-2.5 32b to 20 people")
+    assert got["model"] == "qwen2.5-32b"
+    assert _read("serve qwen-2.5-coder 32b")["params"] == pytest.approx(32e9, rel=0.05)  # a sibling: its size only
+
+
+@pytest.mark.parametrize(("text", "locale", "ctx"), [
+    ("推理跑 qwen2.5 7b，上下文会用到 3 万 token。", "zh-Hans", 30_000),
+    ("serving mistral 7b, context can reach 12000 tokens", "en", 12_000),
+])
+def test_a_context_it_will_reach_is_the_context(text: str, locale: str, ctx: int) -> None:
+    assert extract(text, locale, task="inference")["context_tokens"] == ctx  # type: ignore[arg-type]
+
+
+def test_a_tariff_in_tenths_of_a_yuan_before_a_full_stop() -> None:
+    assert _read("机房在公司，电费一度七毛。", "zh-Hans")["electricity_usd_per_kwh"] == pytest.approx(0.7 / 7.18, abs=0.002)
+
+
+@pytest.mark.parametrize(("text", "locale", "amount"), [
+    ("We can spend roughly $5k a month, $12k total at most.", "en", 12_000),
+    ("每个月预算 3000 左右，这个项目总共最多花 8000", "zh-Hans", 8_000),
+    ("每個月最多 NT$10 萬，整個專案總共抓 200 萬", "zh-Hant", 2_000_000),
+])
+def test_a_total_beside_a_monthly_figure_is_the_budget(text: str, locale: str, amount: int) -> None:
+    assert _read(text, locale)["budget_amount"] == amount
