@@ -2860,6 +2860,7 @@ _WANT_TO_GET = _c(r"(?:想|打算|准备|準備|计划|計劃)\s*(?:要|再)?\s*
 _SUPPOSE = _c(r"假如|假设|假設|如果|要是|\bif\s+(?:i|we)\s+(?:had|got|bought)\b|\bsuppose\b|\bimagine\b")
 _HEARSAY = _c(r"\b(?:colleague|coworker|co-worker|friend|boss|manager|vendor|salesman|sales\s+rep|reseller|someone|people|"
               r"everyone|reddit|they|he|she)\s*(?:says?|said|told\s+(?:me|us)|claims?|recommends?|suggests?|insists?|pitch(?:es|ed)?|"
+              r"wants\s+(?:us|me)\s+to|would\s+(?:like|have)\s+(?:us|me)\s+to|"
               r"(?:is|are|was)\s+(?:pushing|pitching|recommending|suggesting))\b|"
               # a colleague's plan put to the advisor: "our engineer priced a rented 8x L40S box … is that the right plan?"
               r"\b(?:engineer|intern|admin|ops\s+team|it\s+team|devops|architect|consultant|contractor)s?\s+"
@@ -2878,6 +2879,8 @@ _DOUBTED_AFTER = _c(r"[^.!?。！？]{0,40}?[;；,，]\s*(?:不過|不过|但是
 """A superior's wish, then a "but" from the writer ("主管想乾脆花 300 萬買一台 8 卡 RTX PRO 6000 伺服器…；不過之後一年我們只會偶爾跑
 推論"): the card is the plan put to the advisor, not the writer's choice."""
 _PLAN_QUESTIONED = _c(r"\bis\s+(?:that|this|it)\s+(?:the\s+)?(?:right|a\s+good|a\s+sensible|the\s+best)\s+(?:plan|choice|call|setup)|"
+                      r"\bdoes\s+it\s*[?,]|\bdoes\s+(?:it|that)\s+(?:really\s+)?(?:pay\s+off|pay\s+for\s+itself|make\s+sense|work)\b|"
+                      r"\bis\s+(?:that|it)\s+(?:true|worth\s+it)\b|"
                       r"\bwould\s+(?:that|this|it)\s+work\b|这样(?:对|可行|合理)吗|這樣(?:對|可行|合理)嗎|(?:对|對)不(?:对|對)|可不可行")
 """The writer asks whether someone else's plan is right: the GPU in it is to be checked, not chosen."""
 _UNAVAILABLE_BEFORE = _c(r"(?:买不到|買不到|拿不到|买不了|買不了|禁运|禁運|禁售|断供|斷供|\bcan'?t\s+(?:get|buy|import)|"

@@ -273,3 +273,8 @@ def test_a_tariff_in_tenths_of_a_yuan_before_a_full_stop() -> None:
 ])
 def test_a_total_beside_a_monthly_figure_is_the_budget(text: str, locale: str, amount: int) -> None:
     assert _read(text, locale)["budget_amount"] == amount
+
+
+def test_a_colleagues_plan_the_writer_asks_about_is_not_the_writers_choice() -> None:
+    got = _read("A coworker wants us to buy two RTX PRO 6000 cards because 'they pay for themselves'. Does it, really?")
+    assert "rtx-pro-6000" not in got.get("preferred_gpus", [])
