@@ -699,7 +699,8 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
         return
     monthly = _PER_MONTH.search(w.text[end: end + 12]) or _PER_MONTH.search(w.text[max(0, start - 8): start]) or \
         _MONTH_IN_CLAUSE.search(w.text[max(0, start - 24): start])  # "每個月雲端費用最多5萬台幣"
-    if monthly and not (totals and chosen in totals):  # "每个月 6000 左右，这一单总共最多花 1500": the total  # "预算每月3万，签一年": the budget is the month's amount over the term
+    # "预算每月3万，签一年": the month's amount over the term; not "每个月 6000 左右，这一单总共最多花 1500" (the total)
+    if monthly and not (totals and chosen in totals):
         term = _TERM.search(w.orig.lower())
         if not term:
             if _BUDGET_CUE.search(w.orig.lower()[max(0, start - 40): end + 20]):  # not "burning ~$11k/mo"
