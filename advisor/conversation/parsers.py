@@ -711,10 +711,49 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
         if not months:
             return
         value, usd = value * months, usd * months
+    share = _budget_share(w.orig.lower()[end: end + 120])
+    if share:
+        value, usd = value * share, usd * share
     ex.fields["budget_amount"] = float(value)
     ex.fields["budget_currency"] = cur
     ex.fields["budget_usd"] = round(usd, 2)
     ex.per_run_budget = bool(_PER_RUN_BEFORE.search(w.text[max(0, start - 16): start]) or _PER_RUN_AFTER.match(w.text, end))
+
+
+_SHARE = (r"(?P<sh>half|a\s+third|two[\s-]thirds|a\s+quarter|three[\s-]quarters|\d{1,2}(?:\.\d+)?\s*%|一半|"
+          r"[一二两兩三四五六七八九]\s*成|百分之\s*\d{1,2}|三分之[一二]|四分之[一三])")
+_FOR_GPUS = r"(?:the\s+)?(?:compute|gpus?|hardware|training|servers?|box|cloud|rentals?|renting|显卡|顯卡|gpu|算力|卡|伺服器|服务器|服務器|硬件|硬體|机器|機器|租卡|训练|訓練|云|雲)"
+_FOR_OTHER = (r"(?:the\s+)?(?:storage|network(?:ing)?|salar(?:y|ies)|staff|people|software|licen[cs]es|other|overhead|储存|儲存|存储|存儲|"
+              r"网络|網路|網絡|人力|人事|薪水|工资|工資|软件|軟體|其他|其它|电费|電費|机房|機房)")
+_BUDGET_SHARE = _c(
+    rf"(?:about|roughly|around|~|only|maybe|其中|里面|裡面|当中|當中|大概|大约|大約|约|約|\s)*{_SHARE}\s*"
+    r"(?:of\s+(?:that|it|this|which|the\s+(?:budget|total|money))\s+)?(?:[a-z']+\s+){0,3}?"
+    r"(?:要|得|会|會|可以|能|预计|預計)?\s*"
+    r"(?:go(?:es)?\s+(?:to|into|on|towards?)|(?:is\s+|are\s+)?(?:earmarked\s+|reserved\s+|set\s+aside\s+)?for|on|"
+    r"留给|留給|留作|用于|用於|用来|用來|拿来|拿來|花在|给|給|买|買|投入|投在|租)\s*(?:买|買|租|采购|採購|购买|購買)?\s*"
+    rf"(?:(?P<gpu>{_FOR_GPUS})|(?P<other>{_FOR_OTHER}))"
+)
+_SHARE_VALUE = {"half": 0.5, "a third": 1 / 3, "two thirds": 2 / 3, "two-thirds": 2 / 3, "a quarter": 0.25,
+                "three quarters": 0.75, "three-quarters": 0.75, "一半": 0.5, "三分之一": 1 / 3, "三分之二": 2 / 3,
+                "四分之一": 0.25, "四分之三": 0.75}
+
+
+def _budget_share(after: str) -> float | None:
+    """The part of a stated budget that goes to the GPUs, said just after it: "$120k, about half of that can go to
+    compute" (0.5), "總預算 150 萬，其中三成要留給儲存" (0.7). None when the text names no share."""
+    m = _BUDGET_SHARE.search(after)
+    if not m:
+        return None
+    said = re.sub(r"\s+", " ", m.group("sh"))
+    if said in _SHARE_VALUE:
+        share = _SHARE_VALUE[said]
+    elif said.endswith("成"):
+        share = _CN_TENTHS[said[0]] / 10
+    else:
+        share = float(re.sub(r"[^\d.]", "", said)) / 100
+    if not 0 < share < 1:
+        return None
+    return share if m.group("gpu") else 1 - share
 
 
 _A_MONTH = _c(r"\ba\s+month\b|\bper\s+month\b|/\s*mo\b|\bmonthly\b|每个月|每個月|每月")
@@ -1034,6 +1073,10 @@ def circuit_kw(volts: float, amps: float, three_phase: bool, circuits: int = 1) 
 
 _POWER_LIMIT_BEFORE = _c(r"(?:power[\s-]?limit(?:ed|ing)?|capped|undervolted|限(?:制)?(?:功耗|功率)?|锁功耗|鎖功耗|功耗(?:限制|墙|牆)?)"
                          r"\s*(?:to|at|of|到|在|为|為)?\s*(?:about|~|约|約)?\s*$")
+_DRAW_BEFORE = _c(r"(?:\bpulls?|\bpulling|\bdraws?|\bdrawing|\bconsumes?|\bconsuming|\bburns|功耗|耗电|耗電|满载|滿載|吃)"
+                  r"\s*(?:about|around|up\s+to|~|≈|约|約|大概|大约|大約|是|为|為)?\s*$")
+_DRAW_AFTER = _c(r"\s*(?:under\s+load|at\s+(?:full\s+)?load|full\s+load|at\s+peak|peak|满载|滿載|峰值)")
+"""What a card or machine draws ("it pulls ~450W under load", "4090 满载 450W"): not what the room supplies."""
 _PER_CARD_AFTER = _c(r"\s*(?:each|per\s+(?:card|gpu)|a\s+card|apiece|/\s*(?:card|gpu)|每张|每張|一张|一張)")
 _PSU_NAME = r"(?:psu|power\s+supply|电源|電源供應器|電源|電供)"
 _PSU_W = _c(rf"{_num('num1')}\s*(?:w|watts?|瓦)\s*(?:的)?\s*(?:gold\s+|platinum\s+|金牌|白金)?\s*{_PSU_NAME}|"
@@ -1162,10 +1205,12 @@ def _facility(w: _Work, ex: Extraction) -> None:
             v = number_value(_numtext(m) or "")
             if v is None or re.search(r"[bmt]\s*$", _numtext(m) or "", re.IGNORECASE):
                 continue  # "8b w/ lora" is a model size, not 8 GW
-            if _POWER_LIMIT_BEFORE.search(w.text[max(0, m.start() - 24): m.start()]) or \
-                    _PER_CARD_AFTER.match(w.text[m.end(): m.end() + 12]):
+            before = w.text[max(0, m.start() - 40): m.start()]
+            if _POWER_LIMIT_BEFORE.search(before[-24:]) or _PER_CARD_AFTER.match(w.text[m.end(): m.end() + 12]) or \
+                    ((_DRAW_BEFORE.search(before[-24:]) or _DRAW_AFTER.match(w.text, m.end()))
+                     and not _FACILITY_CUE.search(before)):
                 w.consume(m.start(), m.end())
-                continue  # "3090 power limited to 250W", "每张限 300W": a card's limit, not what the room supplies
+                continue  # "3090 power limited to 250W", "每张限 300W", "it pulls ~450W under load": a card, not the room
             if v >= 1000 or _FACILITY_CUE.search(w.orig.lower()):
                 kw = v / 1000
                 w.consume(m.start(), m.end())
@@ -1435,7 +1480,7 @@ _HORIZON = [
        rf"commit(?:ted)?\s+(?:for\s+)?(?:{_num('n3')})\s*(?P<unit3>years?|months?)"),
     # written off over years: 分三年攤提, 3 year depreciation, amortized over 4 years, keep it 5 yrs; 以 3 年計
     _c(rf"(?:分)?\s*{NUM}\s*(?P<unit>年)\s*(?:攤提|摊提|攤銷|摊销|折旧|折舊|攤|摊)|"
-       rf"(?:以|按|照)\s*{_num('num4')}\s*(?P<unit5>年)\s*(?:計|计|算|來算|来算)|"
+       rf"(?:以|按|照)\s*{_num('num4')}\s*(?P<unit5>年|个月|個月)\s*(?:計|计|算|來算|来算)|"
        rf"{_num('num5')}\s*(?P<unit6>年)\s*(?:的)?\s*(?:周期|週期|期间|期間|总成本|總成本|tco)|"
        rf"(?:{_num('n2')}|\b(?P<w2>one|two|three|four|five|six|seven|eight|ten)\b)[\s-]*(?P<unit2>years?|yrs?)[\s-]+(?:depreciation|amorti[sz]ation|write[\s-]?off)|"
        rf"(?:keep|use|run)\s+(?:it|them|the\s+\w+)\s+(?:for\s+)?(?:{_num('n3')}|\b(?P<w3>one|two|three|four|five|six|seven|eight|ten)\b)\s*(?P<unit3>years?|yrs?)"),
@@ -2822,7 +2867,7 @@ _OWN_CUE = _c(
     r"\bhave\b(?!\s+(?:a\s+|the\s+|some\s+)?(?:budget|money|funds|funding)\b)|\bhas\b|\bown\b|\bowned\b|\bgot\b(?!\s+(?:quoted|a\s+quote|offered))|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
     r"手上|手头|手頭|手边|手邊|我那台|我那臺|我们那台|我們那臺|现有|現有|已有|已经有|已經有|我们有|我們有|我有|目前是|现在是|現在是|目前用|(?:台式机|台式機|桌机|桌機|电脑|電腦|笔记本|筆電|主机|主機)(?:里|裡)?(?:是|用的是|装的是|裝的是|插的是)|\bcurrently\s+(?:on|using|running|rocking)\b|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
     r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備|插了|插着|插著|装了|裝了|装着|裝著|"
-    r"已经买了|已經買了|买了|買了|收了|入手了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|桌机|桌機|我的|我们的|我們的|"
+    r"已经买了|已經買了|买了|買了|收了|入手了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|宿舍|桌机|桌機|我的|我们的|我們的|"
     r"\bin\s+(?:my|our)\b|\bon\s+(?:my|our)\b|gaming\s+pc|\btower\b|\brig\b|(?:uni|university|our|research)\s+lab\b|实验室|實驗室"
 )
 _HAVE_BEFORE = _c(r"(?:现在有|現在有|手上有|手头有|手頭有|现有|現有|已有|我们有|我們有|我有)(?!预算|預算|钱|錢|经费|經費|计划|計劃|在考)|"

@@ -1,0 +1,60 @@
+"""Readings added in the session of 2026-12-04 (third stop, issue #17), from the misses of the thirtieth blind table
+(numbers and units), each tested on phrasings other than the ones seen. Every expectation is worked out by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.conversation.parsers import extract
+
+
+@pytest.fixture(autouse=True)
+def _today(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GPU_ADVISOR_TODAY", "2026-12-01")
+
+
+def _read(text: str, locale: str = "en") -> dict:
+    return extract(text, locale)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("text", "locale", "amount"), [
+    # the share said to go to the GPUs: half of 80k = 40k; 60 % of 200 萬 = 120 萬
+    ("Our grant is $80k in total and roughly half of it goes to hardware.", "en", 40_000),
+    ("經費 200 萬，其中 60% 拿來買 GPU 伺服器", "zh-Hant", 1_200_000),
+    # the share kept for something else: 25 % of 40k for storage leaves 30k; 两成 of 10 万 for 电费 leaves 8 万
+    ("budget 40k, 25% of that is earmarked for storage", "en", 30_000),
+    ("预算 10 万，其中两成要留给电费", "zh-Hans", 80_000),
+])
+def test_the_share_of_a_budget_for_the_gpus_is_the_budget(text: str, locale: str, amount: int) -> None:
+    assert _read(text, locale)["budget_amount"] == pytest.approx(amount)
+
+
+def test_a_share_of_time_is_not_a_share_of_the_budget() -> None:
+    assert _read("预算 5 万，一半时间在跑训练", "zh-Hans")["budget_amount"] == 50_000
+
+
+@pytest.mark.parametrize(("text", "locale", "kw"), [
+    # the card's draw is not the room's: 120 V x 15 A = 1.8 kW, 1.44 kW at the 80 % continuous rule
+    ("My 3090 draws about 350W at full load and the office is on a 120V 15A circuit.", "en", (1.44, 1.8)),
+    # 220 V x 10 A = 2.2 kW, 1.76 kW at 80 %
+    ("4090 满载 450W，家里是 220V 10A 的插座", "zh-Hans", (1.76, 2.2)),
+])
+def test_what_a_card_draws_is_not_what_the_room_supplies(text: str, locale: str, kw: tuple) -> None:
+    assert kw[0] <= _read(text, locale)["rack_kw"] <= kw[1]
+
+
+def test_a_rack_that_draws_up_to_a_figure_is_the_rack() -> None:
+    assert _read("our rack can draw up to 6000W")["rack_kw"] == 6.0
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("伺服器按 24 個月來算，值不值得買？", 720),  # 24 months of 30 days
+    ("成本以 3 年計", 1095),
+])
+def test_a_period_costs_are_reckoned_over_is_the_horizon(text: str, days: int) -> None:
+    assert _read(text, "zh-Hant")["horizon_days"] == days
+
+
+def test_a_card_in_a_dorm_is_a_card_had() -> None:
+    read = _read("宿舍里一张 RTX 3060 12G，三周内要跑完，够吗？", "zh-Hans")
+    assert read["owned_gpus"] == [{"gpu": "rtx-3060", "count": 1}]
