@@ -107,6 +107,8 @@ _WAN_W = lazy_compile(r"(?<![A-Za-z])(\d+(?:\.\d+)?)\s*[wW](?=\s*(?:[条條笔�
 _ODD_BEFORE_MEASURE = lazy_compile(  # "两千多条", "2000多条", "三百来人", "30多G": the round figure the writer gives
     r"(?<=[\d〇零一二两兩三四五六七八九十百千万萬亿億])(?<![^\d〇零二两兩三四五六七八九十百千万萬亿億]一)\s*[多来來]\s*"
     r"(?=[条條个個张張台臺人位份篇句字块塊元笔筆段则則万萬亿億千百]|[A-Za-z])")
+_ODD_AFTER_NUMBER = lazy_compile(r"(?<=\d)-?(?:odd|ish)\b|(?<=\d)\s+odd\b", re.IGNORECASE)
+""""3,000-odd pairs", "60-ish engineers": the round figure the writer gives."""
 _DUAL_CARD = lazy_compile(r"[双雙]卡")
 _MEASURE_BEFORE_MAGNITUDE = lazy_compile(  # "5 个亿", "一个亿" are 5 亿, 一亿
     r"(\d(?:\.\d+)?)\s*[个個]\s*([亿億万萬])|(?<![一二两兩三四五六七八九十百千零〇])([一两兩三四五六七八九十半])\s*[个個]\s*([亿億])")
@@ -321,6 +323,7 @@ def normalize_text(text: str) -> str:
     text = _FINANCIAL_RUN.sub(lambda m: m.group().translate(_FINANCIAL), text)
     text = text.replace("\u00a0", " ").replace("\u3000", " ").replace("併發", "並發")  # 併發: a Taiwan variant
     text = _ODD_BEFORE_MEASURE.sub("", text)
+    text = _ODD_AFTER_NUMBER.sub("", text)
     text = _DUAL_CARD.sub("2卡", text)  # "一台双卡L40S的服务器" holds two
     text = _CJK_LATIN.sub(" ", text)
     text = _MEASURE_BEFORE_MAGNITUDE.sub(

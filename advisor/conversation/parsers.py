@@ -1683,7 +1683,7 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                          rf"(?P<mname>{_EN_MONTH_RE})\b")),
     ("this_month_part", _c(r"(?<![下个個上])(?:本月|这个?月|這個?月)?月中(?:旬)?|\bmid[\s-]+(?:this\s+)?month\b|\bmiddle\s+of\s+(?:the|this)\s+month\b")),
     ("month_end", _c(r"这个?月底|這個?月底|本月底|月底|月末|end\s+of\s+(?:the\s+|this\s+)?month|month[\s-]end|\beom\b")),
-    ("year_end", _c(r"年底|今年内|今年內|年末|end\s+of\s+(?:the|this)\s+year|year[\s-]end|by\s+the\s+end\s+of\s+the\s+year")),
+    ("year_end", _c(r"年底|今年内|今年內|年末|end\s+of\s+(?:the|this)\s+year|year[\s-]end|by\s+the\s+end\s+of\s+the\s+year|\beoy\b")),
     ("zh_weekday", _c(r"(?<![到至\-~])(?P<which>下下|下|这|這|本)?\s*(?:个|個)?\s*(?:周|週|星期|礼拜|禮拜)(?P<wd>[一二三四五六日天])"
                       r"(?!\s*(?:到|至|-|~))")),
     ("en_weekday", _c(r"(?P<pre>next|this|by|before|until|on)?\s*(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
@@ -1693,7 +1693,7 @@ _CAL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("tomorrow", _c(r"\btomorrow\b|明天|明日")),
     ("day_after", _c(r"后天|後天|day\s+after\s+tomorrow")),
 ]
-_SLASH_CUE = _c(r"前|之前|以前|before|\bby\b|\bdue\b|deadline|截止|完成|交付|交|until|till|demo|展示|演示|上线|上線|跑出[来來]|放寬|放宽|推到|改到|延到|\bon\b|日期|date")
+_SLASH_CUE = _c(r"前|之前|以前|before|\bby\b|\bdue\b|\bready\b|deadline|截止|完成|交付|交|until|till|demo|展示|演示|上线|上線|跑出[来來]|放寬|放宽|推到|改到|延到|\bon\b|日期|date")
 _LATEST_BEFORE = _c(r"(?:最晚|最迟|最遲|\blatest\b|\bno\s+later\s+than)\s*$")
 _START_CUE = _c(r"\s*(?:前|之前|以前|before|by)?\s*(?:机器|機器|服务器|伺服器|设备|設備|集群|叢集|it|the\s+(?:box|machine|server|cluster))?\s*"
                 r"(?:就|要|得|能|可以|必须|必須|need\s+to|must|we|to|should|can)?\s*(?:开始|開始|开跑|開跑|上线跑|start|kick\s*off|begin|be\s+up)")
@@ -1983,7 +1983,7 @@ _SAMPLES = _c(
     rf"(?<![a-z]-){NUM}\s*(?:(?:组|組|对|對)\s*(?=[a-z]))?(?:of\s+(?:my|our|the)\s+(?:own\s+)?)?(?:training\s+|(?:(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?|of)\b)[a-z][a-z/-]+\s+){{1,2}})?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|summar(?:y|ies)|reports?|letters?|messages?|descriptions?|"
     r"stories|contracts?|questions?|threads?|tweets?|captions?|snippets?|comments?|conversations?|dialogues?|instructions?|(?:qa\s+|q&a\s+)?pairs?|rows?|"
     r"records?|documents?|docs?|sentences?|convos?|(?:chat\s+)?logs|passages?|paragraphs?|chunks?|pages?|queries|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|对(?![比话照应齐])|對(?![比話照應齊])|"
-    r"份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
+    r"篇|份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
 )
 _RATE_BEFORE = _c(r"(?:每秒|每分钟|每分鐘|per\s+(?:second|minute))\s*(?:大概|大约|大約|约|約|有|要)?\s*$")
 _AT_ONCE_BEFORE = _c(r"(?:同时|同時|并发|並發|concurrent(?:ly)?|simultaneous)\s*(?:大概|大约|大約|约|約|有|会有|會有|预计|預計)?\s*$")
@@ -1999,7 +1999,7 @@ _IMAGES = _c(
 _AVG_LEN = _c(
     rf"(?:avg\.?|average|averaging|on\s+average|each(?:\s+(?:about|around|of|with))?|of|at|x|×|\*|"
     rf"平均(?:每条|每條|长度|長度|约|約|一条|一條|一笔|一筆|一个|一個|一段)?|"
-    rf"每条|每條|每个|每個|每段|每笔|每筆|长度|長度|约|約|~)\s*(?:(?:about|around|~|约|約|为|為|是|maybe|probably|roughly|平均|大概|大约|大約)\s*){{0,2}}"
+    rf"每条|每條|每个|每個|每段|每笔|每筆|每篇|每份|每则|每則|长度|長度|约|約|~)\s*(?:(?:about|around|~|约|約|为|為|是|maybe|probably|roughly|平均|大概|大约|大約)\s*){{0,2}}"
     rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元|字|words?)"
     rf"(?:\s*(?:avg|average|on\s+average|each|apiece))?"
     rf"|(?:about|around|roughly|~)\s*{_num('num9')}\s*(?:tokens?|words?)\s+(?:each|apiece|per\s+(?:sample|example|item|log|doc(?:ument)?))\b"

@@ -58,3 +58,25 @@ def test_a_period_costs_are_reckoned_over_is_the_horizon(text: str, days: int) -
 def test_a_card_in_a_dorm_is_a_card_had() -> None:
     read = _read("宿舍里一张 RTX 3060 12G，三周内要跑完，够吗？", "zh-Hans")
     assert read["owned_gpus"] == [{"gpu": "rtx-3060", "count": 1}]
+
+
+@pytest.mark.parametrize(("text", "key", "value"), [
+    ("about 2,000-odd labelled tickets", "samples", 2000),
+    ("a chatbot for 80-ish staff at the same time", "concurrency", 80),
+])
+def test_odd_and_ish_after_a_number_keep_the_round_figure(text: str, key: str, value: int) -> None:
+    assert _read(text)[key] == value
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("It has to be ready for a 12/15 board demo.", 14),  # 2026-12-15 from 2026-12-01
+    ("need the adapter by EOY", 30),  # 2026-12-31
+])
+def test_a_date_the_model_must_be_ready_for(text: str, days: int) -> None:
+    assert _read(text)["deadline_days"] == days
+
+
+def test_articles_counted_with_pian_are_samples_and_their_length_gives_tokens() -> None:
+    read = _read("语料是 5 千篇新闻稿，每篇一千四百字左右", "zh-Hans")
+    assert read["samples"] == 5000
+    assert read["tokens"] == pytest.approx(5000 * 1400 / 1.4, rel=0.05)  # ~1.4 Chinese characters per token
