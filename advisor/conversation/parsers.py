@@ -179,9 +179,42 @@ def _clause_end(text: str, pos: int) -> int:
     return m.start() if m else len(text)
 
 
+_EDIT_MARK = lazy_compile(r"(?:^|\n)\s*(?:edit|update|upd|ps|p\.s\.|补充|補充|更正|修正|附言|追记|追記)\s*\d*\s*[:：]",
+                          re.IGNORECASE)
+_TOKEN = r"(?:[~$¥€£]?\s*\d[\d,.]*\s*(?:k|w|万|萬|m)?(?![a-z0-9_]|\.\d)|[a-z]{1,4}\d{2,4}[a-z]?(?![a-z0-9_]|\.\d))"
+_NOT_THAT = lazy_compile(rf"(?P<new>{_TOKEN})[^,，.。;；\n]{{0,40}}?[,，]?\s*(?:\bnot\b|而?不是|并非|並非)\s*(?P<old>{_TOKEN})",
+                         re.IGNORECASE)
+"""In an EDIT or 補充 line, the figure or card that replaces one said earlier: "EDIT: it's ~25k tickets after dedup,
+not 40k", "補充：機器其實是 H200 不是 H100"."""
+
+
+def _apply_edit(text: str) -> str:
+    """`text` with what its EDIT / 補充 lines correct written back where the old figure or card was said, and the
+    correcting clause dropped."""
+    mark = _EDIT_MARK.search(text)
+    pos = mark.end() if mark else len(text)
+    for _ in range(6):  # an edit corrects a few things at most
+        fix = _NOT_THAT.search(text, pos) if mark else None
+        if mark is None or fix is None:
+            break
+        pos = fix.end()
+        new, old = fix.group("new").strip(), fix.group("old").strip()
+        if new.lower() == old.lower() or new[-1].isdigit() != old[-1].isdigit():
+            continue  # a figure for a figure, a card for a card
+        said = re.compile(rf"(?<![a-z0-9_.]){re.escape(old)}(?![a-z0-9_]|\.\d)", re.IGNORECASE)
+        head = said.sub(new, text[: mark.start()])
+        if head == text[: mark.start()]:
+            continue
+        shift = len(head) - mark.start()
+        text = head + text[mark.start(): fix.start()] + text[fix.end():]
+        pos = fix.start() + shift
+    return text
+
+
 def apply_corrections(text: str) -> str:
     """`text` with each in-message correction applied (see _CORRECTION); text without one is returned as is.
     A marker that corrects nothing ("Hi all, long post, sorry.") is passed over, not the end of the search."""
+    text = _apply_edit(text)
     pos = 0
     for _ in range(6):  # a message corrects itself a few times at most
         marker = _CORRECTION.search(text, pos)
@@ -274,8 +307,32 @@ _ABANDONED = _c(
 rent"): what replaced it counts, not the plan."""
 
 
+_ELSEWHERE = _c(
+    # a past job's project: "at my previous job we full fine-tuned Llama-2-13B on 8x A100", "去年在上家公司用 16 张 A100…"
+    r"\b(?:at|in)\s+(?:my|our)\s+(?:previous|last|old|former)\s+(?:job|company|employer|team|lab|role)\b|"
+    r"\b(?:my|our)\s+(?:previous|last|old|former)\s+(?:job|company|employer|team|lab)\b|"
+    r"上家公司|上一家公司|(?<![目以之当當提])前公司|前東家|前东家|老東家|老东家|上一份工作|之前的公司|以前的公司|之前那家|以前那家|"
+    # a friend's or acquaintance's team: "朋友在一家大厂，他们组用 8 张 H800…", "a friend at a big lab says they use…"
+    r"(?:^|(?<=[\s。！？.!?]))(?:我)?(?:朋友|同学|同學|学长|學長|学姐|學姐)(?=[^。！？.!?\n]{0,40}?(?:他们|他們|她们|她們|他的|她的))|"
+    r"\b(?:a|my)\s+friend\b(?=[^.!?\n]{0,60}?\b(?:they|their|his|her)\b)(?![^.!?\n]{0,60}?\b(?:lent|gave|sold|gives|lends)\b)"
+)
+"""A sentence about another job or another person's team ("at my previous job we …", "朋友…他們組用 8 張 H800"): its GPUs,
+model, data and days are not this consultation's. The sentence is blanked before the slots are read."""
+_SENTENCE_STOP = _c(r"[。！？!?\n]|\.(?!\d)\s")
+
+
+def _blank_elsewhere(text: str) -> str:
+    for m in list(_ELSEWHERE.finditer(text)):
+        start = max((s.end() for s in _SENTENCE_STOP.finditer(text, 0, m.start())), default=0)
+        stop = _SENTENCE_STOP.search(text, m.end())
+        end = stop.start() if stop else len(text)
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
 def _blank_negations(text: str) -> str:
-    out = text
+    out = _blank_elsewhere(text)
+    text = out
     for m in _ABANDONED.finditer(text):
         out = out[: m.start()] + " " * (m.end() - m.start()) + out[m.end():]
     text = out
@@ -720,13 +777,13 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
     ex.per_run_budget = bool(_PER_RUN_BEFORE.search(w.text[max(0, start - 16): start]) or _PER_RUN_AFTER.match(w.text, end))
 
 
-_SHARE = (r"(?P<sh>half|a\s+third|two[\s-]thirds|a\s+quarter|three[\s-]quarters|\d{1,2}(?:\.\d+)?\s*%|一半|"
+_BUDGET_PART = (r"(?P<sh>half|a\s+third|two[\s-]thirds|a\s+quarter|three[\s-]quarters|\d{1,2}(?:\.\d+)?\s*%|一半|"
           r"[一二两兩三四五六七八九]\s*成|百分之\s*\d{1,2}|三分之[一二]|四分之[一三])")
 _FOR_GPUS = r"(?:the\s+)?(?:compute|gpus?|hardware|training|servers?|box|cloud|rentals?|renting|显卡|顯卡|gpu|算力|卡|伺服器|服务器|服務器|硬件|硬體|机器|機器|租卡|训练|訓練|云|雲)"
 _FOR_OTHER = (r"(?:the\s+)?(?:storage|network(?:ing)?|salar(?:y|ies)|staff|people|software|licen[cs]es|other|overhead|储存|儲存|存储|存儲|"
               r"网络|網路|網絡|人力|人事|薪水|工资|工資|软件|軟體|其他|其它|电费|電費|机房|機房)")
 _BUDGET_SHARE = _c(
-    rf"(?:about|roughly|around|~|only|maybe|其中|里面|裡面|当中|當中|大概|大约|大約|约|約|\s)*{_SHARE}\s*"
+    rf"(?:about|roughly|around|~|only|maybe|其中|里面|裡面|当中|當中|大概|大约|大約|约|約|\s)*{_BUDGET_PART}\s*"
     r"(?:of\s+(?:that|it|this|which|the\s+(?:budget|total|money))\s+)?(?:[a-z']+\s+){0,3}?"
     r"(?:要|得|会|會|可以|能|预计|預計)?\s*"
     r"(?:go(?:es)?\s+(?:to|into|on|towards?)|(?:is\s+|are\s+)?(?:earmarked\s+|reserved\s+|set\s+aside\s+)?for|on|"
@@ -1014,7 +1071,7 @@ _ONPREM = _c(
     r"on[\s-]?prem|(?<!tuned\s)(?<!trained\s)(?<!built\s)(?<!developed\s)(?<!made\s)in[\s-]?house|self[\s-]?host|(?:stays?|remains?|kept|staying)\s+(?:in|inside|within|on)\s+(?:the|our|my)\s+(?:own\s+)?(?:building|premises|network|site|hospital|campus|office)\b|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc|premises)|"
     r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|\bour\s+(?:dc|server\s+room|racks?|cluster\s+room)\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|地端|\bidc\b|托管|託管|自己的服务器|自己的伺服器|"
     r"home\s*lab|\bat\s+home\b|\blocally\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
-    r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|桌下|身边|身邊)|想放(?!\s*(?:在|到)?\s*(?:aws|gcp|azure|lambda|runpod|autodl|云|雲|阿里|腾讯|騰訊|华为|華為|台智|國網|国网))|"
+    r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|研究室|桌下|身边|身邊)|想放(?!\s*(?:在|到)?\s*(?:aws|gcp|azure|lambda|runpod|autodl|云|雲|阿里|腾讯|騰訊|华为|華為|台智|國網|国网))|"
     r"(?:擺|摆|放)(?:在)?(?:会议室|會議室|机柜|機櫃|茶水间|茶水間|角落|办公区|辦公區)|(?:机柜|機櫃)(?:里|裡)|"
     r"在(?:办公室|辦公室|家里|家裡|公司|机房|機房|实验室|實驗室|廠內|厂内|廠區|厂区|園區|园区|現場|现场|所里|所裡|院內|院内)\s*(?:放|架|装|裝|摆|擺|建|搭)|"
     r"\b(?:put|stick|place|keep)\s+(?:it|them)\s+in\s+(?:the|our)\s+(?:office|lab)\b|"
@@ -1982,7 +2039,8 @@ _TOKENS_AFTER = _c(rf"(?:tokens?|词元|詞元|token\s*数|token\s*數|数据量
 _SAMPLES = _c(
     rf"(?<![a-z]-){NUM}\s*(?:(?:组|組|对|對)\s*(?=[a-z]))?(?:of\s+(?:my|our|the)\s+(?:own\s+)?)?(?:training\s+|(?:(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?|of)\b)[a-z][a-z/-]+\s+){{1,2}})?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|summar(?:y|ies)|reports?|letters?|messages?|descriptions?|"
     r"stories|contracts?|questions?|threads?|tweets?|captions?|snippets?|comments?|conversations?|dialogues?|instructions?|(?:qa\s+|q&a\s+)?pairs?|rows?|"
-    r"records?|documents?|docs?|sentences?|convos?|(?:chat\s+)?logs|passages?|paragraphs?|chunks?|pages?|queries|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|笔|筆|对(?![比话照应齐])|對(?![比話照應齊])|"
+    r"records?|documents?|docs?|sentences?|convos?|(?:chat\s+)?logs|passages?|paragraphs?|chunks?|pages?|queries|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|"
+    r"(?:笔|筆)(?!\s*(?:经费|經費|钱|錢|预算|預算|资金|資金|款|补助|補助|订单|訂單))|对(?![比话照应齐])|對(?![比話照應齊])|"
     r"篇|份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
 )
 _RATE_BEFORE = _c(r"(?:每秒|每分钟|每分鐘|per\s+(?:second|minute))\s*(?:大概|大约|大約|约|約|有|要)?\s*$")
@@ -2883,7 +2941,9 @@ _HYPOTHETICAL = _c(r"[?？]|吗|嗎|假如|假设|假設|如果|(?<!主)(?<!只)
                    r"\bcould\b|how\s+(?:long|much|many)|多久|多少")
 _HAVE_OF_THEM = _c(r"(?:that'?s|thats|it'?s|its)\s+the\s+only\s+(?:card|gpu|one)\s+(?:i|we)\s+(?:have|own|got)|"
                    r"(?:that'?s|thats|it'?s|its)\s+(?:what|all)\s+(?:i'?m|im|i\s+am|we'?re|we\s+are|i|we)\s+(?:stuck\s+with|have|got)|"
-                   r"(?:我|我家里|我家裡|家里|家裡|手上|手头|手頭)(?:就|只有)(?:一|1)(?:张|張|块|塊)\s*(?:而已|啦|了)?\s*[。.!！]?\s*$|"
+                   r"(?:我|我家里|我家裡|家里|家裡|手上|手头|手頭)\s*(?:就|只有)\s*(?:一|1)\s*(?:张|張|块|塊)\s*(?:卡|显卡|顯卡)?\s*(?:而已|啦|了)?\s*(?:[，,。.!！]|$)|"
+                   r"(?P<these>(?:卡|显卡|顯卡|这些卡|這些卡|(?:这|這)\s*[两兩二三四]\s*(?:张|張))\s*(?:都)?\s*是\s*(?:我的|我们的|我們的|自己的|"
+                   r"(?:实验室|實驗室|研究室|公司|学校|學校|系上|所里|所裡|组里|組裡)(?:的|自己的|现有的|現有的)))|"
                    r"(?:我|手上|手头|手頭|手邊|手边)\s*(?:就|也)?\s*只有\s*(?:這|这)\s*(?:一)?\s*(?:张|張|块|塊)(?:卡)?|"
                    r"\b(?:i|we)\s*(?:have|own|got|'ve\s+got|already\s+have)\s+(?:(?P<n>\d+)|(?P<w>two|three|four|six|eight))\s+of\s+"
                    r"(?:them|those|these)\b")
@@ -2897,6 +2957,8 @@ _PURPOSE_TAIL = _c(r"\s*(?:gpus?|cards?)?\s*(?:to|for)\s+(?:serve|serving|run|ru
                   r"fine[\s-]?tun\w*|pretrain\w*|power)\b|\s*(?:来|來|用来|用來|拿来|拿來)\s*(?:跑|训|訓|做|部署|推理|推論|服务|服務)")
 """"8x H200 to serve DeepSeek-V3", "8 张 H20 来跑满血版": GPUs counted for a purpose are a plan, not cards had (a cue such
 as "we have" still says they are)."""
+_OPTION_LINE = _c(r"\s*(?:[-*•·]\s*)?(?:(?:option|plan|choice|方案|选项|選項|配置)\s*[a-d1-4一二三四甲乙丙]|[a-d甲乙丙])\s*[:：)）.、]")
+""""- Option A: 2x used RTX 3090", "A：一台 8 卡 RTX 6000 Ada", "方案二：": a line that is one of the options weighed."""
 _ONLY_BEFORE = _c(r"(?:就只有|只有|就|只)\s*$")
 """"实验室穷，就两张3090": "just" right before the count says what they have."""
 _HAVE_PLAN = _c(r"(?:已经|已經|我们|我們|我|公司|目前|现在|現在)?有\s*(?:在)?\s*(?:考虑|考慮|想|看|打算|规划|規劃|计划|計劃|预算|預算|意|兴趣|興趣|需要|需求|评估|評估)")
@@ -3088,11 +3150,13 @@ def _gpus(w: _Work, ex: Extraction) -> None:
     fact ("8 卡 A100 40G，两周内", "三台機器每台 4 張 A6000", "Uni lab: 4x A100 40GB") — unless its clause
     says it is an option (to rent, buy, build, compare, quote) or its sentence asks whether it would do."""
     owned: dict[str, int] = {}
+    last_count: int | None = None  # the count said with the GPU named last
     countless: set[str] = set()  # owned and said with no count: "our V100s"
     chosen: set[str] = set()  # not only named in what someone else claims ("a colleague says one L40S will do")
     last_owned_end = -1
     for ident, count, _start, end, consume_from, consume_to in _gpu_spans(w.text):
         ex.gpu_mentions.append(ident)
+        last_count = _whole_count(count)
         said_before = re.split(r"[.!?。！？]\s", w.orig.lower()[:consume_from] + " ")[-1]
         claim = next(reversed(list(_HEARSAY.finditer(said_before))), None)
         enough = _ENOUGH_AFTER.match(w.orig.lower(), consume_to) or _PLAN_QUESTIONED.search(w.orig.lower(), consume_to)
@@ -3120,6 +3184,9 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         if _PRICE_TAIL.match(w.orig.lower()[consume_to: consume_to + 24]):
             ex.gpu_mentions.append(ident)  # "RTX PRO 6000 一張大概 8500 美金": a price quoted, not a card had
             w.consume(consume_from, consume_to)
+            continue
+        if _OPTION_LINE.match(w.text, w.text.rfind("\n", 0, consume_from) + 1, consume_from):
+            w.consume(consume_from, consume_to)  # "- Option B: 1x RTX 6000 Ada": weighed, not had
             continue
         intent = _NOT_OWNED.search(clause) and not _PAST.search(clause)  # "想買一張", not "去年买那台"
         after_cue = _OWN_CUE.search(w.text[end: end + 16]) and not intent  # not "想買一張 5090 放家裡"
@@ -3152,7 +3219,7 @@ def _gpus(w: _Work, ex: Extraction) -> None:
     back = _HAVE_OF_THEM.search(w.text)
     if back and ex.gpu_mentions and owned.get(ex.gpu_mentions[-1], 1) == 1 and len(owned) <= 1:
         # "qlora 70b on 4090s?? i have 2 of them": the GPU just named, as many as they say
-        n = 1 if back.group("n") is None and back.group("w") is None else (
+        n = (last_count or 1) if back.group("these") else 1 if back.group("n") is None and back.group("w") is None else (
             number_value(back.group("n") or "") or _EN_WORD_NUMBERS.get(back.group("w") or "", 0))
         if n and float(n).is_integer() and 1 <= n <= 4096:
             owned[ex.gpu_mentions[-1]] = int(n)

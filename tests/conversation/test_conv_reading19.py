@@ -80,3 +80,59 @@ def test_articles_counted_with_pian_are_samples_and_their_length_gives_tokens() 
     read = _read("语料是 5 千篇新闻稿，每篇一千四百字左右", "zh-Hans")
     assert read["samples"] == 5000
     assert read["tokens"] == pytest.approx(5000 * 1400 / 1.4, rel=0.05)  # ~1.4 Chinese characters per token
+
+
+# --- from the thirty-first blind table (forum posts and chat-app messages)
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("Background: at my last company we trained a 7B on 64x H100 for two weeks. Now I just want to QLoRA Mistral 7B.",
+     "en"),
+    ("之前在上一家公司用 32 张 A800 训过 qwen-72b。现在想自己在家用 QLoRA 微调 mistral-7b。", "zh-Hans"),
+    ("朋友在新創，他們用 4 張 H100 做全參微調。我自己是想用 QLoRA 微調 mistral-7b。", "zh-Hant"),
+])
+def test_another_jobs_or_a_friends_setup_is_not_this_consultation(text: str, locale: str) -> None:
+    read = _read(text, locale)
+    assert "owned_gpus" not in read and "preferred_gpus" not in read
+    assert read["task"] == "qlora" and read["model"] == "mistral-7b"
+
+
+def test_a_friend_who_lent_his_cards_still_lent_them() -> None:
+    read = _read("A friend lent me his two RTX 3090s, and I want to QLoRA Mistral 7B on them.")
+    assert read["owned_gpus"] == [{"gpu": "rtx-3090", "count": 2}]
+
+
+def test_the_company_one_works_at_now_is_not_a_former_one() -> None:
+    assert _read("目前公司机房里有两张 L40S", "zh-Hans")["owned_gpus"] == [{"gpu": "l40s", "count": 2}]
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("We're choosing between:\n- Option A: 4x L40S\n- Option B: 2x H100 NVL\nWhich one?", "en"),
+    ("兩個方案：\n方案一：8 卡 4090\n方案二：4 卡 L40S\n哪個好？", "zh-Hant"),
+])
+def test_gpus_on_option_lines_are_weighed_not_had(text: str, locale: str) -> None:
+    assert "owned_gpus" not in _read(text, locale)
+
+
+@pytest.mark.parametrize(("text", "locale", "owned"), [
+    ("跑 qwen2.5-7b 推理用 3090，家里就一张卡，够吗", "zh-Hans", [{"gpu": "rtx-3090", "count": 1}]),
+    ("用四張 A6000 跑 LoRA 夠嗎？卡是公司現有的。", "zh-Hant", [{"gpu": "rtx-a6000", "count": 4}]),
+])
+def test_cards_said_to_be_theirs_after_the_question_are_had(text: str, locale: str, owned: list) -> None:
+    assert _read(text, locale)["owned_gpus"] == owned
+
+
+@pytest.mark.parametrize(("text", "locale", "key", "value"), [
+    ("LoRA on 60k examples, 2 epochs.\n\nEDIT: 45k examples after cleaning, not 60k.", "en", "samples", 45_000),
+    ("預算 50 萬，想買機器。\n補充：老闆說預算是 80 萬不是 50 萬。", "zh-Hant", "budget_amount", 800_000),
+])
+def test_an_edit_line_corrects_the_figure_said_before(text: str, locale: str, key: str, value: int) -> None:
+    assert _read(text, locale)[key] == value
+
+
+def test_an_edit_line_corrects_the_card_said_before() -> None:
+    read = _read("公司有一台 8 卡 A100 80GB。\nEDIT：问了同事，其实是 A800 不是 A100，也是 8 张。", "zh-Hans")
+    assert [g["gpu"].split("-")[0] for g in read["owned_gpus"]] == ["a800"]
+
+
+def test_a_sum_of_funding_is_not_one_sample() -> None:
+    assert "samples" not in _read("老師拿到一筆經費 NT$300 萬，要買機器", "zh-Hant")
