@@ -179,7 +179,7 @@ def _clause_end(text: str, pos: int) -> int:
     return m.start() if m else len(text)
 
 
-_EDIT_MARK = lazy_compile(r"(?:^|\n)\s*(?:edit|update|upd|ps|p\.s\.|补充|補充|更正|修正|附言|追记|追記)\s*\d*\s*[:：]",
+_EDIT_MARK = lazy_compile(r"(?:^|\n)\s*(?:edit|update|upd|ps|p\.s\.|补充|補充|更正|修正|(?:第\s*\d+\s*(?:条|條)\s*)?附言|追记|追記)\s*\d*\s*[:：]",
                           re.IGNORECASE)
 _TOKEN = r"(?:[~$¥€£]?\s*\d[\d,.]*\s*(?:k|w|万|萬|m)?(?![a-z0-9_]|\.\d)|[a-z]{1,4}\d{2,4}[a-z]?(?![a-z0-9_]|\.\d))"
 _NOT_THAT = lazy_compile(rf"(?P<new>{_TOKEN})[^,，.。;；\n]{{0,40}}?[,，]?\s*(?:\bnot\b|而?不是|并非|並非)\s*(?P<old>{_TOKEN})",
@@ -867,7 +867,7 @@ _ACQ = [
                 r"\bleasing\b|租用|租赁|租賃|(?<!出)租(?!或|的?(?:房子|房|屋|公寓|套房|雅房))(?<!房租)")),
     ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bprocure|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
                r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)(?<!上[两兩一二三四五六七八\d]张)(?<!上[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|(?<!colo\s)(?<!colocation\s)\bquote\b|报价|報價|grants?\s+for\s+(?:gpu\s+|new\s+)?(?:gpus|hardware|servers?)|"
-               r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation)\b|"
+               r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation|pc|build)\b|\bbuild\s+(?:it\s+|this\s+)?around\b|"
                r"标案|標案|招标|招標|自购|自購|自行采购|自行採購|自建(?!的|机房|機房|数据中心|數據中心|資料中心|idc)|\bcapex\b|买(?!了|的|过|過|不到|不起)|買(?!了|的|过|過|不到|不起)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b(?!\s+(?:[\w-]+\s+)?(?:rag|chat\s*bot|bot|assistant|app|application|pipeline|"
                r"model|dataset|service|tool|agent|search|product|demo|prototype|poc|api|website|platform|feature|knowledge\s+base)s?\b)|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|搭一台|搭建一台|搭一套|配出|配一台|配一套|"
@@ -1080,7 +1080,7 @@ _ONPREM = _c(
     r"所(?!有|以|謂|谓|需|在)|院(?!校|系)|厂|廠)|"
     r"gaming\s+pc|leave\s+the\s+building|closet\b|(?:房間|房间|臥室|卧室)(?:裡|里|的|是)|\bdata\s+hall\b|\bon[\s-]?site\b|\bon\s+(?:our|the)\s+(?:own\s+)?premises\b|"
     r"(?:leave|leaving|go\s+outside|outside|off)\s+(?:of\s+)?(?:our|the|my)\s+(?:own\s+)?(?:network|premises|site|firewall|campus|hospital|office|building)\b|"
-    r"书房|書房|宿舍|\b(?:our|my|the)\s+(?:basement|garage|dorm(?:\s+room)?)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
+    r"书房|書房|宿舍|\b(?:our|my|the)\s+(?:basement|garage|dorm(?:\s+room)?|(?:spare\s+)?bedroom|spare\s+room|home\s+office|living\s+room)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
 )
 _NO_QLORA = _c(r"(?:不想用|不想|不考虑|不考慮|不要|不用|别用|別用|\bno\b|\bnot\b|\bwithout\b|\bavoid(?:ing)?\b|"
                r"\b(?:don'?t|do\s+not|won'?t)\s+(?:want\s+(?:to\s+(?:use|do)\s+)?|use\s+))\s*(?:to\s+)?q\s*-?\s*lora")
@@ -1668,6 +1668,8 @@ def _usage(w: _Work, ex: Extraction, training: bool = False) -> None:
             ex.fields["runs"] = runs  # 20 jobs a week over two years: 2,086 runs
             return
     every = _RECURRING.search(w.text)
+    if every and training:
+        w.consume(every.start(), every.end())  # "retrain once a month": how often, never a one-month deadline
     if every and training and ex.fields.get("horizon_days"):
         # "每個月…做一次 LoRA 微調，未來兩年都會這樣做": a run a month over two years is 24 runs, not a one-off
         every_days = next(days for unit, days in _PERIOD_DAYS.items() if unit in every.group(0).lower())
@@ -2170,6 +2172,8 @@ def _data(w: _Work, ex: Extraction, training: bool) -> None:
     samples = None
     for m in w.finditer(_IMAGES):
         v = number_value(_numtext(m) or "")
+        if _PER_SECOND.match(w.text, m.end()):
+            continue  # "~5 images/sec at peak", "2,470 images/sec on an A100": a rate, not a data set
         if v is not None:
             samples = v
             ex.images = True
@@ -2315,7 +2319,7 @@ _CONC_USERS = _c(  # "to 50 users", "for 500 people", "给 500 个用户", "服�
     r"(?:用户|用戶|使用者|同事|同仁|工程师|工程師|同学|同學|人)(?:用|使用)?"
 )
 _RPS = _c(
-    rf"{_num('num1')}\s*(?:requests?|reqs?|queries|calls|次请求|次請求|个请求|個請求|笔请求|筆請求|次查询|次查詢|次)?\s*(?:/\s*s(?:ec(?:ond)?)?(?![a-z])|per\s+sec(?:ond)?\b|a\s+sec(?:ond)?\b|每秒)"
+    rf"{_num('num1')}\s*(?:requests?|reqs?|queries|calls|images?|imgs?|pictures?|次请求|次請求|个请求|個請求|笔请求|筆請求|次查询|次查詢|张图|張圖|次)?\s*(?:/\s*s(?:ec(?:ond)?)?(?![a-z])|per\s+sec(?:ond)?\b|a\s+sec(?:ond)?\b|每秒)"
     rf"|{_num('num2')}\s*(?:qps|rps|req/s)(?![a-z])"
     rf"|(?:qps|rps|每秒请求数?|每秒請求數?|requests\s+per\s+second)(?:\s*(?:[:=]|of|约|約|为|為|是|about|around|~|大概|大约|大約|差不多|预计|預計|估计|估計|峰值|尖峰))*\s*{_num('num3')}"
     rf"|每秒\s*(?:大概|大约|大約|约|約|有|差不多|要|需要|得)?\s*(?:处理|處理|扛|撑|撐|支撑|支撐|跑)?\s*{_num('num4')}\s*(?:个|個|次|笔|筆)?\s*"
@@ -2407,8 +2411,8 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
         found = False
         for m in w.finditer(pattern):
             v = context_tokens_from(_numtext(m) or "")
-            if v is None:
-                continue
+            if v is None or 0 < v < 32:
+                continue  # "Context: 12-person robotics company": a forum post's heading, then a headcount
             w.consume(m.start(), m.end())
             if v <= 0 or v > 100_000_000:
                 ex.problem("conv.problem.context_range")
@@ -2959,6 +2963,9 @@ _PURPOSE_TAIL = _c(r"\s*(?:gpus?|cards?)?\s*(?:to|for)\s+(?:serve|serving|run|ru
 as "we have" still says they are)."""
 _OPTION_LINE = _c(r"\s*(?:[-*•·]\s*)?(?:(?:option|plan|choice|方案|选项|選項|配置)\s*[a-d1-4一二三四甲乙丙]|[a-d甲乙丙])\s*[:：)）.、]")
 """"- Option A: 2x used RTX 3090", "A：一台 8 卡 RTX 6000 Ada", "方案二：": a line that is one of the options weighed."""
+_BARE_PRICE_TAIL = _c(r"\s*(?:一张|一張|每张|每張)?\s*(?:要|大概|大约|大約|约|約|才|只要)?\s*\d[\d,]{2,}(?:\.\d+)?\s*"
+                      r"(?:左右|上下|出头|出頭|元|块|塊)?(?!\s*[a-z0-9\u4e00-\u9fff])")
+""""闲鱼 3090 一张 5500 左右": a bare amount of hundreds or more for one card is its price."""
 _ONLY_BEFORE = _c(r"(?:就只有|只有|就|只)\s*$")
 """"实验室穷，就两张3090": "just" right before the count says what they have."""
 _HAVE_PLAN = _c(r"(?:已经|已經|我们|我們|我|公司|目前|现在|現在)?有\s*(?:在)?\s*(?:考虑|考慮|想|看|打算|规划|規劃|计划|計劃|预算|預算|意|兴趣|興趣|需要|需求|评估|評估)")
@@ -2966,7 +2973,7 @@ _HAVE_PLAN = _c(r"(?:已经|已經|我们|我們|我|公司|目前|现在|現在
 _WANT_TO_GET = _c(r"(?:想|打算|准备|準備|计划|計劃)\s*(?:要|再)?\s*(?:放|买|買|配|组|組|攒|攢|装|裝|搭|上)")
 """"家里书房想放一台 4 卡 5090 的机器": a machine they mean to get, wherever it will stand."""
 _SUPPOSE = _c(r"假如|假设|假設|如果|要是|\bif\s+(?:i|we)\s+(?:had|got|bought)\b|\bsuppose\b|\bimagine\b")
-_HEARSAY = _c(r"\b(?:colleague|coworker|co-worker|friend|boss|manager|vendor|salesman|sales\s+rep|reseller|someone|people|"
+_HEARSAY = _c(r"\b(?:colleague|coworker|co-worker|friend|boss|manager|vendor|salesman|(?:sales|account|[a-z]+)\s+rep|reseller|someone|people|"
               r"everyone|reddit|they|he|she)\s*(?:says?|said|told\s+(?:me|us)|claims?|recommends?|suggests?|insists?|pitch(?:es|ed)?|"
               r"wants\s+(?:us|me)\s+to|would\s+(?:like|have)\s+(?:us|me)\s+to|"
               r"(?:is|are|was)\s+(?:pushing|pitching|recommending|suggesting))\b|"
@@ -3181,7 +3188,7 @@ def _gpus(w: _Work, ex: Extraction) -> None:
         # "A100 40G 八张、V100 32G 四张", "4x A100 + 2x V100": a list continues what the first item said
         listed = last_owned_end >= 0 and re.fullmatch(r"[\s,、+&和及與与跟]*(?:and|plus|加上?)?[\s\dx×*张張块塊颗顆a]*",
                                                        w.text[last_owned_end:consume_from]) is not None
-        if _PRICE_TAIL.match(w.orig.lower()[consume_to: consume_to + 24]):
+        if _PRICE_TAIL.match(w.orig.lower()[consume_to: consume_to + 24]) or _BARE_PRICE_TAIL.match(w.orig, consume_to):
             ex.gpu_mentions.append(ident)  # "RTX PRO 6000 一張大概 8500 美金": a price quoted, not a card had
             w.consume(consume_from, consume_to)
             continue
@@ -3447,7 +3454,21 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
         ex.no_deadline = True  # not "No rush, but I'd like it done by Feb 1": the date they give stands
     if "budget_usd" not in ex.fields and _NO_BUDGET.search(w.orig.lower()):
         ex.no_budget = True
+    edit = _EDIT_MARK.search(text)
+    if edit:  # "第 1 条附言：老板刚批了，预算提到 80 万": what an EDIT line says is the writer's last word
+        later = extract_detailed(text[edit.end():], locale, task=ex.fields.get("task") or task, question=question)
+        for group in _EDIT_WINS:
+            if group[0] in later.fields:
+                for key in group:
+                    ex.fields.pop(key, None)
+                    if key in later.fields:
+                        ex.fields[key] = later.fields[key]
     return ex
+
+
+_EDIT_WINS = (("budget_amount", "budget_currency", "budget_usd"), ("deadline_days",), ("samples",), ("tokens",),
+              ("epochs",), ("concurrency",), ("context_tokens",), ("seq_len",), ("model", "model_text", "params", "active_params"))
+"""Slots an EDIT / 補充 / 附言 line overrides when it states them again."""
 
 
 def extract(text: str, locale: Locale = "en", *, task: str | None = None) -> dict[str, Any]:

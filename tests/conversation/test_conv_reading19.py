@@ -136,3 +136,36 @@ def test_an_edit_line_corrects_the_card_said_before() -> None:
 
 def test_a_sum_of_funding_is_not_one_sample() -> None:
     assert "samples" not in _read("老師拿到一筆經費 NT$300 萬，要買機器", "zh-Hant")
+
+
+def test_an_appended_note_that_raises_the_budget_wins() -> None:
+    text = "想买卡做 LoRA 微调 qwen2.5-7b，预算 10 万。\n\n第 1 条附言：领导批了，预算提到 15 万。"
+    assert _read(text, "zh-Hans")["budget_amount"] == 150_000
+
+
+def test_a_dell_rep_s_box_is_not_the_cards_had() -> None:
+    read = _read("Our HPE rep says we need a 4x H100 server. We own 2x L40S in our rack today.")
+    assert read["owned_gpus"] == [{"gpu": "l40s", "count": 2}]
+
+
+def test_a_cards_bare_price_on_a_marketplace_is_no_card_had() -> None:
+    read = _read("预算 1.5w，闲鱼 3090 一张 5200 左右，京东 4090D 一张要 1.4w", "zh-Hans")
+    assert "owned_gpus" not in read and read["budget_amount"] == 15_000
+
+
+@pytest.mark.parametrize(("text", "key", "value"), [
+    ("Context: 8-person studio, we want to serve Llama 3.1 8B.", "context_tokens", None),  # a heading, then a headcount
+    ("QLoRA on Mistral 7B, retrained every week for two years", "deadline_days", None),  # how often, not a deadline
+])
+def test_forum_scaffolding_and_a_schedule_set_no_slot(text: str, key: str, value: None) -> None:
+    assert _read(text).get(key) is value
+
+
+def test_a_new_pc_for_the_spare_bedroom_is_bought_and_on_premises() -> None:
+    read = _read("Budget $3k for a new PC in my spare bedroom to QLoRA Llama 3 8B. What GPU should I build around?")
+    assert read["acquisition"] == "buy" and read["deployment"] == "on-prem"
+
+
+def test_images_per_second_at_peak_are_requests_not_a_data_set() -> None:
+    read = _read("We want to serve SDXL; peak is about 3 images/sec.")
+    assert read["requests_per_second"] == 3 and "samples" not in read
