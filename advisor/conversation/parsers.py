@@ -2966,6 +2966,8 @@ _OPTION_LINE = _c(r"\s*(?:[-*•·]\s*)?(?:(?:option|plan|choice|方案|选项|�
 _BARE_PRICE_TAIL = _c(r"\s*(?:一张|一張|每张|每張)?\s*(?:要|大概|大约|大約|约|約|才|只要)?\s*\d[\d,]{2,}(?:\.\d+)?\s*"
                       r"(?:左右|上下|出头|出頭|元|块|塊)?(?!\s*[a-z0-9\u4e00-\u9fff])")
 """"闲鱼 3090 一张 5500 左右": a bare amount of hundreds or more for one card is its price."""
+_OPTION_LABEL = _c(r"(?:(?:option|plan|choice|方案|选项|選項)\s*[a-d1-4一二三四甲乙丙]|(?<![a-z0-9])[a-d甲乙丙])\s*[:：)）]")
+"""An option's label inside a sentence: "A：兩張 4090  B：一張 RTX 6000 Ada", "plan B: 2x H100"."""
 _ONLY_BEFORE = _c(r"(?:就只有|只有|就|只)\s*$")
 """"实验室穷，就两张3090": "just" right before the count says what they have."""
 _HAVE_PLAN = _c(r"(?:已经|已經|我们|我們|我|公司|目前|现在|現在)?有\s*(?:在)?\s*(?:考虑|考慮|想|看|打算|规划|規劃|计划|計劃|预算|預算|意|兴趣|興趣|需要|需求|评估|評估)")
@@ -3192,7 +3194,8 @@ def _gpus(w: _Work, ex: Extraction) -> None:
             ex.gpu_mentions.append(ident)  # "RTX PRO 6000 一張大概 8500 美金": a price quoted, not a card had
             w.consume(consume_from, consume_to)
             continue
-        if _OPTION_LINE.match(w.text, w.text.rfind("\n", 0, consume_from) + 1, consume_from):
+        segment = re.split(r"[\n。；;？?！!]|\.\s", w.text[:consume_from])[-1]
+        if _OPTION_LINE.match(segment) or _OPTION_LABEL.search(segment):
             w.consume(consume_from, consume_to)  # "- Option B: 1x RTX 6000 Ada": weighed, not had
             continue
         intent = _NOT_OWNED.search(clause) and not _PAST.search(clause)  # "想買一張", not "去年买那台"

@@ -108,6 +108,7 @@ def test_the_company_one_works_at_now_is_not_a_former_one() -> None:
 @pytest.mark.parametrize(("text", "locale"), [
     ("We're choosing between:\n- Option A: 4x L40S\n- Option B: 2x H100 NVL\nWhich one?", "en"),
     ("兩個方案：\n方案一：8 卡 4090\n方案二：4 卡 L40S\n哪個好？", "zh-Hant"),
+    ("想微調 Llama 3.1 8B。A：兩張 4090  B：一張 RTX 6000 Ada。預算 25 萬", "zh-Hant"),  # the options inline
 ])
 def test_gpus_on_option_lines_are_weighed_not_had(text: str, locale: str) -> None:
     assert "owned_gpus" not in _read(text, locale)
