@@ -2986,7 +2986,7 @@ _HEARSAY = _c(r"\b(?:colleague|coworker|co-worker|friend|boss|manager|vendor|sal
               r"(?:说|說|推荐|推薦|建议|建議|报价|報價|认为|認為|觉得|覺得)|听说|聽說|据说|據說")
 """Someone else speaking before a GPU ("a colleague says a single L40S will do"): with `_ENOUGH_AFTER`, a claim to
 check, not a card the writer has or chose."""
-_ENOUGH_AFTER = _c(r"[^.!?。！？]{0,24}?(?:就够|就夠|足够|足夠|够用|夠用|就行|就可以|就能|就足以|\bwill\s+do\b|\bis\s+enough\b|\bwould\s+be\s+enough\b|"
+_ENOUGH_AFTER = _c(r"[^.!?。！？]{0,24}?(?:就够|就夠|足够|足夠|够用|夠用|就行|就可以|就能|就足以|可以吗|可以嗎|够吗|夠嗎|行吗|行嗎|可行吗|可行嗎|\bwill\s+do\b|\bis\s+enough\b|\bwould\s+be\s+enough\b|"
                    r"\bsuffices?\b|\bis\s+plenty\b|\bshould\s+(?:be\s+fine|do)\b)")
 """What a claim says of the card: that it is enough — the claim the writer wants checked ("一张 4090D 就够了"); a
 vendor's recommendation or quote ("廠商推薦 8 卡 H100") is an option they weigh and stays among the GPUs asked about."""

@@ -170,3 +170,15 @@ def test_a_new_pc_for_the_spare_bedroom_is_bought_and_on_premises() -> None:
 def test_images_per_second_at_peak_are_requests_not_a_data_set() -> None:
     read = _read("We want to serve SDXL; peak is about 3 images/sec.")
     assert read["requests_per_second"] == 3 and "samples" not in read
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("听说 H20 显存大、价格便宜，租一张 H20 可以吗？", "zh-Hans"),
+    ("同事說 L40S 很划算，買兩張 L40S 夠嗎？", "zh-Hant"),
+])
+def test_a_card_others_praised_and_asked_about_is_a_claim_to_check(text: str, locale: str) -> None:
+    assert "preferred_gpus" not in _read(text, locale)
+
+
+def test_a_card_the_writer_asks_about_unprompted_stays_asked_about() -> None:
+    assert _read("租一张 H20 可以吗？", "zh-Hans")["preferred_gpus"] == ["h20"]
