@@ -867,7 +867,7 @@ _ACQ = [
                 r"\bleasing\b|租用|租赁|租賃|(?<!出)租(?!或|的?(?:房子|房|屋|公寓|套房|雅房))(?<!房租)")),
     ("buy", _c(r"\bbuy(?:ing)?\b|\bpurchas|\bprocure|\bupgrade\s+to\b|\bown\s+(?:the\s+)?(?:hw|hardware)\b|rather\s+own|"
                r"(?<!have\s)(?<!own\s)\bused\s+(?:cards?|gpus?)|(?<!有)(?<!有[两兩一二三四五六七八\d]张)(?<!有[两兩一二三四五六七八\d]張)(?<!上[两兩一二三四五六七八\d]张)(?<!上[两兩一二三四五六七八\d]張)二手|second[\s-]?hand|(?<!colo\s)(?<!colocation\s)\bquote\b|报价|報價|grants?\s+for\s+(?:gpu\s+|new\s+)?(?:gpus|hardware|servers?)|"
-               r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation|pc|build)\b|\bbuild\s+(?:it\s+|this\s+)?around\b|"
+               r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation|pc|build)\b|\bbuild\s+(?:it\s+|this\s+)?around\b|\b(?:whole|entire|full|complete)\s+build\b|"
                r"标案|標案|招标|招標|自购|自購|自行采购|自行採購|自建(?!的|机房|機房|数据中心|數據中心|資料中心|idc)|\bcapex\b|买(?!了|的|过|過|不到|不起)|買(?!了|的|过|過|不到|不起)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b(?!\s+(?:[\w-]+\s+)?(?:rag|chat\s*bot|bot|assistant|app|application|pipeline|"
                r"model|dataset|service|tool|agent|search|product|demo|prototype|poc|api|website|platform|feature|knowledge\s+base)s?\b)|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|搭一台|搭建一台|搭一套|配出|配一台|配一套|"
@@ -2609,10 +2609,14 @@ def _quantization(w: _Work, ex: Extraction) -> None:
         if not found:
             found.append((m.start(), "int4"))
         w.consume(m.start(), m.end())
+    found.sort()
+    if len({name for _, name in found}) > 1 and _WEIGHED.search(w.text, found[0][0], found[1][0]):
+        return  # "Is a 4-bit quant worth it vs 8-bit?", "int4 还是 int8": formats compared, none chosen yet
     if found:
-        dtype = min(found)[1]
-        ex.fields["weights_dtype"] = dtype  # a serving format: the training precision stays as it was
+        ex.fields["weights_dtype"] = found[0][1]  # a serving format: the training precision stays as it was
 
+
+_WEIGHED = _c(r"\bvs\.?|\bversus\b|\bor\b|还是|還是|或者?|对比|對比|比较|比較")
 
 # --------------------------------------------------------------------------------------------
 # Catalogue names: models and GPUs, found by alias scanning and, for models, fuzzy matching.

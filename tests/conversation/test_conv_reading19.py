@@ -182,3 +182,15 @@ def test_a_card_others_praised_and_asked_about_is_a_claim_to_check(text: str, lo
 
 def test_a_card_the_writer_asks_about_unprompted_stays_asked_about() -> None:
     assert _read("租一张 H20 可以吗？", "zh-Hans")["preferred_gpus"] == ["h20"]
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("Serving Qwen3 8B for myself. Is a 4-bit quant worth it vs 8-bit?", "en"),
+    ("部署 qwen2.5-14b 给团队用，int4 还是 int8 好？", "zh-Hans"),
+])
+def test_two_weight_formats_compared_choose_neither(text: str, locale: str) -> None:
+    assert "weights_dtype" not in _read(text, locale)
+
+
+def test_a_budget_for_the_whole_build_buys() -> None:
+    assert _read("About $6k for the whole build, to serve Llama 3.1 70B at 4-bit in the office.")["acquisition"] == "buy"
