@@ -826,7 +826,7 @@ _PER_RUN_AFTER = _c(r"\s*(?:/\s*run\b|per\s+run\b|a\s+run\b|each\s+run\b|一次)
 
 _SPENT = _c(r"\bbill(?:ed|s)?\b|\bspent\b|\b(?:been|are|were|we're|i'm)\s+spending\b|\bburn(?:ing|ed|s)?\b|\bcost\s+(?:us|me)\b|"
             r"\binvoices?\b|\bquoted?\b|\bquotes\b|\bquoting\b|\basking\s+(?:price|for)\b|报价|報價|报了|報了|开价|開價|要价|要價|"
-            r"账单|帳單|花了|花掉|烧了?|燒了?|开销|開銷|"
+            r"账单|帳單|花了|花掉|烧了?|燒了?|开销|開銷|电费|電費|\b(?:electricity|power|utility)\s+bill|"
             r"\b(?:goes|going|sells?|selling|retails?|listed)\s+for\b|\bon\s+(?:ebay|craigslist|amazon|newegg|marketplace|fb\s+marketplace)\s+for\b|\bpriced\s+at\b|\bstreet\s+price\b|市价|市價|售价|售價|行情价|行情價|"
             r"(?:一张|一張|一块|一塊)\s*(?:要|大概|大约|大約)")
 _SPENT_PERIOD = _c(r"(?:(?:一|1|两|兩|2|三|3|这两|這兩|这几|這幾|上|每)\s*(?:个|個)?\s*月|last\s+month|this\s+month|per\s+month|"
@@ -2303,14 +2303,14 @@ _ME_AND_ONE = _c(  # "for me and my wife", "我跟老婆用": two people
     r"son|daughter|kid|colleague|co-?worker|cofounder|co-founder)\b|"
     r"我(?:和|跟|与|與)(?:我)?(?:的)?(?:老婆|老公|太太|先生|女友|男友|女朋友|男朋友|朋友|室友|同学|同學|同事|搭档|搭檔)")
 _HEADCOUNT = _c(
-    rf"{_num('head1')}\s*(?:个|個|位|名)?\s*(?:employees?|engineers?|staff|people|users?|人|员工|員工|工程师|工程師|同事|同仁|用户|用戶|使用者)"
+    rf"{_num('head1')}\s*(?:个|個|位|名)?\s*(?:[a-z-]+\s+)?(?:employees?|engineers?|staff|people|users?|人|员工|員工|工程师|工程師|同事|同仁|用户|用戶|使用者)"
     rf"|(?:employees?|staff|员工|員工|工程师|工程師|同事|同仁|全公司|公司)\s*(?:约|約|大约|大約|大概|有|共)?\s*{_num('head2')}\s*(?:人|位|名)?"
 )
 _SHARE = _c(
     r"(?P<pct>\d+(?:\.\d+)?)\s*%|(?P<cheng>[一二两兩三四五六七八九])\s*成|(?P<frac>\d)\s*/\s*(?P<den>\d{1,2})(?!\d)|"
     r"(?P<fden>[二三四五六七八九十])分之(?P<fnum>[一二三四五六七八九])|(?P<third>a\s+third|one\s+third)|(?P<half>half|一半)"
 )
-_SHARE_CUE = _c(r"at\s+once|concurrent|simultaneous|active|online|on\s+at\s+the\s+same\s+time|同时|同時|并发|並發|在线|在線|在用|使用")
+_SHARE_CUE = _c(r"at\s+once|concurrent|simultaneous|active|online|at\s+the\s+same\s+time|同时|同時|并发|並發|在线|在線|在用|使用")
 _CONC_USERS = _c(  # "to 50 users", "for 500 people", "给 500 个用户", "服務 300 位使用者": serving only
     rf"(?:\bto|\bfor|\bserv(?:e|es|ing))\s+(?:about|around|roughly|up\s+to|~)?\s*{_num('num1')}\s*"
     r"(?:users?|people|customers?|clients?)\b(?!\s*(?:/|per|a|each|every)\s*(?:day|d\b|month|week|year))"
@@ -2447,8 +2447,13 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
             users = number_value(_numtext(m) or "")
             if users is None:
                 continue
-            num_at = next(m.start(g) for g, v in m.groupdict().items() if g.startswith("num") and v)
-            if _NEGATIVE_BEFORE.search(w.text[max(0, num_at - 4): num_at]):
+            num_at, num_end = next(m.span(g) for g, v in m.groupdict().items() if g.startswith("num") and v)
+            upper = _RANGE_UPPER.match(w.text, num_end)
+            upper_value = number_value(upper.group("num")) if upper else None
+            if upper_value is not None and users < upper_value <= users * 10:
+                users = upper_value  # "并发 20~30", "同时 20 到 30 人": sized for the top of the range
+                w.consume(upper.start(), upper.end())  # type: ignore[union-attr]
+            elif _NEGATIVE_BEFORE.search(w.text[max(0, num_at - 4): num_at]):
                 users = -users  # "要服務 -200 個人同時在線": a sign typed, not a range
             w.consume(m.start(), m.end())
             copies = _copies(w, m.start())
@@ -2471,6 +2476,8 @@ def _serving(w: _Work, ex: Extraction, training_task: bool) -> None:
 
 
 _NEGATIVE_BEFORE = lazy_compile(r"(?<![\d\w.])[-−]\s*$")
+_RANGE_UPPER = _c(rf"\s*(?:~|～|-|–|—|到|至|\bto\b)\s*{NUM}")
+"""The top of a range said right after a number: "20~30", "20 到 30"."""
 _EACH = _c(r"(?:\beach|\bper\s+(?:customer|tenant|model|instance|copy|deployment)|各|每套|每个|每個|每家|每份|每一套)\s*(?:\S+\s*){0,2}$")
 _COPIES = _c(r"(?<![\d.])(?P<num>\d{1,3})\s*(?:个|個|家|位|套)?\s*(?:different\s+)?(?:\S+\s+)?"
              r"(?:customers|tenants|clients|models|instances|deployments|copies|客户|客戶|租户|租戶|套)")
@@ -2491,7 +2498,7 @@ def _share_of_headcount(w: _Work, ex: Extraction) -> bool:
     concurrency is the headcount times the share said to be on at once (a headcount alone is not concurrency)."""
     head = _HEADCOUNT.search(w.text)
     share_m = _SHARE.search(w.text, head.end()) if head else None
-    if not head or not share_m or not _SHARE_CUE.search(w.text, share_m.start(), share_m.end() + 16):
+    if not head or not share_m or not _SHARE_CUE.search(w.text, share_m.start(), share_m.end() + 32):
         return False
     n = number_value(head.group("head1") or head.group("head2") or "")
     g = share_m.groupdict()
@@ -2984,7 +2991,7 @@ _HEARSAY = _c(r"\b(?:colleague|coworker|co-worker|friend|boss|manager|vendor|sal
               r"wants\s+(?:us|me)\s+to|would\s+(?:like|have)\s+(?:us|me)\s+to|"
               r"(?:is|are|was)\s+(?:pushing|pitching|recommending|suggesting))\b|"
               # a colleague's plan put to the advisor: "our engineer priced a rented 8x L40S box … is that the right plan?"
-              r"\b(?:engineer|intern|admin|ops\s+team|it\s+team|devops|architect|consultant|contractor)s?\s+"
+              r"\b(?:engineer|intern|admin|ops\s+team|it\s+team|devops|architect|consultant|contractor|vendor|supplier|reseller|dealer|integrator)s?\s+"
               r"(?:priced|proposed|planned|plans|picked|chose|suggested|quoted|spec(?:ced|'d)|wants)\b|"
               r"(?:同事|朋友|老板|老闆|领导|領導|主管|上司|厂商|廠商|供应商|供應商|销售|銷售|业务|業務|有人|网上|網上|大家)\s*(?:都)?\s*"
               r"(?:说|說|推荐|推薦|建议|建議|报价|報價|认为|認為|觉得|覺得)|听说|聽說|据说|據說")

@@ -194,3 +194,22 @@ def test_two_weight_formats_compared_choose_neither(text: str, locale: str) -> N
 
 def test_a_budget_for_the_whole_build_buys() -> None:
     assert _read("About $6k for the whole build, to serve Llama 3.1 70B at 4-bit in the office.")["acquisition"] == "buy"
+
+
+@pytest.mark.parametrize(("text", "locale", "users"), [
+    ("部署 qwen2.5-32b，并发 20~30", "zh-Hans", 30),  # a range is sized at its top
+    ("跑推論，同時 15 到 25 人在用", "zh-Hant", 25),
+    ("serving Qwen2.5-14B for ~500 support staff, maybe 8% of them at the same time", "en", 40),  # 8 % of 500
+])
+def test_concurrency_from_ranges_and_shares_of_a_headcount(text: str, locale: str, users: int) -> None:
+    assert _read(text, locale)["concurrency"] == users
+
+
+def test_a_vendors_quote_for_a_server_is_no_server_had() -> None:
+    read = _read("Our budget is NT$2M. A vendor quoted US$40,000 for a 4x L40S server; is that sensible for serving?")
+    assert "owned_gpus" not in read and read["budget_currency"] == "TWD"
+
+
+def test_a_monthly_electricity_bill_is_neither_budget_nor_tariff() -> None:
+    read = _read("想买 8 卡 4090D 放机房跑推理。电费现在每个月大概 3000 块，会涨多少？", "zh-Hans")
+    assert "budget_amount" not in read and "electricity_usd_per_kwh" not in read
