@@ -971,6 +971,18 @@ def _rank(options: list[_Option], profile: Profile) -> None:
             break
 
 
+NEAR_MISS_RATIO = 5.0
+"""A ruled-out option the user did not name is listed only when it is within this factor of every limit it breaks:
+"an H100 board is 4.75 x your budget" still tells what the card people ask about costs; 8 x MI250X at 16 x the
+budget and 6 x the circuit tells nothing."""
+
+
+def _only_sold_elsewhere(o: _Option) -> bool:
+    """Ruled out only because the card is sold in another market (an RTX 4090D outside mainland China): no near
+    miss for someone who never asked about it."""
+    return all(f.rule_id == "cost.china-market-only" for f in o.findings if f.reject)
+
+
 def _cappers(o: _Option, roomy: list[_Option], tight_s: tuple[float, float] | None) -> list[_Option]:
     """The plans with room that `o` may not rank above (`_rank`)."""
     if _memory_tight(o):
@@ -1290,7 +1302,8 @@ def _advise(profile: Profile, kb: KnowledgeBase, workload: planner.Workload,
             continue
         if o.owned:  # the user's own GPUs: always say why they cannot do the job
             owned_losers.setdefault(o.gpu.id, o)
-        elif o.gpu.id not in shown_gpus:
+        elif o.gpu.id in profile.preferred_gpus or (
+                o.gpu.id not in shown_gpus and not _only_sold_elsewhere(o) and _miss_ratio(o, profile) <= NEAR_MISS_RATIO):
             best_loser.setdefault(o.gpu.id, o)
     # The user's own cards first, then those they asked about, then the near misses: what a limit alone keeps
     # out, nearest to passing first ("the RTX 4090 is $200 over your budget"), the most capable among equals.
