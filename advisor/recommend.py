@@ -1302,8 +1302,8 @@ def _advise(profile: Profile, kb: KnowledgeBase, workload: planner.Workload,
             continue
         if o.owned:  # the user's own GPUs: always say why they cannot do the job
             owned_losers.setdefault(o.gpu.id, o)
-        elif o.gpu.id in profile.preferred_gpus or (
-                o.gpu.id not in shown_gpus and not _only_sold_elsewhere(o) and _miss_ratio(o, profile) <= NEAR_MISS_RATIO):
+        elif o.gpu.id not in shown_gpus and (o.gpu.id in profile.preferred_gpus or (
+                not _only_sold_elsewhere(o) and _miss_ratio(o, profile) <= NEAR_MISS_RATIO)):
             best_loser.setdefault(o.gpu.id, o)
     # The user's own cards first, then those they asked about, then the near misses: what a limit alone keeps
     # out, nearest to passing first ("the RTX 4090 is $200 over your budget"), the most capable among equals.
