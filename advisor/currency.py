@@ -49,3 +49,9 @@ def from_usd(usd: float, currency: str) -> float:
 def default_currency(locale: Locale) -> str:
     """The currency a user writing in `locale` means by a bare amount."""
     return LOCALE_CURRENCY.get(locale, "USD")
+
+
+def currency_of(budget_currency: str | None, locale: Locale) -> str:
+    """The currency money is shown in: the one the user gave their budget in, else their language's."""
+    code = (budget_currency or "").upper()
+    return code if code in USD_PER_UNIT else default_currency(locale)

@@ -32,10 +32,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from advisor import __version__, words
+from advisor import __version__, currency, words
 from advisor import format as fmt
 from advisor.core import TIGHT_HEADROOM
-from advisor.currency import RATES_DATE, USD_PER_UNIT, default_currency
+from advisor.currency import RATES_DATE, USD_PER_UNIT
 from advisor.i18n import t
 from advisor.knowledge import knowledge
 from advisor.models import LOCALES, Candidate, Finding, Locale, Profile, Recommendation
@@ -116,8 +116,7 @@ def md_cell(text: Any) -> str:
 
 def currency_of(profile: Profile, locale: Locale) -> str:
     """The currency money is shown in: the one the user gave their budget in, else their language's."""
-    code = (profile.budget_currency or "").upper()
-    return code if code in USD_PER_UNIT else default_currency(locale)
+    return currency.currency_of(profile.budget_currency, locale)
 
 
 # --------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from advisor import format as fmt
 from advisor.conversation.numbers import lazy_compile, normalize_text, parse_number, strip_approx
 from advisor.conversation.parsers import MAX_BUDGET_USD, Extraction
 from advisor.core import planner
-from advisor.currency import RATES_DATE, default_currency, to_usd
+from advisor.currency import RATES_DATE, currency_of, default_currency, to_usd
 from advisor.i18n import t
 from advisor.knowledge import knowledge
 from advisor.models import Locale, Profile
@@ -468,7 +468,8 @@ def _facility_phrase(p: Profile, locale: Locale) -> str:
     parts.append(t(f"conv.cooling.{p.cooling}", locale))
     if p.electricity_usd_per_kwh != Profile.model_fields["electricity_usd_per_kwh"].default:
         parts.append(
-            f"{t('conv.label.electricity', locale)} {t('conv.fmt.kwh', locale, n=fmt.sig(p.electricity_usd_per_kwh))}"
+            f"{t('conv.label.electricity', locale)} "
+            f"{fmt.rate_per_kwh(p.electricity_usd_per_kwh, locale, currency_of(p.budget_currency, locale))}"
         )
     return _join(parts, locale)
 

@@ -213,3 +213,20 @@ def test_a_vendors_quote_for_a_server_is_no_server_had() -> None:
 def test_a_monthly_electricity_bill_is_neither_budget_nor_tariff() -> None:
     read = _read("想买 8 卡 4090D 放机房跑推理。电费现在每个月大概 3000 块，会涨多少？", "zh-Hans")
     assert "budget_amount" not in read and "electricity_usd_per_kwh" not in read
+
+
+@pytest.mark.parametrize(("fields", "locale", "shown"), [
+    # 0.6 yuan a kWh read from "电费一度 0.6": shown back in yuan, never as "0.0836 美元/度"
+    ({"budget_amount": 10_000, "budget_currency": "CNY", "budget_usd": 1_393}, "zh-Hans", "¥0.60/kWh"),
+    ({}, "zh-Hant", "NT$0.60/kWh"),  # no budget given: the money of the language written in
+])
+def test_the_summary_shows_the_tariff_in_the_users_money(fields: dict, locale: str, shown: str) -> None:
+    from advisor.conversation.questions import summary_markdown
+    from advisor.currency import to_usd
+    from advisor.models import Profile
+
+    currency = fields.get("budget_currency") or ("CNY" if locale == "zh-Hans" else "TWD")
+    profile = Profile(language=locale, task="qlora", model="qwen2.5-14b", deployment="on-prem",
+                      electricity_usd_per_kwh=to_usd(0.6, currency), **fields)
+    text = summary_markdown(profile, locale)  # type: ignore[arg-type]
+    assert shown in text and "美元/度" not in text
