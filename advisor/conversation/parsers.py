@@ -757,6 +757,9 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
     monthly = _PER_MONTH.search(w.text[end: end + 12]) or _PER_MONTH.search(w.text[max(0, start - 8): start]) or \
         _MONTH_IN_CLAUSE.search(w.text[max(0, start - 24): start])  # "每個月雲端費用最多5萬台幣"
     # "预算每月3万，签一年": the month's amount over the term; not "每个月 6000 左右，这一单总共最多花 1500" (the total)
+    after = _PER_MONTH.search(w.text[end: end + 12])
+    if after:  # "rent a GPU on vast for ~$150 a month": the month is the amount's, no month-long rental or deadline
+        w.consume(end, end + after.end())
     if monthly and not (totals and chosen in totals):
         term = _TERM.search(w.orig.lower())
         if not term:
@@ -892,7 +895,7 @@ _ACQ = [
 _CLOUD_ONLY_SAID = _c(r"直接用云|直接用雲|直接上云|直接上雲|只用云|只用雲|云端就好|雲端就好|cloud\s+only|only\s+cloud|cheapest\s+cloud|"
                       r"cloud\s+is\s+fine|不想管硬件|不想管硬體|没有机房|沒有機房|no\s+(?:server\s+)?room")
 """The cloud as the only place said outright (not merely a provider named)."""
-_CLOUD_ONLY = _c(rf"{_CLOUD_ONLY_SAID.pattern}|autodl|阿里云|阿里雲|腾讯云|騰訊雲|runpod|vast\.ai|lambda|\baws\b|\bgcp\b|azure")
+_CLOUD_ONLY = _c(rf"{_CLOUD_ONLY_SAID.pattern}|autodl|阿里云|阿里雲|腾讯云|騰訊雲|runpod|vast\.ai|\bon\s+vast\b|lambda|\baws\b|\bgcp\b|azure")
 _RACKED = _c(r"机柜|機櫃|机架|機架|\bracks?\b")
 _PLACED = _c(r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|系上|实验室|實驗室|研究室|工作室|桌下|身边|身邊)|家里|家裡|办公室|辦公室|"
              r"\bat\s+home\b|\bhome\b|\boffice\b|\bbuild\b|组一台|組一台|攒一台|攢一台|自己组|自己組|自己攒|自己攢")
@@ -1061,7 +1064,7 @@ _NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|弄不了
                 r"(?:液冷|水冷|liquid(?:\s+cooling)?)\s*(?:也|都|是|目前|现在|現在|暂时|暫時|还|還)*\s*(?:上不了|做不到|做不了|装不了|裝不了|弄不了|搞不了|不行|不可能|不能|没有|沒有|"
                 r"没办法|沒辦法|不支持|不支援|isn'?t\s+(?:possible|an\s+option|available)|is\s+not|not\s+(?:possible|available))")
 _AIR = _c(r"\bair\b(?![\s-]*gap)|air[\s-]?cool|风冷|風冷|氣冷|空冷")
-_CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bcolab\b|\bkaggle\b|coreweave|"
+_CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bon\s+vast\b|\bcolab\b|\bkaggle\b|coreweave|"
             r"paperspace|autodl|恒源云|火山引擎|volcengine|\btwcc\b|國網中心|国网中心|云|雲|\bcloud[\s-]?based")
 _NO_CLOUD = _c(r"cloud\s+is\s+(?:a\s+)?no[\s-]?go|\bcloud\s+is\s+(?:out|off\s+the\s+table|not\s+an\s+option)\b|(?:别|別|不要)(?:给我|給我)?(?:推荐|推薦)(?:云|雲)|(?:won'?t|wont|doesn'?t|does\s+not|will\s+not|can'?t|cannot|isn'?t\s+allowed\s+to|not\s+allowed\s+to)\s+"
                r"(?:let|allow)\s+(?:the\s+|our\s+|any\s+)?data\s+(?:to\s+)?(?:go|leave|be\s+(?:sent|uploaded))\s+(?:to|into|in)\s+(?:the\s+|a\s+|any\s+)?(?:public\s+)?cloud|(?:can(?:'?t|not)|must\s+not|never|won'?t|may\s+not)\s+(?:go|be\s+sent|be\s+uploaded|leave)\s+"

@@ -230,3 +230,9 @@ def test_the_summary_shows_the_tariff_in_the_users_money(fields: dict, locale: s
                       electricity_usd_per_kwh=to_usd(0.6, currency), **fields)
     text = summary_markdown(profile, locale)  # type: ignore[arg-type]
     assert shown in text and "美元/度" not in text
+
+
+def test_renting_on_vast_for_an_amount_a_month_is_cloud_with_no_horizon() -> None:
+    read = _read("Not buying anything; I'd rather rent a GPU on vast for ~$100 a month to serve Phi-3 mini.")
+    assert read["deployment"] == "cloud" and read["acquisition"] == "rent"
+    assert "horizon_days" not in read and "deadline_days" not in read

@@ -54,7 +54,7 @@ FRESH = {
     "holdout_fresh27.yaml": 38,  # 32 of 45 when first run blind (2026-12-04: messy typing, traps), 40 now
     "holdout_fresh28.yaml": 43,  # 41 of 45 when first run blind (2026-12-04: answers to questions, follow-ups), 45 now
     "holdout_fresh29.yaml": 42,  # 39 of 45 when first run blind (2026-12-04: an ordinary inbox, fifteen traps), 44 now
-    "holdout_fresh30.yaml": 39,  # 18 of 45 when first run blind (2026-12-04: numbers and units every way), 41 now
+    "holdout_fresh30.yaml": 40,  # 18 of 45 when first run blind (2026-12-04: numbers and units every way), 42 now
     "holdout_fresh31.yaml": 37,  # 26 of 45 when first run blind (2026-12-04, third stop: forum posts), 39 now
 }
 """Tables of 45-60 first messages each written by a separate session from forum styles without seeing the parser;
