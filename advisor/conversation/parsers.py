@@ -757,9 +757,9 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
     monthly = _PER_MONTH.search(w.text[end: end + 12]) or _PER_MONTH.search(w.text[max(0, start - 8): start]) or \
         _MONTH_IN_CLAUSE.search(w.text[max(0, start - 24): start])  # "每個月雲端費用最多5萬台幣"
     # "预算每月3万，签一年": the month's amount over the term; not "每个月 6000 左右，这一单总共最多花 1500" (the total)
-    after = _PER_MONTH.search(w.text[end: end + 12])
-    if after:  # "rent a GPU on vast for ~$150 a month": the month is the amount's, no month-long rental or deadline
-        w.consume(end, end + after.end())
+    month_after = _PER_MONTH.search(w.text[end: end + 12])
+    if month_after:  # "rent a GPU on vast for ~$150 a month": the month is the amount's, no month-long rental
+        w.consume(end, end + month_after.end())
     if monthly and not (totals and chosen in totals):
         term = _TERM.search(w.orig.lower())
         if not term:
