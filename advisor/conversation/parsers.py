@@ -2382,7 +2382,8 @@ def _request_shape(w: _Work, ex: Extraction) -> None:
 _CONTEXT_CUE = _c(r"上下文|context|ctx|prompts?|输入|輸入|长度|長度|tokens?\b|对话|對話|\bchats?\b|文件|documents?|合同|合約|"
                   r"contracts?|reviews?")
 _CONTEXT_MAX = _c(  # "平均 3k，最长 32k", "most chats ~6k, a few go up to 64k": the longest request must fit
-    r"(?:最长|最長|最大|最多|max(?:imum)?|longest|up\s+to|peaks?\s+(?:at|of)|as\s+long\s+as)\s*"
+    r"(?:最长|最長|最大|最多|max(?:imum)?|longest|up\s+to|peaks?\s+(?:at|of)|as\s+long\s+as|"
+    r"(?:个别|個別|少数|少數|有些|有的|偶尔|偶爾)[^，。,.;；]{0,8}?(?:会|會|能|可以)?\s*(?:到|达到|達到|长到|長到))\s*"
     r"(?:的|是|为|為|可能|会|會|到|达到|達到|约|約|大概|会到|會到|:|=|of|at|~)*\s*"
     r"(?P<n>\d+(?:\.\d+)?\s*k\b|\d+(?:\.\d+)?\s*(?=[kK])|\d{4,7}(?=\s*tokens?))")
 _MONEY_CUE = _c(r"budget|预算|預算|\$|美元|美金|台幣|台币|元|usd|twd|cny|rmb|price|cost|费用|費用")

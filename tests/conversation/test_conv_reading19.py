@@ -236,3 +236,8 @@ def test_renting_on_vast_for_an_amount_a_month_is_cloud_with_no_horizon() -> Non
     read = _read("Not buying anything; I'd rather rent a GPU on vast for ~$100 a month to serve Phi-3 mini.")
     assert read["deployment"] == "cloud" and read["acquisition"] == "rent"
     assert "horizon_days" not in read and "deadline_days" not in read
+
+
+def test_a_few_long_sessions_that_reach_a_length_set_the_longest_context() -> None:
+    read = _read("部署推理，高峰 200 个会话同时进行，平均每个会话上下文约 3,000 token，个别长的会到 16k。", "zh-Hans")
+    assert read["context_tokens"] == 16384 and read["avg_context_tokens"] == 3000
