@@ -129,6 +129,7 @@ ROWS: list[tuple[str, str, dict, dict]] = [
     ("inference.batch-prefill-bound", "profile", {"task": "inference", "is_batch_job": True, "batch_tokens_b": 25.0,
                                                   "context_window": 512}, {"is_batch_job": False}),
     ("reliability.qlora-non-nvidia", "candidate", {"vendor": "amd", "task": "qlora"}, {"task": "lora"}),
+    ("reliability.lora-non-nvidia", "candidate", {"vendor": "amd", "task": "lora"}, {"vendor": "nvidia"}),
     # model
     ("model.moe-total-vs-active", "profile", {"is_moe": True, "params_b": 46.7, "active_params_b": 12.9},
      {"is_moe": False}),
