@@ -29,6 +29,7 @@ USD_PER_UNIT: dict[str, float] = {
     "CHF": 1 / 0.815,  # USD/CHF about 0.80-0.83 in June 2025
     "KRW": 1 / 1370.0,  # USD/KRW about 1,350-1,390 in June 2025
     "INR": 1 / 85.8,   # USD/INR about 85.4-86.3 in June 2025
+    "MYR": 1 / 4.23,   # USD/MYR about 4.21-4.26 in June 2025
 }
 
 LOCALE_CURRENCY: dict[str, str] = {"en": "USD", "zh-Hans": "CNY", "zh-Hant": "TWD"}

@@ -190,6 +190,7 @@ _SYMBOLS: dict[str, dict[str, str]] = {
     "CHF": {"en": "CHF ", "zh-Hans": "CHF ", "zh-Hant": "CHF "},
     "KRW": {"en": "₩", "zh-Hans": "₩", "zh-Hant": "₩"},
     "INR": {"en": "₹", "zh-Hans": "₹", "zh-Hant": "₹"},
+    "MYR": {"en": "RM", "zh-Hans": "RM", "zh-Hant": "RM"},
 }
 _ABOUT = {"en": "about {}", "zh-Hans": "约 {}", "zh-Hant": "約 {}"}
 

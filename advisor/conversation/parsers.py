@@ -130,6 +130,7 @@ _NEG = _c(
     r"不(?:能|准|可|想|打算|考虑|考慮|会|會)?(?:自建|上云|上雲|用云|用雲|上公有云|上公有雲)|不想(?=租|买|買)|不(?=租|买|買)|"
     r"先别|先別|别上|別上|不上(?=\s*[a-z])|"
     r"不是|不要|不用|而不是|而非|别用|別用|并非|並非|不再|不想(?:用|要|做|跑|上)|不考虑|不考慮|不打算用|"
+    r"唔使|唔駛|唔想(?:用|要|做|跑|上)?|唔要|唔用|唔係|冇|"
     r"\b(?:don'?t|do\s+not)\s+want\s+(?:to\s+(?:use|do|run|go\s+with)\b|(?!to\b))|"
     r"\brather\s+not\s+(?:use|do|go\s+with)\b|\bavoid(?:ing)?\b|"
     r"(?:还|還)(?:没|沒)(?:有)?(?:要|打算|决定|決定)?|不打算|暂时不|暫時不|先不|"
@@ -448,12 +449,12 @@ def _task(w: _Work, bare_train: bool = True) -> str | None:
 
 _PRE_CUR = (
     r"(?P<pre>us\s?\$|usd|nt\s?\$|ntd|twd|hk\s?\$|hkd|rmb|cny|eur|jpy|gbp|€|£|"
-    r"(?<![a-z])(?:ca|c|can|au|a|s|sg)\s?\$|(?<![a-z])(?:cad|aud|sgd|chf|krw|inr)(?![a-z])|₩|₹|\$|¥|"
+    r"(?<![a-z])(?:ca|c|can|au|a|s|sg)\s?\$|(?<![a-z])(?:cad|aud|sgd|chf|krw|inr|myr)(?![a-z])|(?<![a-z])rm(?=\s?\d)|₩|₹|\$|¥|"
     r"新台币|新台幣|新臺幣|台币|台幣|臺幣|人民币|人民幣|美元|美金|欧元|歐元|港币|港幣|港元)"
 )
 _SUF_CUR = (
     r"(?P<SUF>美元|美金|usd|us\s+dollars?|(?:canadian|australian|aussie|singapore)\s+dollars?|cad|aud|sgd|"
-    r"swiss\s+francs?|chf|francs?|krw|won|korean\s+won|inr|rupees?|"
+    r"swiss\s+francs?|chf|francs?|krw|won|korean\s+won|inr|rupees?|myr|ringgit|令吉|马币|馬幣|蚊|"
     r"加元|加币|加幣|澳元|澳币|澳幣|新加坡元|新加坡币|新加坡幣|新币|新幣|瑞士法郎|韩元|韓元|韓圜|卢比|盧比|₩|₹|dollars?|bucks|刀|人民币|人民幣|rmb|cny|yuan|块钱|塊錢|"
     r"新台币|新台幣|新臺幣|台币|台幣|臺幣|twd|ntd|nt\s+dollars?|欧元|歐元|eur|euros?|港币|港幣|港元|hkd|"
     r"yen|jpy|日元|日圓|日幣|円|gbp|pounds?(?:\s+sterling)?|英镑|英鎊|元|块|塊|€|£)"
@@ -531,6 +532,8 @@ _CUR_CODES = {
     "chf": "CHF", "swiss franc": "CHF", "swiss francs": "CHF", "franc": "CHF", "francs": "CHF", "瑞士法郎": "CHF",
     "krw": "KRW", "won": "KRW", "korean won": "KRW", "₩": "KRW", "韩元": "KRW", "韓元": "KRW", "韓圜": "KRW",
     "inr": "INR", "rupee": "INR", "rupees": "INR", "₹": "INR", "卢比": "INR", "盧比": "INR",
+    "myr": "MYR", "rm": "MYR", "ringgit": "MYR", "令吉": "MYR", "马币": "MYR", "馬幣": "MYR", "马来西亚令吉": "MYR",
+    "蚊": "HKD",  # Cantonese for a dollar: "八萬蚊" is HK$80,000
 }
 
 
@@ -873,7 +876,7 @@ _ACQ = [
                r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation|pc|build)\b|\bbuild\s+(?:it\s+|this\s+)?around\b|\b(?:whole|entire|full|complete)\s+build\b|"
                r"标案|標案|招标|招標|自购|自購|自行采购|自行採購|自建(?!的|机房|機房|数据中心|數據中心|資料中心|idc)|\bcapex\b|买(?!了|的|过|過|不到|不起)|買(?!了|的|过|過|不到|不起)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b(?!\s+(?:[\w-]+\s+)?(?:rag|chat\s*bot|bot|assistant|app|application|pipeline|"
-               r"model|dataset|service|tool|agent|search|product|demo|prototype|poc|api|website|platform|feature|knowledge\s+base)s?\b)|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|搭一台|搭建一台|搭一套|配出|配一台|配一套|"
+               r"model|dataset|service|tool|agent|search|product|demo|prototype|poc|api|website|platform|feature|knowledge\s+base)s?\b)|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|搭一台|搭建一台|搭一套|配出|配一台|配一套|砌(?:一)?部機|砌機|"
                r"架(?:設|设)?\s*(?:一|1|两|兩|二|幾|几)?\s*台[^，。,.;；]{0,12}?(?:伺服器|服务器|主機|主机|機器|机器|工作站)|"
                r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
 
@@ -915,7 +918,7 @@ _COMPANY = _c(
 """"我们是深圳的一家公司", "公司要導入", "our company", "enterprise": a company or an institution buys, not a person."""
 _PERSONAL = _c(r"个人|個人|自己玩|自己用|\bhobby|\bpersonal\b|side\s+project|下班|业余|業餘|\bfor\s+fun\b")
 _IF_BUY = _c(r"\bif\s+(?:we|i)\s+(?:do\s+)?(?:buy|purchase|go\s+(?:with\s+)?buying)\b|(?:如果|要是|假如|若)(?:要|是)?(?:买|買|自购|自購)")
-_HOME = _c(r"\bat\s+home\b|\bmy\s+desk\b|home\s*lab|\bapartment\b|家里|家裡|家中|在家|宿舍|dorm")
+_HOME = _c(r"\bat\s+home\b|\bmy\s+desk\b|home\s*lab|\bapartment\b|家里|家裡|家中|在家|宿舍|屋企|dorm")
 _NEED_TO_BUY_Q = _c(r"\b(?:do|would|will|should)\s+(?:i|we)\s+(?:need|have)\s+to\s+buy\s+(?:anything|something|more|another)\b|"
                     r"\bwould\s+buying\b|\bif\s+(?:we|i)\s+bought\b|"
                     r"(?:要不要|需不需要|需要)(?:再)?(?:买|買)(?:什么|什麼|东西|東西)?(?:吗|嗎|\?)")
@@ -1083,7 +1086,7 @@ _ONPREM = _c(
     r"所(?!有|以|謂|谓|需|在)|院(?!校|系)|厂|廠)|"
     r"gaming\s+pc|leave\s+the\s+building|closet\b|(?:房間|房间|臥室|卧室)(?:裡|里|的|是)|\bdata\s+hall\b|\bon[\s-]?site\b|\bon\s+(?:our|the)\s+(?:own\s+)?premises\b|"
     r"(?:leave|leaving|go\s+outside|outside|off)\s+(?:of\s+)?(?:our|the|my)\s+(?:own\s+)?(?:network|premises|site|firewall|campus|hospital|office|building)\b|"
-    r"书房|書房|宿舍|\b(?:our|my|the)\s+(?:basement|garage|dorm(?:\s+room)?|(?:spare\s+)?bedroom|spare\s+room|home\s+office|living\s+room)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家"
+    r"书房|書房|宿舍|\b(?:our|my|the)\s+(?:basement|garage|dorm(?:\s+room)?|(?:spare\s+)?bedroom|spare\s+room|home\s+office|living\s+room)\b|自己的(?:電腦|电脑|工作站|桌機|桌机|主機|主机)|我的(?:電腦|电脑)|家里|家裡|家中|在家|屋企"
 )
 _NO_QLORA = _c(r"(?:不想用|不想|不考虑|不考慮|不要|不用|别用|別用|\bno\b|\bnot\b|\bwithout\b|\bavoid(?:ing)?\b|"
                r"\b(?:don'?t|do\s+not|won'?t)\s+(?:want\s+(?:to\s+(?:use|do)\s+)?|use\s+))\s*(?:to\s+)?q\s*-?\s*lora")
@@ -2944,7 +2947,7 @@ _OWN_CUE = _c(
     r"\bhave\b(?!\s+(?:a\s+|the\s+|some\s+)?(?:budget|money|funds|funding)\b)|\bhas\b|\bown\b|\bowned\b|\bgot\b(?!\s+(?:quoted|a\s+quote|offered))|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
     r"手上|手头|手頭|手边|手邊|我那台|我那臺|我们那台|我們那臺|现有|現有|已有|已经有|已經有|我们有|我們有|我有|目前是|现在是|現在是|目前用|(?:台式机|台式機|桌机|桌機|电脑|電腦|笔记本|筆電|主机|主機)(?:里|裡)?(?:是|用的是|装的是|裝的是|插的是)|\bcurrently\s+(?:on|using|running|rocking)\b|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
     r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備|插了|插着|插著|装了|裝了|装着|裝著|"
-    r"已经买了|已經買了|买了|買了|收了|入手了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|宿舍|桌机|桌機|我的|我们的|我們的|"
+    r"已经买了|已經買了|买了|買了|收了|入手了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|宿舍|屋企|桌机|桌機|我的|我们的|我們的|"
     r"\bin\s+(?:my|our)\b|\bon\s+(?:my|our)\b|gaming\s+pc|\btower\b|\brig\b|(?:uni|university|our|research)\s+lab\b|实验室|實驗室"
 )
 _HAVE_BEFORE = _c(r"(?:现在有|現在有|手上有|手头有|手頭有|现有|現有|已有|我们有|我們有|我有)(?!预算|預算|钱|錢|经费|經費|计划|計劃|在考)|"

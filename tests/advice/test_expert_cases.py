@@ -189,7 +189,7 @@ BLIND16_WITHIN_BOUNDS = [f"blind16-{i:02d}" for i in range(1, 13) if i not in (4
 # as blind15-08/09), blind17-12 (a semester of gpt-oss-120b batch runs: 4 x RTX 6000 Ada where the expert rents one
 # 80 GB-class GPU).
 BLIND17 = {c["id"]: c for c in load_cases(Path(__file__).with_name("expert_cases_blind17.yaml"))}
-BLIND17_WITHIN_BOUNDS = [f"blind17-{i:02d}" for i in (1, 2, 3, 10)]
+BLIND17_WITHIN_BOUNDS = [f"blind17-{i:02d}" for i in (1, 2, 3, 10, 11)]
 _ALL = {**CASES, **BLIND, **BLIND2, **BLIND3, **BLIND4, **BLIND5, **BLIND6, **BLIND7, **BLIND8, **BLIND9, **BLIND10,
         **BLIND11, **BLIND12, **BLIND13, **BLIND14, **BLIND15, **BLIND16, **BLIND17}
 

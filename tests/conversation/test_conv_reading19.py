@@ -241,3 +241,35 @@ def test_renting_on_vast_for_an_amount_a_month_is_cloud_with_no_horizon() -> Non
 def test_a_few_long_sessions_that_reach_a_length_set_the_longest_context() -> None:
     read = _read("部署推理，高峰 200 个会话同时进行，平均每个会话上下文约 3,000 token，个别长的会到 16k。", "zh-Hans")
     assert read["context_tokens"] == 16384 and read["avg_context_tokens"] == 3000
+
+
+# --- from the thirty-second blind table (writers around the Chinese- and English-speaking world)
+
+@pytest.mark.parametrize(("text", "locale", "amount", "currency"), [
+    ("We're a studio in Penang, budget RM 45,000 for the box.", "en", 45_000, "MYR"),
+    ("预算 RM120k，机器放厂里", "zh-Hans", 120_000, "MYR"),  # the code glued to its amount
+    ("預算六萬蚊左右，想喺屋企砌部機", "zh-Hant", 60_000, "HKD"),  # 蚊 is Cantonese for a dollar
+    ("budget USD7500 for a workstation", "en", 7_500, "USD"),
+])
+def test_ringgit_and_cantonese_dollars_and_glued_codes(text: str, locale: str, amount: int, currency: str) -> None:
+    read = _read(text, locale)
+    assert (read["budget_amount"], read["budget_currency"]) == (amount, currency)
+
+
+@pytest.mark.parametrize(("text", "key", "value"), [
+    ("唔使 fine-tune 住，淨係想 serve 個 llama3.1-8b。", "task", "inference"),  # 唔使: no need (yet)
+    ("想 fine-tune 個 Qwen2.5-14B，唔想用 QLoRA，用返普通 LoRA。", "task", "lora"),
+    ("我哋唔想自己買機，諗住喺 AWS 租 GPU serve Mistral 7B。", "acquisition", "rent"),
+])
+def test_cantonese_negations_remove_what_they_negate(text: str, key: str, value: str) -> None:
+    assert _read(text, "zh-Hant")[key] == value
+
+
+def test_a_cantonese_correction_keeps_the_corrected_count() -> None:
+    read = _read("公司 server room 有 4 張……唔係，係 6 張 L40S。", "zh-Hant")
+    assert read["owned_gpus"] == [{"gpu": "l40s", "count": 6}]
+
+
+def test_a_home_in_cantonese_is_on_premises_and_building_there_buys() -> None:
+    read = _read("想喺屋企砌部機跑 LoRA，預算八萬蚊。", "zh-Hant")
+    assert read["deployment"] == "on-prem" and read["acquisition"] == "buy"
