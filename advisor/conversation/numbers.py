@@ -109,7 +109,8 @@ _ODD_BEFORE_MEASURE = lazy_compile(  # "两千多条", "2000多条", "三百来�
     r"(?=[条條个個张張台臺人位份篇句字块塊元笔筆段则則万萬亿億千百]|[A-Za-z])")
 _ODD_AFTER_NUMBER = lazy_compile(r"(?<=\d)-?(?:odd|ish)\b|(?<=\d)\s+odd\b", re.IGNORECASE)
 """"3,000-odd pairs", "60-ish engineers": the round figure the writer gives."""
-_CODE_GLUED = lazy_compile(r"(?<![A-Za-z])(RM|MYR|INR|SGD|HKD|USD|NTD|TWD|CNY|RMB|EUR|GBP|JPY|AUD|CAD)(?=\d)", re.IGNORECASE)
+_CODE_GLUED = lazy_compile(r"(?<![A-Za-z])(RM|MYR|INR|SGD|HKD|USD|NTD|TWD|CNY|RMB|EUR|GBP|JPY|AUD|CAD)(?=\d)",
+                           re.IGNORECASE)
 """"RM200k", "USD5000": a currency code typed against its amount is read as "RM 200k"."""
 _DUAL_CARD = lazy_compile(r"[双雙]卡")
 _MEASURE_BEFORE_MAGNITUDE = lazy_compile(  # "5 个亿", "一个亿" are 5 亿, 一亿
