@@ -103,7 +103,9 @@ _PUNCT = str.maketrans({"，": ", ", "、": ", ", "。": ". ", "；": "; ", "：
 
 
 _CJK_LATIN = lazy_compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9$])|(?<=[A-Za-z0-9%])(?=[\u4e00-\u9fff])")
-_WAN_W = lazy_compile(r"(?<![A-Za-z])(\d+(?:\.\d+)?)\s*[wW](?=\s*(?:[条條笔筆张張个個人块塊元以左上的预預]|tokens?\b))")
+_WAN_W = lazy_compile(r"(?<![A-Za-z])(\d+(?:\.\d+)?)\s*[wW](?=\s*(?:[条條笔筆张張个個人块塊元以左上的预預]|tokens?\b|"
+                      r"(?:samples?|examples?|records?|rows?|pairs?|rmb|cny|yuan)\b))", re.IGNORECASE)
+""""5w条", "5w samples", "30w RMB": w is 万 (10,000) before a count's or yuan's word, never watts there."""
 _ODD_BEFORE_MEASURE = lazy_compile(  # "两千多条", "2000多条", "三百来人", "30多G": the round figure the writer gives
     r"(?<=[\d〇零一二两兩三四五六七八九十百千万萬亿億])(?<![^\d〇零二两兩三四五六七八九十百千万萬亿億]一)\s*[多来來]\s*"
     r"(?=[条條个個张張台臺人位份篇句字块塊元笔筆段则則万萬亿億千百]|[A-Za-z])")
@@ -112,6 +114,12 @@ _ODD_AFTER_NUMBER = lazy_compile(r"(?<=\d)-?(?:odd|ish)\b|(?<=\d)\s+odd\b", re.I
 _CODE_GLUED = lazy_compile(r"(?<![A-Za-z])(RM|MYR|INR|SGD|HKD|USD|NTD|TWD|CNY|RMB|EUR|GBP|JPY|AUD|CAD)(?=\d)",
                            re.IGNORECASE)
 """"RM200k", "USD5000": a currency code typed against its amount is read as "RM 200k"."""
+_EURO_GROUPS = lazy_compile(r"(?<=€)\s?\d{1,3}(?:\.\d{3})+(?![\d,])|\d{1,3}(?:\.\d{3})+(?=\s?(?:€|eur\b|euros?\b))",
+                            re.IGNORECASE)
+""""€45.000", "45.000 euro": a European writer's thousands separator is a dot."""
+_DECIMAL_COMMA = lazy_compile(r"(?<![\d,])(\d{1,3}),(\d{1,2})(?=\s*(?:billion|million|thousand|bn|mln|mio|mrd)\b)",
+                              re.IGNORECASE)
+""""2,5 billion tokens": a decimal comma before a scale word (2,500 billion would have three digits)."""
 _DUAL_CARD = lazy_compile(r"[双雙]卡")
 _MEASURE_BEFORE_MAGNITUDE = lazy_compile(  # "5 个亿", "一个亿" are 5 亿, 一亿
     r"(\d(?:\.\d+)?)\s*[个個]\s*([亿億万萬])|(?<![一二两兩三四五六七八九十百千零〇])([一两兩三四五六七八九十半])\s*[个個]\s*([亿億])")
@@ -328,6 +336,8 @@ def normalize_text(text: str) -> str:
     text = _ODD_BEFORE_MEASURE.sub("", text)
     text = _ODD_AFTER_NUMBER.sub("", text)
     text = _CODE_GLUED.sub(r"\1 ", text)
+    text = _EURO_GROUPS.sub(lambda m: m.group(0).replace(".", ""), text)
+    text = _DECIMAL_COMMA.sub(r"\1.\2", text)
     text = _DUAL_CARD.sub("2卡", text)  # "一台双卡L40S的服务器" holds two
     text = _CJK_LATIN.sub(" ", text)
     text = _MEASURE_BEFORE_MAGNITUDE.sub(

@@ -314,7 +314,9 @@ _ELSEWHERE = _c(
     r"\b(?:my|our)\s+(?:previous|last|old|former)\s+(?:job|company|employer|team|lab)\b|"
     r"上家公司|上一家公司|(?<![目以之当當提])前公司|前東家|前东家|老東家|老东家|上一份工作|之前的公司|以前的公司|之前那家|以前那家|"
     # a friend's or acquaintance's team: "朋友在一家大厂，他们组用 8 张 H800…", "a friend at a big lab says they use…"
-    r"(?:^|(?<=[\s。！？.!?]))(?:我)?(?:朋友|同学|同學|学长|學長|学姐|學姐)(?=[^。！？.!?\n]{0,40}?(?:他们|他們|她们|她們|他的|她的))|"
+    r"(?:^|(?<=[\s。！？.!?]))[^。！？.!?\n，,]{0,8}?(?:朋友|同学|同學|学长|學長|学姐|學姐)"
+    r"(?=[^。！？.!?\n]{0,40}?(?:他们|他們|她们|她們|他的|她的|佢哋|佢|(?:间|間|家)公司))"
+    r"(?![^。！？.!?\n]{0,40}?(?:借给我|借給我|借我|送我|卖给我|賣給我|俾我))|"
     r"\b(?:a|my)\s+friend\b(?=[^.!?\n]{0,60}?\b(?:they|their|his|her)\b)(?![^.!?\n]{0,60}?\b(?:lent|gave|sold|gives|lends)\b)"
 )
 """A sentence about another job or another person's team ("at my previous job we …", "朋友…他們組用 8 張 H800"): its GPUs,
@@ -449,7 +451,8 @@ def _task(w: _Work, bare_train: bool = True) -> str | None:
 
 _PRE_CUR = (
     r"(?P<pre>us\s?\$|usd|nt\s?\$|ntd|twd|hk\s?\$|hkd|rmb|cny|eur|jpy|gbp|€|£|"
-    r"(?<![a-z])(?:ca|c|can|au|a|s|sg)\s?\$|(?<![a-z])(?:cad|aud|sgd|chf|krw|inr|myr)(?![a-z])|(?<![a-z])rm(?=\s?\d)|₩|₹|\$|¥|"
+    r"(?<![a-z])(?:ca|c|can|au|a|s|sg)\s?\$|(?<![a-z])(?:cad|aud|sgd|chf|krw|inr|myr)(?![a-z])|(?<![a-z])(?:rm|rs\.?)(?=\s?\d)|"
+    r"₩|₹|\$|¥|"
     r"新台币|新台幣|新臺幣|台币|台幣|臺幣|人民币|人民幣|美元|美金|欧元|歐元|港币|港幣|港元)"
 )
 _SUF_CUR = (
@@ -532,7 +535,7 @@ _CUR_CODES = {
     "chf": "CHF", "swiss franc": "CHF", "swiss francs": "CHF", "franc": "CHF", "francs": "CHF", "瑞士法郎": "CHF",
     "krw": "KRW", "won": "KRW", "korean won": "KRW", "₩": "KRW", "韩元": "KRW", "韓元": "KRW", "韓圜": "KRW",
     "inr": "INR", "rupee": "INR", "rupees": "INR", "₹": "INR", "卢比": "INR", "盧比": "INR",
-    "myr": "MYR", "rm": "MYR", "ringgit": "MYR", "令吉": "MYR", "马币": "MYR", "馬幣": "MYR", "马来西亚令吉": "MYR",
+    "rs": "INR", "rs.": "INR", "myr": "MYR", "rm": "MYR", "ringgit": "MYR", "令吉": "MYR", "马币": "MYR", "馬幣": "MYR", "马来西亚令吉": "MYR",
     "蚊": "HKD",  # Cantonese for a dollar: "八萬蚊" is HK$80,000
 }
 
@@ -664,6 +667,11 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
             value = -value
         candidates.append((value, cur, m.start(), m.end()))
     candidates = [c for c in candidates if not _spent_or_quoted(w, c[2], c[3])]  # "(a 4090 goes for ~$2k)": not a budget
+    if candidates and all(_said_monthly(w, c[2], c[3]) for c in candidates):
+        for m in w.finditer(_BARE_TOTAL):  # "预算每个月 5000 块左右，总共不超过 2 万": the total, in the same money
+            value = number_value(_numtext(m) or "")
+            if value:
+                candidates.append((value, candidates[0][1], m.start("num"), m.end()))
     if not candidates and (locale != "en" or _CJK.search(w.orig)):
         # "预算 5w", "1 个 w", "80w 人民币": w is 万 in mainland and Taiwan shorthand (never watts next to money);
         # in English "450W" is watts ("4090 is 450W, budget 3k")
@@ -757,8 +765,7 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
     if usd > MAX_BUDGET_USD:
         ex.problem("conv.problem.budget_huge")
         return
-    monthly = _PER_MONTH.search(w.text[end: end + 12]) or _PER_MONTH.search(w.text[max(0, start - 8): start]) or \
-        _MONTH_IN_CLAUSE.search(w.text[max(0, start - 24): start])  # "每個月雲端費用最多5萬台幣"
+    monthly = _said_monthly(w, start, end)
     # "预算每月3万，签一年": the month's amount over the term; not "每个月 6000 左右，这一单总共最多花 1500" (the total)
     month_after = _PER_MONTH.search(w.text[end: end + 12])
     if month_after:  # "rent a GPU on vast for ~$150 a month": the month is the amount's, no month-long rental
@@ -820,6 +827,15 @@ def _budget_share(after: str) -> float | None:
 
 
 _A_MONTH = _c(r"\ba\s+month\b|\bper\s+month\b|/\s*mo\b|\bmonthly\b|每个月|每個月|每月")
+def _said_monthly(w: _Work, start: int, end: int) -> bool:
+    """The amount at start..end is a month's: "$8k a month", "预算每个月 5000 块", "每個月雲端費用最多5萬台幣"."""
+    return bool(_PER_MONTH.search(w.text[end: end + 12]) or _PER_MONTH.search(w.text[max(0, start - 8): start])
+                or _MONTH_IN_CLAUSE.search(w.text[max(0, start - 24): start]))
+
+
+_BARE_TOTAL = _c(rf"(?:总共|總共|合计|合計|一共|总计|總計|\bin\s+total\b|\btotal\b)\s*(?:不超过|不超過|最多|顶多|頂多|at\s+most|of|is|:)?\s*"
+                 rf"{NUM}(?!\s*(?:个|個|张|張|人|小时|小時|天|hours?|days?|gpus?|cards?))")
+""""总共不超过 2 万", "20k in total": a total said with no currency, beside amounts a month that have one."""
 _TOTAL_AFTER = _c(r"\s*(?:total|in\s+total|all[\s-]in|overall|altogether)\b")
 _TOTAL_BEFORE = _c(r"(?:总共|總共|合计|合計|一共|总计|總計|总预算|總預算|\bin\s+total|\btotal|\boverall|\baltogether)"
                    r"[^0-9,.;，。；]{0,8}$")
@@ -1066,7 +1082,9 @@ _NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|弄不了
                 r"no\s+(?:way\s+to\s+(?:do|get)\s+)?)\s*(?:液冷|水冷|liquid(?:\s+cooling)?)|"
                 r"(?:液冷|水冷|liquid(?:\s+cooling)?)\s*(?:也|都|是|目前|现在|現在|暂时|暫時|还|還)*\s*(?:上不了|做不到|做不了|装不了|裝不了|弄不了|搞不了|不行|不可能|不能|没有|沒有|"
                 r"没办法|沒辦法|不支持|不支援|isn'?t\s+(?:possible|an\s+option|available)|is\s+not|not\s+(?:possible|available))")
-_AIR = _c(r"\bair\b(?![\s-]*gap)|air[\s-]?cool|风冷|風冷|氣冷|空冷")
+_AIR = _c(r"\bair\b(?![\s-]*gap)|air[\s-]?cool|风冷|風冷|氣冷|空冷|分離式|分体式|分體式|\bsplit\s+(?:ac|a/c|unit)\b|"
+         r"(?:冷氣|冷气|空调|空調)(?:是|只有|就是)?\s*(?:一般|普通)")
+"""Air cooling, said or implied by the room's air conditioner ("冷氣是一般分離式", "空调就是普通的")."""
 _CLOUD = _c(r"\bcloud\b|\baws\b|\bgcp\b|\bazure\b|\blambda(?:\s+labs)?\b|runpod|vast\.ai|\bon\s+vast\b|\bcolab\b|\bkaggle\b|coreweave|"
             r"paperspace|autodl|恒源云|火山引擎|volcengine|\btwcc\b|國網中心|国网中心|云|雲|\bcloud[\s-]?based")
 _NO_CLOUD = _c(r"cloud\s+is\s+(?:a\s+)?no[\s-]?go|\bcloud\s+is\s+(?:out|off\s+the\s+table|not\s+an\s+option)\b|(?:别|別|不要)(?:给我|給我)?(?:推荐|推薦)(?:云|雲)|(?:won'?t|wont|doesn'?t|does\s+not|will\s+not|can'?t|cannot|isn'?t\s+allowed\s+to|not\s+allowed\s+to)\s+"
@@ -1077,7 +1095,7 @@ _ONPREM = _c(
     r"on[\s-]?prem|(?<!tuned\s)(?<!trained\s)(?<!built\s)(?<!developed\s)(?<!made\s)in[\s-]?house|self[\s-]?host|(?:stays?|remains?|kept|staying)\s+(?:in|inside|within|on)\s+(?:the|our|my)\s+(?:own\s+)?(?:building|premises|network|site|hospital|campus|office)\b|own\s+(?:data\s*cent(?:er|re)|servers?|room|racks?|hardware|facility|dc|premises)|"
     r"data\s*cent(?:er|re)|\bcolo(?:cation)?\b|\bour\s+(?:dc|server\s+room|racks?|cluster\s+room)\b|自建|机房|機房|本地|自有|私有化|数据中心|資料中心|地端|\bidc\b|托管|託管|自己的服务器|自己的伺服器|"
     r"home\s*lab|\bat\s+home\b|\blocally\b|\bmy\s+(?:desk|gaming\s+pc|pc|computer|desktop|apartment|basement)\b|server\s+room|"
-    r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|研究室|桌下|身边|身邊)|想放(?!\s*(?:在|到)?\s*(?:aws|gcp|azure|lambda|runpod|autodl|云|雲|阿里|腾讯|騰訊|华为|華為|台智|國網|国网))|"
+    r"放(?:在)?(?:家里|家裡|家中|办公室|辦公室|公司|机房|機房|系上|实验室|實驗室|研究室|桌下|身边|身邊|厂里|廠裡|厂内|廠內)|想放(?!\s*(?:在|到)?\s*(?:aws|gcp|azure|lambda|runpod|autodl|云|雲|阿里|腾讯|騰訊|华为|華為|台智|國網|国网))|"
     r"(?:擺|摆|放)(?:在)?(?:会议室|會議室|机柜|機櫃|茶水间|茶水間|角落|办公区|辦公區)|(?:机柜|機櫃)(?:里|裡)|"
     r"在(?:办公室|辦公室|家里|家裡|公司|机房|機房|实验室|實驗室|廠內|厂内|廠區|厂区|園區|园区|現場|现场|所里|所裡|院內|院内)\s*(?:放|架|装|裝|摆|擺|建|搭)|"
     r"\b(?:put|stick|place|keep)\s+(?:it|them)\s+in\s+(?:the|our)\s+(?:office|lab)\b|"
@@ -2947,7 +2965,7 @@ _OWN_CUE = _c(
     r"\bhave\b(?!\s+(?:a\s+|the\s+|some\s+)?(?:budget|money|funds|funding)\b)|\bhas\b|\bown\b|\bowned\b|\bgot\b(?!\s+(?:quoted|a\s+quote|offered))|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
     r"手上|手头|手頭|手边|手邊|我那台|我那臺|我们那台|我們那臺|现有|現有|已有|已经有|已經有|我们有|我們有|我有|目前是|现在是|現在是|目前用|(?:台式机|台式機|桌机|桌機|电脑|電腦|笔记本|筆電|主机|主機)(?:里|裡)?(?:是|用的是|装的是|裝的是|插的是)|\bcurrently\s+(?:on|using|running|rocking)\b|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
     r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備|插了|插着|插著|装了|裝了|装着|裝著|"
-    r"已经买了|已經買了|买了|買了|收了|入手了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|宿舍|屋企|桌机|桌機|我的|我们的|我們的|"
+    r"已经买了|已經買了|买了|買了|收了|入手了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|宿舍|屋企|桌机|桌機|我的|我们的|我們的|自己的|"
     r"\bin\s+(?:my|our)\b|\bon\s+(?:my|our)\b|gaming\s+pc|\btower\b|\brig\b|(?:uni|university|our|research)\s+lab\b|实验室|實驗室"
 )
 _HAVE_BEFORE = _c(r"(?:现在有|現在有|手上有|手头有|手頭有|现有|現有|已有|我们有|我們有|我有)(?!预算|預算|钱|錢|经费|經費|计划|計劃|在考)|"
@@ -3035,7 +3053,7 @@ _RENTED_NEAR_BEFORE = _c(r"credits?|rented|renting|\brent\b|租|云上|雲端上
 """Next to a GPU, these make "we have … H100" a rental ("credits on an MI300X cloud"), not hardware owned."""
 _SENTENCE_REST = _c(r"(?:[^.!?。！？]|\.(?=\S))*[.!?。！？]?")  # "qwen2.5-72b" ends no sentence
 _COUNT_BEFORE = _c(
-    rf"(?:{NUM}|\b{_EN_WORD}\b|\b(?:a\s+)?single\b|单|單)\s*(?:x|×|\*|张|張|块|塊|片|颗|顆|个|個|台|卡的?|pcs|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
+    rf"(?:{NUM}|\b{_EN_WORD}\b|\b(?:a\s+)?single\b|单|單)\s*(?:x|×|\*|张|張|块|塊|片|颗|顆|个|個|台|卡的?|pcs|pieces\s+of|pcs\s+of|units?\s+of|cards?\s+of|gpus?\s+of)?\s*(?:of\s+)?(?:the\s+)?"
     r"(?:(?:old|older|used|spare|idle|new|brand[\s-]new|second[\s-]hand|refurbished|aging|extra|旧的?|舊的?|闲置的?|閒置的?|二手的?)\s*)?"
     r"(?:nvidia|amd|intel|英伟达|英偉達|輝達|geforce|radeon|instinct|rtx|tesla|dgx|hgx)?\s*(?:geforce\s*)?$"
 )

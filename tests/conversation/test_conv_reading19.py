@@ -273,3 +273,24 @@ def test_a_cantonese_correction_keeps_the_corrected_count() -> None:
 def test_a_home_in_cantonese_is_on_premises_and_building_there_buys() -> None:
     read = _read("想喺屋企砌部機跑 LoRA，預算八萬蚊。", "zh-Hant")
     assert read["deployment"] == "on-prem" and read["acquisition"] == "buy"
+
+
+@pytest.mark.parametrize(("text", "key", "value"), [
+    ("Budget is €38.000 in total, we would rent.", "budget_amount", 38_000),  # a dot between thousands
+    ("pretrain on about 1,5 billion tokens", "tokens", 1_500_000_000),  # a decimal comma before a scale word
+    ("Our project fund can give Rs. 6,50,000 if we need a card.", "budget_amount", 650_000),  # Indian grouping
+    ("data about 3w samples", "samples", 30_000),  # w is 万 before a count's word, in English too
+    ("Our lab already has 2 pieces of RTX 3090.", "owned_gpus", [{"gpu": "rtx-3090", "count": 2}]),
+])
+def test_numbers_as_european_indian_and_mainland_writers_type_them_in_english(text: str, key: str, value: object) -> None:
+    assert _read(text)[key] == value
+
+
+def test_a_total_with_no_currency_beside_a_monthly_amount_is_the_budget() -> None:
+    read = _read("在 AutoDL 上租卡跑推理，预算每个月 4000 块左右，总共不超过 1.5 万。", "zh-Hans")
+    assert (read["budget_amount"], read["budget_currency"]) == (15_000, "CNY")
+
+
+def test_a_friends_company_in_cantonese_is_not_the_writers() -> None:
+    read = _read("我老細話佢朋友間公司用緊 8 張 H100，叫我哋照買。其實我哋只係想 LoRA Llama 3.1 8B。", "zh-Hant")
+    assert "owned_gpus" not in read and read["task"] == "lora"
