@@ -114,8 +114,8 @@ _ODD_AFTER_NUMBER = lazy_compile(r"(?<=\d)-?(?:odd|ish)\b|(?<=\d)\s+odd\b", re.I
 _CODE_GLUED = lazy_compile(r"(?<![A-Za-z])(RM|MYR|INR|SGD|HKD|USD|NTD|TWD|CNY|RMB|EUR|GBP|JPY|AUD|CAD)(?=\d)",
                            re.IGNORECASE)
 """"RM200k", "USD5000": a currency code typed against its amount is read as "RM 200k"."""
-_EURO_GROUPS = lazy_compile(r"(?<=€)\s?\d{1,3}(?:\.\d{3})+(?![\d,])|\d{1,3}(?:\.\d{3})+(?=\s?(?:€|eur\b|euros?\b))",
-                            re.IGNORECASE)
+_EURO_GROUPS = lazy_compile(r"(?<=€)\s?[1-9]\d{0,2}(?:\.\d{3})+(?![\d,/])|"
+                            r"(?<![\d.])[1-9]\d{0,2}(?:\.\d{3})+(?=\s?(?:€|eur\b|euros?\b)(?!\s*/))", re.IGNORECASE)
 """"€45.000", "45.000 euro": a European writer's thousands separator is a dot."""
 _DECIMAL_COMMA = lazy_compile(r"(?<![\d,])(\d{1,3}),(\d{1,2})(?=\s*(?:billion|million|thousand|bn|mln|mio|mrd)\b)",
                               re.IGNORECASE)

@@ -130,7 +130,7 @@ _NEG = _c(
     r"不(?:能|准|可|想|打算|考虑|考慮|会|會)?(?:自建|上云|上雲|用云|用雲|上公有云|上公有雲)|不想(?=租|买|買)|不(?=租|买|買)|"
     r"先别|先別|别上|別上|不上(?=\s*[a-z])|"
     r"不是|不要|不用|而不是|而非|别用|別用|并非|並非|不再|不想(?:用|要|做|跑|上)|不考虑|不考慮|不打算用|"
-    r"唔使|唔駛|唔想(?:用|要|做|跑|上)?|唔要|唔用|唔係|冇|"
+    r"唔使|唔駛|唔想(?:用|要|做|跑|上)?|唔要|唔用|(?<!係)唔係|(?<!有)冇|"
     r"\b(?:don'?t|do\s+not)\s+want\s+(?:to\s+(?:use|do|run|go\s+with)\b|(?!to\b))|"
     r"\brather\s+not\s+(?:use|do|go\s+with)\b|\bavoid(?:ing)?\b|"
     r"(?:还|還)(?:没|沒)(?:有)?(?:要|打算|决定|決定)?|不打算|暂时不|暫時不|先不|"
@@ -191,18 +191,24 @@ not 40k", "補充：機器其實是 H200 不是 H100"."""
 
 def _apply_edit(text: str) -> str:
     """`text` with what its EDIT / 補充 lines correct written back where the old figure or card was said, and the
-    correcting clause dropped."""
+    correcting clause dropped. A figure replaces only one said with the same word after it ("2 A100s, not 4" changes
+    "4 A100s", not "a 4 week deadline")."""
     mark = _EDIT_MARK.search(text)
-    pos = mark.end() if mark else len(text)
+    if mark is None:
+        return text
+    pos = mark.end()
     for _ in range(6):  # an edit corrects a few things at most
-        fix = _NOT_THAT.search(text, pos) if mark else None
-        if mark is None or fix is None:
+        fix = _NOT_THAT.search(text, pos)
+        if fix is None:
             break
         pos = fix.end()
-        new, old = fix.group("new").strip(), fix.group("old").strip()
+        new, old = fix.group("new").strip().rstrip(".,"), fix.group("old").strip().rstrip(".,")
         if new.lower() == old.lower() or new[-1].isdigit() != old[-1].isdigit():
             continue  # a figure for a figure, a card for a card
-        said = re.compile(rf"(?<![a-z0-9_.]){re.escape(old)}(?![a-z0-9_]|\.\d)", re.IGNORECASE)
+        unit = re.match(r"\s*([a-z][a-z0-9]*)", text[fix.start("new") + len(fix.group("new").rstrip(".,")):],
+                        re.IGNORECASE) if new[-1].isdigit() else None
+        after_old = rf"(?=\s+(?:\S+\s+)?{re.escape(unit.group(1)[:4])})" if unit and unit.group(1).lower() != "not" else ""
+        said = re.compile(rf"(?<![a-z0-9_.]){re.escape(old)}(?![a-z0-9_]|\.\d){after_old}", re.IGNORECASE)
         head = said.sub(new, text[: mark.start()])
         if head == text[: mark.start()]:
             continue
@@ -312,15 +318,21 @@ _ELSEWHERE = _c(
     # a past job's project: "at my previous job we full fine-tuned Llama-2-13B on 8x A100", "去年在上家公司用 16 张 A100…"
     r"\b(?:at|in)\s+(?:my|our)\s+(?:previous|last|old|former)\s+(?:job|company|employer|team|lab|role)\b|"
     r"\b(?:my|our)\s+(?:previous|last|old|former)\s+(?:job|company|employer|team|lab)\b|"
-    r"上家公司|上一家公司|(?<![目以之当當提])前公司|前東家|前东家|老東家|老东家|上一份工作|之前的公司|以前的公司|之前那家|以前那家|"
-    # a friend's or acquaintance's team: "朋友在一家大厂，他们组用 8 张 H800…", "a friend at a big lab says they use…"
-    r"(?:^|(?<=[\s。！？.!?]))[^。！？.!?\n，,]{0,8}?(?:朋友|同学|同學|学长|學長|学姐|學姐)"
+    r"上家公司|上一家公司|前東家|前东家|老東家|老东家|上一份工作|之前的公司|以前的公司|"
+    # a friend's or acquaintance's team: "朋友在一家大厂，他们组用 8 张 H800…", "a friend at a big lab says they use…";
+    # not a friend asked for ("帮朋友问一下：他们公司有…"), greeted ("各位朋友好") or in business with the writer
+    r"(?:^|(?<=[\s。！？.!?]))(?![^。！？.!?\n，,]{0,8}?(?:帮|幫|替|代|各位|大家))[^。！？.!?\n，,]{0,8}?"
+    r"(?<![跟和同与與])(?:朋友|同学|同學|学长|學長|学姐|學姐)(?![们們好])"
     r"(?=[^。！？.!?\n]{0,40}?(?:他们|他們|她们|她們|他的|她的|佢哋|佢|(?:间|間|家)公司))"
-    r"(?![^。！？.!?\n]{0,40}?(?:借给我|借給我|借我|送我|卖给我|賣給我|俾我))|"
-    r"\b(?:a|my)\s+friend\b(?=[^.!?\n]{0,60}?\b(?:they|their|his|her)\b)(?![^.!?\n]{0,60}?\b(?:lent|gave|sold|gives|lends)\b)"
+    r"(?![^。！？.!?\n]{0,40}?(?:借给我|借給我|借我|送我|卖给我|賣給我|俾我|[跟和同与與]我(?:一起|合)))|"
+    r"(?<!for\s)\b(?:a|my)\s+friend\b(?!\s+and\s+i\b)(?=[^.!?\n]{0,60}?\b(?:they|their|his|her)\b)"
+    r"(?![^.!?\n]{0,60}?\b(?:lent|gave|sold|gives|lends)\b)"
 )
 """A sentence about another job or another person's team ("at my previous job we …", "朋友…他們組用 8 張 H800"): its GPUs,
-model, data and days are not this consultation's. The sentence is blanked before the slots are read."""
+model, data and days are not this consultation's. The sentence is blanked before the slots are read — unless it also
+says what the writer has ("I left my previous job … and we have 4x A100")."""
+_WRITERS_OWN = _c(r"\bwe\s+(?:have|own|got)\b|\bour\s+(?:only\s+)?(?:gpus?|cards?|lab|server|budget)\b|\bi\s+(?:have|own)\b|"
+                  r"我们有|我們有|我哋有|我有|我们的|我們的|我哋嘅")
 _SENTENCE_STOP = _c(r"[。！？!?\n]|\.(?!\d)\s")
 
 
@@ -329,7 +341,8 @@ def _blank_elsewhere(text: str) -> str:
         start = max((s.end() for s in _SENTENCE_STOP.finditer(text, 0, m.start())), default=0)
         stop = _SENTENCE_STOP.search(text, m.end())
         end = stop.start() if stop else len(text)
-        text = text[:start] + " " * (end - start) + text[end:]
+        if not _WRITERS_OWN.search(text, start, end):
+            text = text[:start] + " " * (end - start) + text[end:]
     return text
 
 
@@ -792,15 +805,16 @@ def _money(w: _Work, ex: Extraction, locale: Locale, answering_budget: bool = Fa
 
 _BUDGET_PART = (r"(?P<sh>half|a\s+third|two[\s-]thirds|a\s+quarter|three[\s-]quarters|\d{1,2}(?:\.\d+)?\s*%|一半|"
           r"[一二两兩三四五六七八九]\s*成|百分之\s*\d{1,2}|三分之[一二]|四分之[一三])")
-_FOR_GPUS = r"(?:the\s+)?(?:compute|gpus?|hardware|training|servers?|box|cloud|rentals?|renting|显卡|顯卡|gpu|算力|卡|伺服器|服务器|服務器|硬件|硬體|机器|機器|租卡|训练|訓練|云|雲)"
-_FOR_OTHER = (r"(?:the\s+)?(?:storage|network(?:ing)?|salar(?:y|ies)|staff|people|software|licen[cs]es|other|overhead|储存|儲存|存储|存儲|"
+_FOR_GPUS = r"(?:the\s+)?(?:compute|gpus?|hardware|servers?|box|cloud|rentals?|renting|显卡|顯卡|gpu|算力|卡|伺服器|服务器|服務器|硬件|硬體|机器|機器|租卡|云|雲)"
+_FOR_OTHER = (r"(?:the\s+)?(?:storage|network(?:ing)?|salar(?:y|ies)|staff|people|software|licen[cs]es|other|overhead|"
+              r"(?:training\s+)?data|annotation|label+ing|标注|標註|数据|資料|储存|儲存|存储|存儲|"
               r"网络|網路|網絡|人力|人事|薪水|工资|工資|软件|軟體|其他|其它|电费|電費|机房|機房)")
 _BUDGET_SHARE = _c(
     rf"(?:about|roughly|around|~|only|maybe|其中|里面|裡面|当中|當中|大概|大约|大約|约|約|\s)*{_BUDGET_PART}\s*"
     r"(?:of\s+(?:that|it|this|which|the\s+(?:budget|total|money))\s+)?(?:[a-z']+\s+){0,3}?"
     r"(?:要|得|会|會|可以|能|预计|預計)?\s*"
     r"(?:go(?:es)?\s+(?:to|into|on|towards?)|(?:is\s+|are\s+)?(?:earmarked\s+|reserved\s+|set\s+aside\s+)?for|on|"
-    r"留给|留給|留作|用于|用於|用来|用來|拿来|拿來|花在|给|給|买|買|投入|投在|租)\s*(?:买|買|租|采购|採購|购买|購買)?\s*"
+    r"留给|留給|留作|用于|用於|用来|用來|拿来|拿來|花在|给|給|投入|投在)\s*(?:买|買|租|采购|採購|购买|購買)?\s*"
     rf"(?:(?P<gpu>{_FOR_GPUS})|(?P<other>{_FOR_OTHER}))"
 )
 _SHARE_VALUE = {"half": 0.5, "a third": 1 / 3, "two thirds": 2 / 3, "two-thirds": 2 / 3, "a quarter": 0.25,
@@ -834,7 +848,7 @@ def _said_monthly(w: _Work, start: int, end: int) -> bool:
 
 
 _BARE_TOTAL = _c(rf"(?:总共|總共|合计|合計|一共|总计|總計|\bin\s+total\b|\btotal\b)\s*(?:不超过|不超過|最多|顶多|頂多|at\s+most|of|is|:)?\s*"
-                 rf"{NUM}(?!\s*(?:个|個|张|張|人|小时|小時|天|hours?|days?|gpus?|cards?))")
+                 rf"{NUM}(?=\s*(?:[万萬]|w\b|k\b|块|塊|元)?\s*(?:[，。,.;；!?！？)]|$|以内|以內|左右|上下|at\s+most|max\b))")
 """"总共不超过 2 万", "20k in total": a total said with no currency, beside amounts a month that have one."""
 _TOTAL_AFTER = _c(r"\s*(?:total|in\s+total|all[\s-]in|overall|altogether)\b")
 _TOTAL_BEFORE = _c(r"(?:总共|總共|合计|合計|一共|总计|總計|总预算|總預算|\bin\s+total|\btotal|\boverall|\baltogether)"
@@ -892,7 +906,7 @@ _ACQ = [
                r"\bfor\s+a\s+new\s+(?:card|gpu|rig|box|machine|server|workstation|pc|build)\b|\bbuild\s+(?:it\s+|this\s+)?around\b|\b(?:whole|entire|full|complete)\s+build\b|"
                r"标案|標案|招标|招標|自购|自購|自行采购|自行採購|自建(?!的|机房|機房|数据中心|數據中心|資料中心|idc)|\bcapex\b|买(?!了|的|过|過|不到|不起)|買(?!了|的|过|過|不到|不起)|购买|購買|采购|採購|购置|購置|加购|加購|"
                r"\bbuild(?:ing)?\s+(?:it|one|a|my|our|the)\b(?!\s+(?:[\w-]+\s+)?(?:rag|chat\s*bot|bot|assistant|app|application|pipeline|"
-               r"model|dataset|service|tool|agent|search|product|demo|prototype|poc|api|website|platform|feature|knowledge\s+base)s?\b)|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|搭一台|搭建一台|搭一套|配出|配一台|配一套|砌(?:一)?部機|砌機|"
+               r"model|dataset|service|tool|agent|search|product|demo|prototype|poc|api|website|platform|feature|knowledge\s+base)s?\b)|i'?ll\s+build|\bbuild\s+myself|组一台|組一台|攒一台|攢一台|搭一台|搭建一台|搭一套|配出|配一台|配一套|砌(?:一)?部機|砌機|自己\s*build|\bbuild\s*(?:一|1)\s*(?:台|臺)|"
                r"架(?:設|设)?\s*(?:一|1|两|兩|二|幾|几)?\s*台[^，。,.;；]{0,12}?(?:伺服器|服务器|主機|主机|機器|机器|工作站)|"
                r"自己组|自己組|自己攒|自己攢|组装|組裝|装机|裝機|塞(?:两|兩|一|三|四|\d)\s*(?:张|張)|插\s*\d+\s*v|"
 
@@ -1076,7 +1090,8 @@ _CIRCUITS = _c(rf"{_num('n')}\s*(?:x|×|\*)\s*{_num('amp')}\s*(?:a|amps?)(?![a-z
                rf"\b(?P<w6>two|three|four|five|six|eight)\s+(?=\d+\s*v\s+\d+\s*a\s+(?:feeds|circuits|lines|whips|pdus)\b)|"
                rf"(?P<n4>[\d两兩二三四五六八]{{1,2}})\s*(?:条|條|迴路|回路|路|个|個|组|組)\s*(?=(?:\d+\s*v\s*)?\d+\s*a(?![a-z]))")
 _STREAMS_BEFORE = _c(r"(?:并发|並發|同时|同時|concurren\w*)\s*(?:数|數|量)?\s*(?:大概|大约|大約|约|約|差不多|预计|預計|有|是)?\s*$")
-_FACILITY_CUE = _c(r"rack|cabinet|circuit|机柜|機櫃|机架|機架|供电|供電|电路|電路|功率|电力|電力|power|room|机房|機房")
+_FACILITY_CUE = _c(r"rack|cabinet|circuit|outlet|socket|机柜|機櫃|机架|機架|供电|供電|电路|電路|功率|电力|電力|power|room|机房|機房|"
+                   r"插座|插蘇|迴路|回路")
 _LIQUID = _c(r"liquid|water[\s-]?cool|direct[\s-]?to[\s-]?chip|immersion|液冷|水冷|冷板|浸没|浸沒|浸沒式")
 _NO_LIQUID = _c(r"(?:上不了|做不了|装不了|裝不了|用不了|弄不了|搞不了|(?:没|沒)(?:办|辦)?法\s*(?:上|弄|做|装|裝|用|搞)|无法上?|無法上?|不能上|不能用|can'?t\s+(?:do|have|get)|"
                 r"no\s+(?:way\s+to\s+(?:do|get)\s+)?)\s*(?:液冷|水冷|liquid(?:\s+cooling)?)|"
@@ -2063,8 +2078,8 @@ _TOKENS = _c(rf"{NUM}\s*(?:个|個)?\s*(?:tokens?|toks?\b|词元|詞元)")
 _CONTEXT_WORD = _c(r"上下文|\bcontext\b|\bctx\b")
 _TOKENS_AFTER = _c(rf"(?:tokens?|词元|詞元|token\s*数|token\s*數|数据量|資料量)\s*(?:[:=]|of|约|約|大约|大約|about|~|为|為|是|共|有)?\s*{NUM}(?!\s*(?:examples?|samples?|条|條|张|張|images?))")
 _SAMPLES = _c(
-    rf"(?<![a-z]-){NUM}\s*(?:(?:组|組|对|對)\s*(?=[a-z]))?(?:of\s+(?:my|our|the)\s+(?:own\s+)?)?(?:training\s+|(?:(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?|of)\b)[a-z][a-z/-]+\s+){{1,2}})?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|summar(?:y|ies)|reports?|letters?|messages?|descriptions?|"
-    r"stories|contracts?|questions?|threads?|tweets?|captions?|snippets?|comments?|conversations?|dialogues?|instructions?|(?:qa\s+|q&a\s+)?pairs?|rows?|"
+    rf"(?<![a-z]-){NUM}\s*(?:(?:组|組|对|對)\s*(?=[a-z]))?(?:of\s+(?:my|our|the)\s+(?:own\s+)?)?(?:training\s+|(?:(?!(?:[kmgt]i?b|tokens?|epochs?|gpus?|cards?|of|concurrent|simultaneous|parallel|active|live|open)\b)[a-z][a-z/-]+\s+){{1,2}})?(?P<what>examples?|samples?|sampels?|smaples?|exmaples?|notes?|tickets?|emails?|transcripts?|articles?|reviews?|posts?|abstracts?|essays?|prompts?|summar(?:y|ies)|reports?|letters?|messages?|descriptions?|"
+    r"stories|contracts?|questions?|threads?|tweets?|captions?|snippets?|comments?|conversations?|chats|dialogues?|instructions?|(?:qa\s+|q&a\s+)?pairs?|rows?|"
     r"records?|documents?|docs?|sentences?|convos?|(?:chat\s+)?logs|passages?|paragraphs?|chunks?|pages?|queries|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|"
     r"(?:笔|筆)(?!\s*(?:经费|經費|钱|錢|预算|預算|资金|資金|款|补助|補助|订单|訂單))|对(?![比话照应齐])|對(?![比話照應齊])|"
     r"篇|份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
@@ -2965,7 +2980,7 @@ _OWN_CUE = _c(
     r"\bhave\b(?!\s+(?:a\s+|the\s+|some\s+)?(?:budget|money|funds|funding)\b)|\bhas\b|\bown\b|\bowned\b|\bgot\b(?!\s+(?:quoted|a\s+quote|offered))|\balready\b|\bexisting\b|\bour\b|\bwe've\b|\bi've\b|"
     r"手上|手头|手頭|手边|手邊|我那台|我那臺|我们那台|我們那臺|现有|現有|已有|已经有|已經有|我们有|我們有|我有|目前是|现在是|現在是|目前用|(?:台式机|台式機|桌机|桌機|电脑|電腦|笔记本|筆電|主机|主機)(?:里|裡)?(?:是|用的是|装的是|裝的是|插的是)|\bcurrently\s+(?:on|using|running|rocking)\b|(?<![没沒])有(?!没有|沒有)|拥有|擁有|闲置|閒置|在用|"
     r"\bmy\b|卡是|cards\s+are|gpus\s+are|用的是|只给|只給|给了|給了|分到|配了|配有|配备|配備|插了|插着|插著|装了|裝了|装着|裝著|"
-    r"已经买了|已經買了|买了|買了|收了|入手了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|宿舍|屋企|桌机|桌機|我的|我们的|我們的|自己的|"
+    r"已经买了|已經買了|买了|買了|收了|入手了|already\s+bought|\bwe\s+bought|\bi\s+bought|家里|家裡|家中|宿舍|屋企|桌机|桌機|我的|我们的|我們的|我自己的|"
     r"\bin\s+(?:my|our)\b|\bon\s+(?:my|our)\b|gaming\s+pc|\btower\b|\brig\b|(?:uni|university|our|research)\s+lab\b|实验室|實驗室"
 )
 _HAVE_BEFORE = _c(r"(?:现在有|現在有|手上有|手头有|手頭有|现有|現有|已有|我们有|我們有|我有)(?!预算|預算|钱|錢|经费|經費|计划|計劃|在考)|"
@@ -2997,13 +3012,25 @@ _PURPOSE_TAIL = _c(r"\s*(?:gpus?|cards?)?\s*(?:to|for)\s+(?:serve|serving|run|ru
                   r"fine[\s-]?tun\w*|pretrain\w*|power)\b|\s*(?:来|來|用来|用來|拿来|拿來)\s*(?:跑|训|訓|做|部署|推理|推論|服务|服務)")
 """"8x H200 to serve DeepSeek-V3", "8 张 H20 来跑满血版": GPUs counted for a purpose are a plan, not cards had (a cue such
 as "we have" still says they are)."""
-_OPTION_LINE = _c(r"\s*(?:[-*•·]\s*)?(?:(?:option|plan|choice|方案|选项|選項|配置)\s*[a-d1-4一二三四甲乙丙]|[a-d甲乙丙])\s*[:：)）.、]")
-""""- Option A: 2x used RTX 3090", "A：一台 8 卡 RTX 6000 Ada", "方案二：": a line that is one of the options weighed."""
-_BARE_PRICE_TAIL = _c(r"\s*(?:一张|一張|每张|每張)?\s*(?:要|大概|大约|大約|约|約|才|只要)?\s*\d[\d,]{2,}(?:\.\d+)?\s*"
-                      r"(?:左右|上下|出头|出頭|元|块|塊)?(?!\s*[a-z0-9\u4e00-\u9fff])")
-""""闲鱼 3090 一张 5500 左右": a bare amount of hundreds or more for one card is its price."""
-_OPTION_LABEL = _c(r"(?:(?:option|plan|choice|方案|选项|選項)\s*[a-d1-4一二三四甲乙丙]|(?<![a-z0-9])[a-d甲乙丙])\s*[:：)）]")
-"""An option's label inside a sentence: "A：兩張 4090  B：一張 RTX 6000 Ada", "plan B: 2x H100"."""
+_OPTION_LABEL = lazy_compile(
+    r"(?:option|plan|choice|方案|选项|選項|配置)\s*(?P<n>[A-Da-d1-4一二三四甲乙丙])\s*[:：)）.、]|"
+    r"(?:^|(?<=[\s。；;，,]))(?:[-*•·]\s*)?(?P<l>[A-D甲乙丙])\s*[:：)）](?!\\)", re.IGNORECASE)
+"""An option's label ("- Option A: 2x used RTX 3090", "A：兩張 4090  B：一張 RTX 6000 Ada", "方案二："), on the text as typed:
+a capital letter A-D (not "a)" of a question list, not the "C:" of a Windows path)."""
+
+
+def _option_labels(orig: str) -> list[tuple[int, str]]:
+    """The option labels of a message, (position, label), when it weighs at least two options; else none."""
+    found = [(m.start(), (m.group("n") or m.group("l") or "").lower()) for m in _OPTION_LABEL.finditer(orig)
+             if m.group("n") or (m.group("l") and m.group("l").isupper() or m.group("l") in "甲乙丙")]
+    return found if len({label for _, label in found}) >= 2 else []
+
+
+_BARE_PRICE_TAIL = _c(r"\s*(?:一张|一張|每张|每張)?\s*(?:(?:要|大概|大约|大約|约|約|才|只要)\s*\d[\d,]{2,}(?:\.\d+)?\s*"
+                      r"(?:左右|上下|出头|出頭|元|块|塊)?|\d[\d,]{2,}(?:\.\d+)?\s*(?:左右|上下|出头|出頭|元|块|塊))"
+                      r"(?!\s*[a-z0-9\u4e00-\u9fff])")
+""""闲鱼 3090 一张 5500 左右": an amount of hundreds or more for one card, with a word that makes it a price
+(要, 大概, 左右, 元) — not "两张 3090 一张 4090", which counts another card."""
 _ONLY_BEFORE = _c(r"(?:就只有|只有|就|只)\s*$")
 """"实验室穷，就两张3090": "just" right before the count says what they have."""
 _HAVE_PLAN = _c(r"(?:已经|已經|我们|我們|我|公司|目前|现在|現在)?有\s*(?:在)?\s*(?:考虑|考慮|想|看|打算|规划|規劃|计划|計劃|预算|預算|意|兴趣|興趣|需要|需求|评估|評估)")
@@ -3196,6 +3223,7 @@ def _gpus(w: _Work, ex: Extraction) -> None:
     says it is an option (to rent, buy, build, compare, quote) or its sentence asks whether it would do."""
     owned: dict[str, int] = {}
     last_count: int | None = None  # the count said with the GPU named last
+    labels = _option_labels(w.orig)
     countless: set[str] = set()  # owned and said with no count: "our V100s"
     chosen: set[str] = set()  # not only named in what someone else claims ("a colleague says one L40S will do")
     last_owned_end = -1
@@ -3230,8 +3258,8 @@ def _gpus(w: _Work, ex: Extraction) -> None:
             ex.gpu_mentions.append(ident)  # "RTX PRO 6000 一張大概 8500 美金": a price quoted, not a card had
             w.consume(consume_from, consume_to)
             continue
-        segment = re.split(r"[\n。；;？?！!]|\.\s", w.text[:consume_from])[-1]
-        if _OPTION_LINE.match(segment) or _OPTION_LABEL.search(segment):
+        seg_start = max((m.end() for m in re.finditer(r"[\n。；;？?！!]|\.\s", w.text[:consume_from])), default=0)
+        if any(seg_start <= at < consume_from for at, _ in labels):
             w.consume(consume_from, consume_to)  # "- Option B: 1x RTX 6000 Ada": weighed, not had
             continue
         intent = _NOT_OWNED.search(clause) and not _PAST.search(clause)  # "想買一張", not "去年买那台"
@@ -3494,7 +3522,7 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     if "budget_usd" not in ex.fields and _NO_BUDGET.search(w.orig.lower()):
         ex.no_budget = True
     edit = _EDIT_MARK.search(text)
-    if edit:  # "第 1 条附言：老板刚批了，预算提到 80 万": what an EDIT line says is the writer's last word
+    if edit and _EDIT_CUE.search(text, edit.end()):  # "第 1 条附言：老板刚批了，预算提到 80 万": the writer's last word
         later = extract_detailed(text[edit.end():], locale, task=ex.fields.get("task") or task, question=question)
         for group in _EDIT_WINS:
             if group[0] in later.fields:
@@ -3505,6 +3533,10 @@ def extract_detailed(text: str, locale: Locale = "en", *, task: str | None = Non
     return ex
 
 
+_EDIT_CUE = _c(r"\bnot\s+(?:[~$¥€£]?\d|[a-z]{1,4}\d)|\bactually\b|\binstead\b|\b(?:raised|bumped|cut|lowered|changed|moved|pushed|"
+               r"increased|reduced)\s+(?:it\s+)?to\b|\bnow\s+(?:it'?s|is|we\s+have)\b|\bcorrection\b|其实|其實|不是|唔係|"
+               r"改成|改为|改為|提到|提高到|降到|砍到|变成|變成|更正|修正|批了|批下來|批下来")
+"""In an EDIT / 補充 / 附言 line, a word that says it corrects what was said: "actually", "raised to", "not 40k", "提到"."""
 _EDIT_WINS = (("budget_amount", "budget_currency", "budget_usd"), ("deadline_days",), ("samples",), ("tokens",),
               ("epochs",), ("concurrency",), ("context_tokens",), ("seq_len",), ("model", "model_text", "params", "active_params"))
 """Slots an EDIT / 補充 / 附言 line overrides when it states them again."""

@@ -294,3 +294,55 @@ def test_a_total_with_no_currency_beside_a_monthly_amount_is_the_budget() -> Non
 def test_a_friends_company_in_cantonese_is_not_the_writers() -> None:
     read = _read("我老細話佢朋友間公司用緊 8 張 H100，叫我哋照買。其實我哋只係想 LoRA Llama 3.1 8B。", "zh-Hant")
     assert "owned_gpus" not in read and read["task"] == "lora"
+
+
+# --- false readings an independent review of this stop's patterns found (each confirmed by a run, then fixed)
+
+@pytest.mark.parametrize(("text", "locale", "owned"), [
+    ("两周前公司批了 50 万预算，我们现在有 4 张 A100，想微调 Qwen2.5-32B。", "zh-Hans", [{"gpu": "a100-80gb-sxm", "count": 4}]),
+    ("我跟朋友合开了一家公司，我们有 4 张 4090，想微调 Qwen2.5-7B。", "zh-Hans", [{"gpu": "rtx-4090", "count": 4}]),
+    ("各位朋友好，我们是深圳一家公司，有 8 张 A100，想微调 Qwen2.5-72B。", "zh-Hans", [{"gpu": "a100-80gb-sxm", "count": 8}]),
+    ("Asking for a friend: their lab has 4x A100 80GB and they want to LoRA Llama 3 70B.", "en",
+     [{"gpu": "a100-80gb-sxm", "count": 4}]),
+    ("I left my previous job to start a company and we have 4x A100 and a $50k budget.", "en",
+     [{"gpu": "a100-80gb-sxm", "count": 4}]),
+    ("Two questions: a) I have 2x 3090, can I fine-tune Llama 8B? b) should I buy more?", "en",
+     [{"gpu": "rtx-3090", "count": 2}]),  # a question list, not options
+    ("I'm on Windows with models in C:\\llm, my GPU is an RTX 4090.", "en", [{"gpu": "rtx-4090", "count": 1}]),
+    ("实验室有两张 3090 一张 4090，想微调 Qwen2.5-7B。", "zh-Hans",
+     [{"gpu": "rtx-3090", "count": 2}, {"gpu": "rtx-4090", "count": 1}]),  # "一张 4090" counts a card, no price
+])
+def test_what_the_writer_has_survives_the_new_patterns(text: str, locale: str, owned: list) -> None:
+    assert _read(text, locale)["owned_gpus"] == owned
+
+
+@pytest.mark.parametrize(("text", "key", "value"), [
+    ("Budget is $20k.\nPS: I'd also consider a Mac Studio, those are around $7k.", "budget_amount", 20_000),
+    ("Serve Qwen2.5-72B for 50 concurrent users.\nUpdate: for comparison, our old setup served 10 users.",
+     "concurrency", 50),
+    ("We have 4 A100s and a 4 week deadline.\nEDIT: 2 A100s, not 4.", "deadline_days", 28),
+    ("Budget $50k, 30% of it goes to training data annotation, the rest for GPUs.", "budget_amount", 35_000),
+    ("Budget is $20k. We'll use 90% of the samples for training.", "budget_amount", 20_000),
+    ("Power costs €0.285/kWh and the budget is €30.000.", "budget_amount", 30_000),
+    ("A standard US wall outlet can only draw 1800W, so I'm planning a 2x 4090 build at home.", "rack_kw", 1.8),
+])
+def test_an_edit_a_share_and_a_tariff_read_only_what_they_say(text: str, key: str, value: float) -> None:
+    assert _read(text)[key] == pytest.approx(value)
+
+
+def test_a_tariff_in_euro_cents_is_not_a_thousand_separator() -> None:
+    assert _read("Power costs €0.285/kWh")["electricity_usd_per_kwh"] < 1
+
+
+def test_a_cantonese_question_is_not_a_negation() -> None:
+    read = _read("有冇可能兩個禮拜內 fine-tune 完 Qwen2.5-32B？我哋有 4 張 A100。", "zh-Hant")
+    assert read["model"] == "qwen2.5-32b" and read["deadline_days"] == 14
+
+
+def test_ones_own_data_is_no_card_had() -> None:
+    assert "owned_gpus" not in _read("想用自己的数据在 H100 上微调 Qwen2.5-7B", "zh-Hans")
+
+
+def test_a_bare_total_of_records_is_no_budget() -> None:
+    read = _read("每个月预算 8000 元租卡，数据总共 3 万条，微调 Qwen2.5-7B。", "zh-Hans")
+    assert read["samples"] == 30_000 and read.get("budget_amount") != 30_000
