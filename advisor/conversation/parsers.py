@@ -371,7 +371,7 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
     ("qlora", _c(r"\bq[\s-]?loras?\b|4[\s-]?bit\s*lora|量化\s*lora")),
     ("lora", _c(r"(?<![a-z])loras?\b|低秩|adapters?\b|peft\b")),
     ("pretrain", _c(
-        r"pre[\s-]?tr(?:ai|ia|a)n|from\s+scratch|train\s+(?:a\s+|our\s+own\s+|an?\s+)?(?:new\s+)?(?:base\s+)?model\s+from|"
+        r"pre[\s-]?tr(?:ai|ia|a)n(?!ed\b)|from\s+scratch|train\s+(?:a\s+|our\s+own\s+|an?\s+)?(?:new\s+)?(?:base\s+)?model\s+from|"
         r"从头训|從頭訓|从零|從零|从头开始|從頭開始|(?:预训练|預訓練)(?!\s*(?:好的|過的|过的|的)?\s*(?:权重|權重|模型|checkpoint|[a-z]))|"
         r"重新训练一个|base\s+model\s+training")),
     ("finetune", _c(
@@ -385,6 +385,12 @@ _TASKS: list[tuple[str, re.Pattern[str]]] = [
         r"(?:给|給)\s*(?:大家|员工|員工|同事|同仁|全公司|全院|全校|团队|團隊|客户|客戶|用户|用戶)\s*(?:们|們)?\s*(?:用|使用)|"
         r"\brun(?:ning)?\s+(?:it\s+|them\s+|llms?\s+|models?\s+)?(?:at\s+home|locally|local|internally|in[\s-]?house)|本地跑|跑本地|本地大模型|"
         r"跑满血|跑滿血|(?:给|給)自己用|转成向量|轉成向量|\bembed\b|(?:做|算|跑|生成)\s*embeddings?|向量化|批次(?:推論|推理)|离线推理|離線推論|batch\s+(?:inference|embedding)|offline\s+inference|"
+        r"\btranscri(?:be|bing|ption)\b|转成字幕|轉成字幕|转成文字|轉成文字|转写|轉寫|逐字稿|语音转文字|語音轉文字|"
+        r"\btranslat(?:e|ing|ion)\b|翻译|翻譯|翻成|\bsummari[sz](?:e|ing)\b|\blabel(?:l?ing)?\s+(?:~|about|around)?\s*\d|"
+        r"\bzero[\s-]?shot\b|打标|打標|\btts\b|text[\s-]to[\s-]speech|语音合成|語音合成|配音|"
+        r"\b(?:detect(?:ion|ing)?|tracking|track)\b[^.;!?]{0,40}?\b(?:cameras?|feeds?|streams?|video)\b|"
+        r"(?:检测|檢測|偵測|侦测|追蹤|追踪)[^。；！？]{0,20}?(?:摄像头|攝影機|鏡頭|镜头|画面|畫面|视频|影片)|"
+        r"(?:摄像头|攝影機|鏡頭|镜头|画面|畫面)[^。；！？]{0,20}?(?:检测|檢測|偵測|侦测|追蹤|追踪)|"
         r"撑多少并发|撐多少並發|出图|出圖|生图|生圖|文生图|文生圖|画图|畫圖|generat(?:e|ing)\s+(?:images?|pictures?|pics|art)|image\s+generation|"
         r"\brun(?:ning)?\s+(?:a\s+|the\s+)?(?:qwen|llama|mistral|mixtral|gemma|deepseek|phi|gpt-oss|glm|yi-|flux|sdxl|sd\s*[123]|stable\s+diffusion)|"
         r"(?:导入|導入|引入|落地|上)\s*(?:一?[个個套])?\s*(?:地端|本地|私有化|内部|內部)?\s*(?:的)?\s*(?:llm|大模型|大語言模型|大语言模型|gpt)")),
@@ -1581,7 +1587,7 @@ _HORIZON = [
        rf"(?:{_num('n2')}|\b(?P<w2>one|two|three|four|five|six|seven|eight|ten)\b)[\s-]*(?P<unit2>years?|yrs?)[\s-]+(?:depreciation|amorti[sz]ation|write[\s-]?off)|"
        rf"(?:keep|use|run)\s+(?:it|them|the\s+\w+)\s+(?:for\s+)?(?:{_num('n3')}|\b(?P<w3>one|two|three|four|five|six|seven|eight|ten)\b)\s*(?P<unit3>years?|yrs?)"),
     # a rental period: 先租三个月, rent for the pilot (2 months)
-    _c(rf"租\s*{NUM}\s*(?P<unit>个月|個月|年)|"
+    _c(rf"租\s*{NUM}\s*(?P<unit>个月|個月|年)|租\s*(?P<half>半|一年半)\s*年?|"
        rf"rent(?:ing)?\s+(?:it\s+)?for\s+(?:the\s+)?(?:pilot|poc|trial|first)?\s*\(?\s*(?:{_num('n3')}|\b(?P<w3>one|two|three|four|six)\b)\s*(?P<unit3>months?|years?)|"
        r"rent(?:ing)?\s+(?:\S+\s+){0,3}?for\s+(?:a|one|the)\s+(?P<weekend>weekend)\b"),
 ]
@@ -2082,13 +2088,14 @@ _SAMPLES = _c(
     r"stories|contracts?|questions?|threads?|tweets?|captions?|snippets?|comments?|conversations?|chats|dialogues?|instructions?|(?:qa\s+|q&a\s+)?pairs?|rows?|"
     r"records?|documents?|docs?|sentences?|convos?|(?:chat\s+)?logs|passages?|paragraphs?|chunks?|pages?|queries|(?:条|條|个|個|组|組|笔|筆|段)?\s*(?:样本|樣本|数据|資料|数据集样本|对话|對話|指令|问答|問答|语料|語料)|条|條|"
     r"(?:笔|筆)(?!\s*(?:经费|經費|钱|錢|预算|預算|资金|資金|款|补助|補助|订单|訂單))|对(?![比话照应齐])|對(?![比話照應齊])|"
+    r"段(?=\s*(?:\d+\s*(?:秒|s|分钟|分鐘)\s*(?:的)?\s*)?(?:clips?|影片|视频|視頻|片段|音频|音頻|录音|錄音))|"
     r"篇|份\s*[\u4e00-\u9fff]{0,4}?(?:文件|文档|文檔|资料|資料|报告|報告|合同|合約|论文|論文|病历|病歷|公文|判决书|判決書))"
 )
 _RATE_BEFORE = _c(r"(?:每秒|每分钟|每分鐘|per\s+(?:second|minute))\s*(?:大概|大约|大約|约|約|有|要)?\s*$")
 _AT_ONCE_BEFORE = _c(r"(?:同时|同時|并发|並發|concurrent(?:ly)?|simultaneous)\s*(?:大概|大约|大約|约|約|有|会有|會有|预计|預計)?\s*$")
 _IMAGES = _c(
     rf"(?:图|圖)\s*(?:共|有|约|約|大约|大約|大概|差不多)?\s*{_num('num9')}\s*(?:张|張)|"
-    rf"{_num('num7')}\s*(?:张|張)\s*[\u4e00-\u9fff]{{1,4}}?(?:图|圖|照片|图片|圖片)(?![卡])|"
+    rf"{_num('num7')}\s*(?:张|張)\s*[\u4e00-\u9fff]{{1,4}}?(?:图|圖|照片|图片|圖片|影像|图像|圖像)(?![卡])|"
     rf"(?:图文对|圖文對|图文|圖文)\s*(?:共|有|约|約|大约|大約|大概)?\s*{_num('num8')}\s*(?:张|張|对|對|组|組|条|條)|"
     rf"(?<![/a-z-]){NUM}\s*(?:of\s+(?:our|my|the|their)\s+)?(?:[a-z-]+\s+){{0,2}}(?:images?|imgs?\b|pictures?|pics\b|pix\b|photos?|张图片?|張圖片?|张图像|張圖像|张照片|張照片|幅图像?|幅圖像?|图片|圖片|图像|圖像)"
     rf"|(?:图片|圖片|图像|圖像|照片|影像|images?|imgs?|pictures?|photos?|资料|資料|数据|數據|数据集|資料集|素材|训练图|訓練圖)"
@@ -2669,7 +2676,7 @@ _WEIGHED = _c(r"\bvs\.?|\bversus\b|\bor\b|还是|還是|或者?|对比|對比|�
 # Catalogue names: models and GPUs, found by alias scanning and, for models, fuzzy matching.
 
 _SEP = lazy_compile(r"[\s\-_./]")
-_SIZE_TOKEN = lazy_compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*([bm])(?![a-z])", re.IGNORECASE)
+_SIZE_TOKEN = lazy_compile(r"(?<![\d.vV])(\d+(?:\.\d+)?)\s*([bm])(?![a-z])", re.IGNORECASE)  # not "YOLOv8m"
 
 
 @dataclass(frozen=True)

@@ -346,3 +346,37 @@ def test_ones_own_data_is_no_card_had() -> None:
 def test_a_bare_total_of_records_is_no_budget() -> None:
     read = _read("每个月预算 8000 元租卡，数据总共 3 万条，微调 Qwen2.5-7B。", "zh-Hans")
     assert read["samples"] == 30_000 and read.get("budget_amount") != 30_000
+
+
+# --- from the thirty-third blind table (beyond chat models: speech, images, vision, batch jobs)
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("We need to transcribe ~5,000 hours of call recordings with Whisper large-v3 by end of January.", "en"),
+    ("要用 qwen2.5-7b 把 2 万篇产品说明翻成英文，下周五前要交。", "zh-Hans"),
+    ("用 gpt-oss-20b 做 zero-shot 分類，把 100 萬封客服信件打標，月底前跑完。", "zh-Hant"),
+    ("想做 AI 配音，TTS 模型大約 3 億參數，尖峰同時 20 個人在生成。", "zh-Hant"),
+    ("We'd run person detection on 8 camera feeds per site with a small box in each building.", "en"),
+])
+def test_batch_and_media_jobs_are_inference(text: str, locale: str) -> None:
+    assert _read(text, locale)["task"] == "inference"
+
+
+def test_fine_tuning_a_pretrained_vit_is_fine_tuning() -> None:
+    assert _read("Fine-tuning ViT-B/16 (ImageNet-21k pretrained) on 150k product photos")["task"] == "finetune"
+
+
+def test_a_yolo_version_is_no_parameter_count() -> None:
+    assert "params" not in _read("fine-tune YOLOv8s starting from the COCO weights on 12k images")
+
+
+@pytest.mark.parametrize(("text", "samples"), [
+    ("資料是自己收的 50 萬張衛星影像，總共 800 GB", 500_000),  # 影像 are images
+    ("素材是 1,500 段 10 秒的 clip，訓 5 個 epoch", 1_500),  # clips counted with 段
+])
+def test_images_and_clips_counted_in_chinese_are_samples(text: str, samples: int) -> None:
+    assert _read(text, "zh-Hant")["samples"] == samples
+
+
+def test_renting_for_half_a_year_is_a_horizon() -> None:
+    read = _read("不打算買機器，租 GCP 跑推論，先租半年看看。", "zh-Hant")
+    assert read["horizon_days"] == 182 and "deadline_days" not in read
