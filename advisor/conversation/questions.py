@@ -465,7 +465,8 @@ def _facility_phrase(p: Profile, locale: Locale) -> str:
         parts = [t(f"conv.deploy.{p.deployment}", locale)]
         if p.rack_kw:
             parts.append(t("conv.fmt.rack_kw", locale, n=fmt.plain(round(p.rack_kw, 2))))
-    parts.append(t(f"conv.cooling.{p.cooling}", locale))
+    if p.deployment != "cloud":  # a rented GPU's cooling and power are the provider's
+        parts.append(t(f"conv.cooling.{p.cooling}", locale))
     if p.electricity_usd_per_kwh != Profile.model_fields["electricity_usd_per_kwh"].default:
         parts.append(
             f"{t('conv.label.electricity', locale)} "

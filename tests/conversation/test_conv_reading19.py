@@ -380,3 +380,14 @@ def test_images_and_clips_counted_in_chinese_are_samples(text: str, samples: int
 def test_renting_for_half_a_year_is_a_horizon() -> None:
     read = _read("不打算買機器，租 GCP 跑推論，先租半年看看。", "zh-Hant")
     assert read["horizon_days"] == 182 and "deadline_days" not in read
+
+
+def test_the_summary_names_no_cooling_for_a_cloud_deployment() -> None:
+    from advisor.conversation.questions import summary_markdown
+    from advisor.models import Profile
+
+    cloud = summary_markdown(Profile(language="zh-Hant", task="inference", model="mistral-7b", deployment="cloud"),
+                             "zh-Hant")
+    room = summary_markdown(Profile(language="zh-Hant", task="inference", model="mistral-7b", deployment="on-prem"),
+                            "zh-Hant")
+    assert "氣冷" not in cloud and "氣冷" in room
