@@ -115,7 +115,7 @@ def md_cell(text: Any) -> str:
 
 
 def currency_of(profile: Profile, locale: Locale) -> str:
-    """The currency money is shown in: the one the user gave their budget in, else their language's."""
+    """`currency.currency_of` for a profile: the currency its money is shown in."""
     return currency.currency_of(profile.budget_currency, locale)
 
 

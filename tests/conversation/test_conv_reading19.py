@@ -391,3 +391,12 @@ def test_the_summary_names_no_cooling_for_a_cloud_deployment() -> None:
     room = summary_markdown(Profile(language="zh-Hant", task="inference", model="mistral-7b", deployment="on-prem"),
                             "zh-Hant")
     assert "氣冷" not in cloud and "氣冷" in room
+
+
+@pytest.mark.parametrize(("text", "locale"), [
+    ("We want to train a model to translate legal documents", "en"),
+    ("训练一个翻译模型，数据 100 万句对", "zh-Hans"),
+    ("用摄像头画面训练一个检测模型", "zh-Hans"),
+])
+def test_training_a_model_for_a_media_job_is_training(text: str, locale: str) -> None:
+    assert _read(text, locale).get("task") != "inference"
