@@ -3224,6 +3224,7 @@ def _gpus(w: _Work, ex: Extraction) -> None:
     says it is an option (to rent, buy, build, compare, quote) or its sentence asks whether it would do."""
     owned: dict[str, int] = {}
     last_count: int | None = None  # the count said with the GPU named last
+    last_before = ""  # the clause before it
     labels = _option_labels(w.orig)
     countless: set[str] = set()  # owned and said with no count: "our V100s"
     chosen: set[str] = set()  # not only named in what someone else claims ("a colleague says one L40S will do")
@@ -3231,6 +3232,7 @@ def _gpus(w: _Work, ex: Extraction) -> None:
     for ident, count, _start, end, consume_from, consume_to in _gpu_spans(w.text):
         ex.gpu_mentions.append(ident)
         last_count = _whole_count(count)
+        last_before = re.split(r"[,;.!?，；。！？]", w.text[max(0, consume_from - 40):consume_from])[-1]
         said_before = re.split(r"[.!?。！？]\s", w.orig.lower()[:consume_from] + " ")[-1]
         claim = next(reversed(list(_HEARSAY.finditer(said_before))), None)
         enough = _ENOUGH_AFTER.match(w.orig.lower(), consume_to) or _PLAN_QUESTIONED.search(w.orig.lower(), consume_to)
@@ -3294,8 +3296,13 @@ def _gpus(w: _Work, ex: Extraction) -> None:
     back = _HAVE_OF_THEM.search(w.text)
     if back and ex.gpu_mentions and owned.get(ex.gpu_mentions[-1], 1) == 1 and len(owned) <= 1:
         # "qlora 70b on 4090s?? i have 2 of them": the GPU just named, as many as they say
-        n = (last_count or 1) if back.group("these") else 1 if back.group("n") is None and back.group("w") is None else (
-            number_value(back.group("n") or "") or _EN_WORD_NUMBERS.get(back.group("w") or "", 0))
+        n: float
+        if back.group("these"):  # "卡是實驗室的": the cards just counted; not "想给公司买 2 张 H100…，卡是公司的"
+            n = 0 if _NOT_OWNED.search(last_before) else (last_count or 1)
+        elif back.group("n") is None and back.group("w") is None:
+            n = 1
+        else:
+            n = number_value(back.group("n") or "") or _EN_WORD_NUMBERS.get(back.group("w") or "", 0)
         if n and float(n).is_integer() and 1 <= n <= 4096:
             owned[ex.gpu_mentions[-1]] = int(n)
     for ident in countless:  # "our V100s … we have 8x V100 32GB": the counted variant is the same cards

@@ -400,3 +400,8 @@ def test_the_summary_names_no_cooling_for_a_cloud_deployment() -> None:
 ])
 def test_training_a_model_for_a_media_job_is_training(text: str, locale: str) -> None:
     assert _read(text, locale).get("task") != "inference"
+
+
+def test_whose_the_cards_to_be_bought_will_be_is_no_card_had() -> None:
+    read = _read("想给公司买 2 张 H100 跑 Qwen2.5-72B 推理，卡是公司的，不是我个人的，预算 60 万。", "zh-Hans")
+    assert "owned_gpus" not in read and read["acquisition"] == "buy"
